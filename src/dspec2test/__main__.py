@@ -1,0 +1,3 @@
+from dspec2test.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,71 @@
+"""Where the external tools are, and the environment they run in.
+
+dafny is looked up beside the running interpreter first (scripts/setup.sh links it into the venv's
+bin/), then through $DSPEC2TEST_DAFNY, then on PATH. Z3 for Dafny's verifier: $DSPEC2TEST_Z3, then
+PATH; it is passed with --solver-path so that the one doctor reports is the one used.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+DAFNY_VERSION = "4.11.0"
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    dafny: str | None
+    z3: str | None
+
+    def dafny_env(self) -> dict[str, str]:
+        """Environment for dafny subprocesses: quiet .NET, newer runtime allowed."""
+        env = dict(os.environ)
+        env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+        env.setdefault("DOTNET_NOLOGO", "1")
+        env.setdefault("DOTNET_ROLL_FORWARD", "Major")
+        env.setdefault("DOTNET_SKIP_FIRST_TIME_EXPERIENCE", "1")
+        if self.z3:
+            # Dafny's Python target and verifier both look things up on PATH.
+            env["PATH"] = os.pathsep.join([str(Path(self.z3).parent), env.get("PATH", "")])
+        return env
+
+    def solver_args(self) -> list[str]:
+        return ["--solver-path", self.z3] if self.z3 else []
+
+
+def find_toolchain() -> Toolchain:
+    return Toolchain(dafny=_find_dafny(), z3=_find_z3())
+
+
+def _find_dafny() -> str | None:
+    beside = Path(sys.executable).parent / "dafny"
+    if beside.exists() and os.access(beside, os.X_OK):
+        return str(beside)
+    env = os.environ.get("DSPEC2TEST_DAFNY")
+    if env:
+        return env
+    return shutil.which("dafny")
+
+
+def _find_z3() -> str | None:
+    env = os.environ.get("DSPEC2TEST_Z3")
+    if env:
+        return env
+    return shutil.which("z3")
+
+
+def tool_version(argv: list[str], env: dict[str, str] | None = None) -> str | None:
+    """First line a tool prints for its version flag, or None if it cannot be run."""
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    text = (proc.stdout or proc.stderr).strip()
+    if proc.returncode != 0 or not text:
+        return None
+    return text.splitlines()[0].strip()
