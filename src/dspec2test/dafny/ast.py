@@ -1,0 +1,848 @@
+"""The one AST for Dafny programs: frozen dataclasses, each with the source span it came from.
+
+Built by `dafny.parser` (a lark Transformer over `dafny.lark`); printed back by `dafny.printer`.
+Operators are kept as their Dafny spelling ("==>", "!in", "<<") so printing and labels stay faithful.
+Tuples, never lists, so every node is hashable and can key caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Span:
+    """1-based line and column of the first character; end_* point just past the last one."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    start: int = 0  # character offsets into the file text, for slicing source
+    end: int = 0
+
+
+NO_SPAN = Span(0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Node:
+    span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class Attribute(Node):
+    name: str  # "test", "testEntry", "axiom", ...
+    args: tuple[Expr, ...] = ()
+
+
+# ---------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class NamedType(Node):
+    """int, nat, bool, char, real, string, ORDINAL, object, bv8, array2?, seq<T>, map<K,V>, M.T<U>..."""
+
+    name: str  # possibly dotted, possibly with a trailing "?" (array?, object?)
+    args: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class TupleType(Node):
+    elems: tuple[Type, ...]  # () is the unit type
+
+
+@dataclass(frozen=True)
+class ArrowType(Node):
+    params: tuple[Type, ...]
+    result: Type
+    arrow: str = "->"  # "->" total, "-->" partial, "~>" reads heap
+
+
+Type = Union[NamedType, TupleType, ArrowType]
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class IntLit(Node):
+    value: int
+    text: str = ""  # as written: "0x1F", "1_000"
+
+
+@dataclass(frozen=True)
+class RealLit(Node):
+    text: str  # as written, e.g. "3.14", "1.0e3" is not Dafny; kept verbatim
+
+
+@dataclass(frozen=True)
+class BoolLit(Node):
+    value: bool
+
+
+@dataclass(frozen=True)
+class CharLit(Node):
+    value: str  # the decoded character
+    text: str = ""  # as written, with quotes
+
+
+@dataclass(frozen=True)
+class StringLit(Node):
+    value: str  # decoded
+    text: str = ""  # as written, with quotes (and @ for verbatim strings)
+    verbatim: bool = False
+
+
+@dataclass(frozen=True)
+class NullLit(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class ThisExpr(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Wildcard(Node):
+    """`*` in decreases, modifies, reads, or a havoc right-hand side."""
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    name: str
+    type_args: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class BinOp(Node):
+    """<==> ==> <== && || !! == != < <= > >= in !in + - * / % & | ^ << >> and ==#[k] (op "==#")."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Chain(Node):
+    """A chained comparison of three or more operands, `0 <= i < j <= |s|`; two operands are a BinOp."""
+
+    operands: tuple[Expr, ...]
+    ops: tuple[str, ...]  # len(ops) == len(operands) - 1
+
+
+@dataclass(frozen=True)
+class UnOp(Node):
+    op: str  # "-" or "!"
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Cardinality(Node):
+    expr: Expr  # |e|
+
+
+@dataclass(frozen=True)
+class MemberSelect(Node):
+    """`obj.name`, also `t.0` on tuples and qualified names `M.f` before resolution."""
+
+    obj: Expr
+    name: str
+    type_args: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    callee: Expr  # Name or MemberSelect
+    args: tuple[Expr, ...]
+    arg_names: tuple[str | None, ...] = ()  # named arguments `f(x := 1)`; empty when none are named
+    label: str | None = None  # two-state calls `f@L(...)`
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    """`s[i]`; multi-dimensional array access `a[i, j]` has several indices."""
+
+    seq: Expr
+    indices: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Slice(Node):
+    """`s[lo..hi]` with either bound optional; `s[..]` has neither. `s[a:b:c]` splits into parts."""
+
+    seq: Expr
+    lo: Expr | None
+    hi: Expr | None
+    parts: tuple[Expr, ...] = ()  # for `s[e1 : e2 : ...]` (slices into sub-sequences), else ()
+
+
+@dataclass(frozen=True)
+class Update(Node):
+    """`s[i := v]` on sequences and maps; several updates `m[a := 1, b := 2]` nest left to right."""
+
+    seq: Expr
+    index: Expr
+    value: Expr
+
+
+@dataclass(frozen=True)
+class DatatypeUpdate(Node):
+    obj: Expr
+    updates: tuple[tuple[str, Expr], ...]  # d.(f := v, g := w)
+
+
+@dataclass(frozen=True)
+class SeqDisplay(Node):
+    elems: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class SetDisplay(Node):
+    elems: tuple[Expr, ...]
+    infinite: bool = False  # iset{...}
+
+
+@dataclass(frozen=True)
+class MultisetDisplay(Node):
+    elems: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class MultisetConv(Node):
+    """`multiset(e)` from a sequence or set."""
+
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class MapDisplay(Node):
+    items: tuple[tuple[Expr, Expr], ...]
+    infinite: bool = False  # imap[...]
+
+
+@dataclass(frozen=True)
+class SeqInit(Node):
+    """`seq(n, f)` / `seq<T>(n, i => e)`."""
+
+    length: Expr
+    init: Expr
+    elem_type: Type | None = None
+
+
+@dataclass(frozen=True)
+class BoundVar(Node):
+    name: str
+    type: Type | None = None
+
+
+@dataclass(frozen=True)
+class Quantifier(Node):
+    """`forall x: int, y | range :: body`; the range is optional."""
+
+    kind: str  # "forall" | "exists"
+    vars: tuple[BoundVar, ...]
+    range: Expr | None
+    body: Expr
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class SetComprehension(Node):
+    """`set x | range :: term`; term None means the bound variable itself."""
+
+    vars: tuple[BoundVar, ...]
+    range: Expr | None
+    term: Expr | None
+    infinite: bool = False
+
+
+@dataclass(frozen=True)
+class MapComprehension(Node):
+    """`map x | range :: value` or `map x | range :: key := value`."""
+
+    vars: tuple[BoundVar, ...]
+    range: Expr | None
+    key: Expr | None
+    value: Expr
+    infinite: bool = False
+
+
+@dataclass(frozen=True)
+class Lambda(Node):
+    params: tuple[BoundVar, ...]
+    body: Expr
+    reads: tuple[Expr, ...] = ()
+    requires: tuple[Expr, ...] = ()
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    """`var p1, p2 := e1, e2; body` (patterns allowed) or `var x :| cond; body` (such_that)."""
+
+    pats: tuple[Pattern, ...]
+    values: tuple[Expr, ...]  # empty for let-such-that
+    body: Expr
+    such_that: Expr | None = None
+    ghost: bool = False
+    fail_op: bool = False  # `var x :- e; body`
+
+
+@dataclass(frozen=True)
+class IfThenElse(Node):
+    cond: Expr
+    then: Expr
+    els: Expr
+    binding: tuple[BoundVar, ...] = ()  # `if x :| P(x) then ...` binding form
+
+
+@dataclass(frozen=True)
+class MatchCase(Node):
+    pattern: Pattern
+    body: Expr | tuple[Stmt, ...]  # an expression in match expressions, statements in match statements
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchExpr(Node):
+    scrutinee: Expr
+    cases: tuple[MatchCase, ...]
+
+
+@dataclass(frozen=True)
+class Old(Node):
+    expr: Expr
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Fresh(Node):
+    expr: Expr
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Allocated(Node):
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Unchanged(Node):
+    exprs: tuple[Expr, ...]
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class TupleExpr(Node):
+    elems: tuple[Expr, ...]  # () is the unit value
+
+
+@dataclass(frozen=True)
+class TypeTest(Node):
+    expr: Expr
+    type: Type  # e is T
+
+
+@dataclass(frozen=True)
+class Cast(Node):
+    expr: Expr
+    type: Type  # e as T
+
+
+@dataclass(frozen=True)
+class FrameField(Node):
+    """`o`f` in reads/modifies frames."""
+
+    obj: Expr
+    field_name: str
+
+
+@dataclass(frozen=True)
+class StmtExpr(Node):
+    """A statement in expression position: `assert P; e`, `assume P; e`, `calc {...} e`, `L(x); e`, `reveal f(); e`."""
+
+    stmt: Stmt
+    expr: Expr
+
+
+Expr = Union[
+    IntLit, RealLit, BoolLit, CharLit, StringLit, NullLit, ThisExpr, Wildcard, Name, BinOp, Chain, UnOp,
+    Cardinality, MemberSelect, Call, Index, Slice, Update, DatatypeUpdate, SeqDisplay, SetDisplay,
+    MultisetDisplay, MultisetConv, MapDisplay, SeqInit, Quantifier, SetComprehension, MapComprehension,
+    Lambda, Let, IfThenElse, MatchExpr, Old, Fresh, Allocated, Unchanged, TupleExpr, TypeTest, Cast,
+    FrameField, StmtExpr,
+]
+
+
+# ---------------------------------------------------------------- patterns
+
+
+@dataclass(frozen=True)
+class PatVar(Node):
+    """A variable (or a nullary constructor, told apart only at resolution), optionally typed."""
+
+    name: str
+    type: Type | None = None
+    ghost: bool = False
+
+
+@dataclass(frozen=True)
+class PatCtor(Node):
+    name: str  # possibly dotted
+    args: tuple[Pattern, ...]
+
+
+@dataclass(frozen=True)
+class PatTuple(Node):
+    elems: tuple[Pattern, ...]
+
+
+@dataclass(frozen=True)
+class PatLit(Node):
+    value: Expr  # literal, possibly negated
+
+
+@dataclass(frozen=True)
+class PatWild(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class PatAlt(Node):
+    """`A | B` disjunctive patterns in a case."""
+
+    alts: tuple[Pattern, ...]
+
+
+@dataclass(frozen=True)
+class PatBind(Node):
+    """`C(x) as y`."""
+
+    pattern: Pattern
+    name: str
+
+
+Pattern = Union[PatVar, PatCtor, PatTuple, PatLit, PatWild, PatAlt, PatBind]
+
+
+# ---------------------------------------------------------------- specifications
+
+
+@dataclass(frozen=True)
+class Clause(Node):
+    """One specification clause: `requires L: e` / `ensures e` / `modifies a, b` / `decreases x, y`."""
+
+    kind: str  # requires | ensures | modifies | reads | decreases | invariant | yield requires | ...
+    exprs: tuple[Expr, ...]  # one for boolean clauses, several for frames and decreases
+    label: str | None = None
+    attributes: tuple[Attribute, ...] = ()
+    text: str = ""  # the clause's expression source text, as written
+    free: bool = False
+
+    @property
+    def expr(self) -> Expr:
+        return self.exprs[0]
+
+
+@dataclass(frozen=True)
+class Spec(Node):
+    requires: tuple[Clause, ...] = ()
+    ensures: tuple[Clause, ...] = ()
+    modifies: tuple[Clause, ...] = ()
+    reads: tuple[Clause, ...] = ()
+    decreases: tuple[Clause, ...] = ()
+    other: tuple[Clause, ...] = ()  # invariant, yield requires/ensures and the like
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Block(Node):
+    stmts: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True)
+class ExprRhs(Node):
+    expr: Expr
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class NewArray(Node):
+    """`new T[n, m]`, `new T[n](f)`, `new T[] [1, 2]`."""
+
+    elem_type: Type | None
+    dims: tuple[Expr, ...]
+    init: Expr | None = None
+    elems: tuple[Expr, ...] | None = None
+
+
+@dataclass(frozen=True)
+class NewObject(Node):
+    """`new C`, `new C(args)`, `new C.Init(args)`."""
+
+    type: Type
+    ctor: str | None = None
+    args: tuple[Expr, ...] | None = None
+
+
+@dataclass(frozen=True)
+class HavocRhs(Node):
+    pass
+
+
+Rhs = Union[ExprRhs, NewArray, NewObject, HavocRhs]
+
+
+@dataclass(frozen=True)
+class VarDecl(Node):
+    """`var a: T, b := e1, e2;`, `var (x, y) := p;`, `var x :| P;`, `var x :- e;`."""
+
+    pats: tuple[Pattern, ...]
+    rhs: tuple[Rhs, ...] = ()
+    op: str | None = None  # ":=", ":-", ":|" or None for a bare declaration
+    such_that: Expr | None = None
+    ghost: bool = False
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Assign(Node):
+    """`a, b := e1, e2;`, `x :- e;`, `x :| P;`, or a bare call/expression statement (op None, no lhs)."""
+
+    lhs: tuple[Expr, ...]
+    rhs: tuple[Rhs, ...]
+    op: str | None = ":="
+    such_that: Expr | None = None
+
+
+@dataclass(frozen=True)
+class GuardedAlt(Node):
+    guard: Expr
+    body: tuple[Stmt, ...]
+    invariants: tuple[Clause, ...] = ()
+
+
+@dataclass(frozen=True)
+class If(Node):
+    guard: Expr | None  # None for `if *`
+    then: Block
+    els: Block | If | None = None
+    binding: tuple[BoundVar, ...] = ()  # `if x :| P(x) { }`
+
+
+@dataclass(frozen=True)
+class AltIf(Node):
+    alts: tuple[GuardedAlt, ...]  # `if { case g => S ... }`
+
+
+@dataclass(frozen=True)
+class While(Node):
+    guard: Expr | None  # None for `while *`
+    spec: tuple[Clause, ...]  # invariant, decreases, modifies
+    body: Block | None
+    alts: tuple[GuardedAlt, ...] = ()  # `while { case ... }` (then guard and body are None)
+
+
+@dataclass(frozen=True)
+class For(Node):
+    var: BoundVar
+    lo: Expr
+    hi: Expr | None  # None for `to *`
+    down: bool
+    spec: tuple[Clause, ...]
+    body: Block | None
+
+
+@dataclass(frozen=True)
+class MatchStmt(Node):
+    scrutinee: Expr
+    cases: tuple[MatchCase, ...]
+
+
+@dataclass(frozen=True)
+class Return(Node):
+    rhs: tuple[Rhs, ...] = ()
+
+
+@dataclass(frozen=True)
+class Yield(Node):
+    rhs: tuple[Rhs, ...] = ()
+
+
+@dataclass(frozen=True)
+class AssertStmt(Node):
+    """assert / assume / expect; `expect e, msg`; `assert L: e by { ... }`."""
+
+    kind: str  # "assert" | "assume" | "expect"
+    expr: Expr | None  # None for `assert ...` ellipsis in refinement
+    label: str | None = None
+    by: Block | None = None
+    message: Expr | None = None
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Print(Node):
+    args: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class CalcStep(Node):
+    expr: Expr
+    op: str | None = None  # the operator before this line, e.g. "==", "<=", "==>", None for default
+    hint: tuple[Stmt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Calc(Node):
+    op: str | None
+    steps: tuple[CalcStep, ...]
+
+
+@dataclass(frozen=True)
+class ForallStmt(Node):
+    vars: tuple[BoundVar, ...]
+    range: Expr | None
+    ensures: tuple[Clause, ...]
+    body: Block | None
+
+
+@dataclass(frozen=True)
+class Modify(Node):
+    frames: tuple[Expr, ...]
+    body: Block | None = None
+
+
+@dataclass(frozen=True)
+class Break(Node):
+    label: str | None = None
+    count: int = 1  # `break break;`
+    is_continue: bool = False
+
+
+@dataclass(frozen=True)
+class Reveal(Node):
+    exprs: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Labeled(Node):
+    label: str
+    stmt: Stmt
+
+
+@dataclass(frozen=True)
+class OpaqueBlock(Node):
+    """`opaque ensures ... { }` blocks."""
+
+    spec: tuple[Clause, ...]
+    body: Block
+
+
+Stmt = Union[
+    Block, VarDecl, Assign, If, AltIf, While, For, MatchStmt, Return, Yield, AssertStmt, Print, Calc,
+    ForallStmt, Modify, Break, Reveal, Labeled, OpaqueBlock,
+]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class TypeParam(Node):
+    name: str
+    variance: str = ""  # "+", "-", "*", "!" or ""
+    characteristics: tuple[str, ...] = ()  # "==", "0", "00", "!new"
+    bounds: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class Formal(Node):
+    name: str
+    type: Type
+    ghost: bool = False
+    default: Expr | None = None
+    nameonly: bool = False
+    older: bool = False
+
+
+@dataclass(frozen=True)
+class Method(Node):
+    """method, lemma, constructor, twostate lemma, least/greatest lemma."""
+
+    kind: str  # "method" | "lemma" | "constructor" | "twostate lemma" | "least lemma" | "greatest lemma"
+    name: str  # "" for an anonymous constructor
+    params: tuple[Formal, ...]
+    returns: tuple[Formal, ...]
+    spec: Spec
+    body: Block | None
+    type_params: tuple[TypeParam, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    ghost: bool = False
+    static: bool = False
+
+
+@dataclass(frozen=True)
+class Function(Node):
+    """function, predicate, least/greatest predicate, twostate function; optionally `by method`."""
+
+    kind: str  # "function" | "predicate" | "least predicate" | "greatest predicate" | "twostate function"...
+    name: str
+    params: tuple[Formal, ...]
+    result: Formal | None  # named result `: (r: int)` or an anonymous one (name "") ; None for predicates
+    spec: Spec
+    body: Expr | None
+    by_method: Block | None = None
+    type_params: tuple[TypeParam, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    ghost: bool = False  # declared ghost, or `function` in Dafny 4 without `method` in older syntax
+    static: bool = False
+
+    @property
+    def result_type(self) -> Type:
+        return self.result.type if self.result else NamedType("bool")
+
+
+@dataclass(frozen=True)
+class Field(Node):
+    name: str
+    type: Type
+    ghost: bool = False
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Const(Node):
+    name: str
+    type: Type | None
+    value: Expr | None
+    ghost: bool = False
+    static: bool = False
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Ctor(Node):
+    """A datatype constructor with its (possibly named) formals."""
+
+    name: str
+    params: tuple[Formal, ...]
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Datatype(Node):
+    name: str
+    ctors: tuple[Ctor, ...]
+    type_params: tuple[TypeParam, ...] = ()
+    members: tuple[Decl, ...] = ()
+    co: bool = False
+    attributes: tuple[Attribute, ...] = ()
+    extends: tuple[Type, ...] = ()
+
+
+@dataclass(frozen=True)
+class TypeSynonym(Node):
+    """`type T<A> = rhs`; an opaque `type T` has rhs None."""
+
+    name: str
+    rhs: Type | None
+    type_params: tuple[TypeParam, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    characteristics: tuple[str, ...] = ()
+    members: tuple[Decl, ...] = ()
+
+
+@dataclass(frozen=True)
+class SubsetType(Node):
+    """`type T = x: Base | constraint witness W` (and `ghost witness`, `witness *`)."""
+
+    name: str
+    var: str
+    base: Type
+    constraint: Expr
+    witness: Expr | None = None
+    type_params: tuple[TypeParam, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+    witness_kind: str = ""  # "", "ghost", "*"
+
+
+@dataclass(frozen=True)
+class Newtype(Node):
+    """`newtype T = x: Base | constraint` or `newtype T = Base`."""
+
+    name: str
+    var: str | None
+    base: Type
+    constraint: Expr | None
+    witness: Expr | None = None
+    attributes: tuple[Attribute, ...] = ()
+    members: tuple[Decl, ...] = ()
+    witness_kind: str = ""
+
+
+@dataclass(frozen=True)
+class ClassDecl(Node):
+    kind: str  # "class" | "trait"
+    name: str
+    members: tuple[Decl, ...]
+    type_params: tuple[TypeParam, ...] = ()
+    extends: tuple[Type, ...] = ()
+    attributes: tuple[Attribute, ...] = ()
+
+
+@dataclass(frozen=True)
+class Iterator(Node):
+    """Iterators are only skipped: kept with their name and span."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Import(Node):
+    target: str  # dotted module path
+    alias: str | None = None
+    opened: bool = False
+    abstract: bool = False  # `import A : B`
+    exports: tuple[str, ...] = ()  # `import M`{E1, E2}`
+
+
+@dataclass(frozen=True)
+class Export(Node):
+    name: str | None
+    provides: tuple[str, ...] = ()
+    reveals: tuple[str, ...] = ()
+    extends: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Module(Node):
+    name: str  # possibly dotted `module A.B`
+    decls: tuple[Decl, ...]
+    refines: str | None = None
+    abstract: bool = False
+    replaceable: bool = False
+    attributes: tuple[Attribute, ...] = ()
+
+
+Decl = Union[
+    Method, Function, Field, Const, Datatype, TypeSynonym, SubsetType, Newtype, ClassDecl, Iterator, Import,
+    Export, Module,
+]
+
+
+@dataclass(frozen=True)
+class Include(Node):
+    path: str
+
+
+@dataclass(frozen=True)
+class Program(Node):
+    path: str
+    includes: tuple[Include, ...]
+    decls: tuple[Decl, ...]
+    text: str = field(default="", compare=False, repr=False)  # the source, for clause text and snippets

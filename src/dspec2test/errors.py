@@ -1,0 +1,47 @@
+"""Errors as values: a located diagnostic travels through the pipeline; the CLI prints it at the edge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    UNSUPPORTED = "unsupported"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One located message, printed like a compiler's: `file:line:col: severity: message`."""
+
+    file: str
+    line: int
+    col: int
+    message: str
+    severity: Severity = Severity.ERROR
+    construct: str | None = None  # for `unsupported`: the Dafny construct, e.g. "multiset display"
+
+    def render(self) -> str:
+        if self.severity is Severity.UNSUPPORTED and self.construct:
+            return f"{self.file}:{self.line}:{self.col}: unsupported: {self.construct}: {self.message}"
+        return f"{self.file}:{self.line}:{self.col}: {self.severity.value}: {self.message}"
+
+
+class DspecError(Exception):
+    """Root of the errors raised inside a stage; caught and turned into a Diagnostic at the stage edge."""
+
+    def __init__(self, message: str, line: int = 0, col: int = 0, construct: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.col = col
+        self.construct = construct
+
+
+class Unsupported(DspecError):
+    """A construct the engine cannot handle yet; reported as `unsupported: <construct> at file:line`."""
+
+    def __init__(self, construct: str, line: int = 0, col: int = 0, message: str | None = None):
+        super().__init__(message or f"{construct} is not supported", line, col, construct)

@@ -1,0 +1,84 @@
+"""Records that flow from stage to stage: Partition -> Scenario -> TestCase -> Verdict.
+
+Each is frozen; a later stage derives variants with dataclasses.replace. Dafny text (labels, pins,
+literals) is kept as text here because that is what the reports and the emitted tests need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+class ScenarioKind(str, Enum):
+    BASE = "base"
+    BVA = "bva"
+    REPEAT = "repeat"
+
+
+class Status(str, Enum):
+    PASSED = "passed"
+    FAILED = "failed"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class Partition:
+    """One equivalence class of a member's contract: a conjunction of literals."""
+
+    method: str  # qualified member name, e.g. "M.C.Find"
+    id: int  # 1-based within the member
+    label: str  # the literals joined with " && ", printed as Dafny
+    constraint: str  # the whole constraint solved for (label plus implicit type constraints), as Dafny
+    clause_lines: tuple[int, ...]  # source lines of the requires/ensures clauses it came from
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A partition, possibly with one variable pinned to a boundary (BVA) or previous inputs excluded."""
+
+    partition: int
+    id: int  # 1-based within the partition; 1 is the base scenario
+    kind: ScenarioKind
+    pin: str | None = None  # Dafny text of the pin, e.g. "x == |s| - 1"
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """A solved scenario: concrete inputs and (when unique and --simplify) expected outputs."""
+
+    name: str  # the Dafny {:test} method name
+    method: str  # qualified name of the member under test
+    file: str  # source file of the member under test
+    line: int  # line of the member's declaration
+    partition: int
+    scenario: int
+    label: str
+    kind: ScenarioKind
+    pin: str | None
+    inputs: dict[str, str] = field(default_factory=dict)  # parameter -> Dafny literal
+    outputs: dict[str, str] = field(default_factory=dict)  # out-parameter -> Dafny literal (model value)
+    unique: bool = False  # outputs proved unique for these inputs
+    clauses: tuple[int, ...] = ()  # lines of the clauses the partition came from
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What running one generated test told us."""
+
+    test: str  # test method name
+    method: str
+    partition: int
+    scenario: int
+    status: Status
+    message: str = ""  # Dafny's message for a failure (expect text), timeout or error
+    line: int | None = None  # line in the tests file of the failing expect, when Dafny reports one
+    clause_line: int | None = None  # line of the broken contract clause in the program, when known
+    clause: str | None = None  # source text of the broken clause, when known
+    expected: str | None = None
+    actual: str | None = None
+    inputs: dict[str, str] = field(default_factory=dict)
+    file: str = ""  # program file of the member
+    member_line: int = 0  # line of the member's declaration
+    label: str = ""  # partition label
