@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from dspec2test.run.output import Outcome, build_errors, no_body_member, parse_test_output
+from dspec2test.run.output import Outcome, build_errors, no_body_member, parse_case_output
 
 FIX = Path(__file__).parent / "fixtures"
 SUM1, SUM2, ABS1, ABS2, GET1, LOOP1 = ("Test_M_Sum_p1_s1", "Test_M_Sum_p2_s1", "Test_M_Abs_p1_s1",
@@ -12,7 +12,7 @@ SUM1, SUM2, ABS1, ABS2, GET1, LOOP1 = ("Test_M_Sum_p1_s1", "Test_M_Sum_p2_s1", "
 
 
 def parse(name: str, names: list[str], timed_out: bool = False):
-    return parse_test_output((FIX / f"{name}.out").read_text(), (FIX / f"{name}.err").read_text(), names,
+    return parse_case_output((FIX / f"{name}.out").read_text(), (FIX / f"{name}.err").read_text(), names,
                              timed_out)
 
 
@@ -78,7 +78,7 @@ def test_build_error_in_the_tests_file() -> None:
 
 def test_headers_are_only_our_names() -> None:
     stdout = "Other: PASSED\nTest_A_p1_s1: hello\nmore: text\nPASSED\nM.Test_B_p1_s1: FAILED\n\tt.dfy(3,4): boom\n"
-    out = parse_test_output(stdout, "", ["Test_A_p1_s1", "Test_B_p1_s1"])
+    out = parse_case_output(stdout, "", ["Test_A_p1_s1", "Test_B_p1_s1"])
     assert out.tests["Test_A_p1_s1"].outcome is Outcome.PASSED
     assert out.tests["Test_A_p1_s1"].printed == "hello\nmore: text"
     assert out.tests["Test_B_p1_s1"].failures[0].message == "boom"
@@ -86,6 +86,6 @@ def test_headers_are_only_our_names() -> None:
 
 
 def test_print_without_newline_before_verdict() -> None:
-    out = parse_test_output("Test_A_p1_s1: 42PASSED\n", "", ["Test_A_p1_s1"])
+    out = parse_case_output("Test_A_p1_s1: 42PASSED\n", "", ["Test_A_p1_s1"])
     assert out.tests["Test_A_p1_s1"].outcome is Outcome.PASSED
     assert out.tests["Test_A_p1_s1"].printed == "42"

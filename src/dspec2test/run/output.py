@@ -40,7 +40,7 @@ class Failure:
 
 
 @dataclass(frozen=True)
-class TestOutput:
+class CaseOutput:
     name: str
     outcome: Outcome
     failures: tuple[Failure, ...] = ()
@@ -53,7 +53,7 @@ class TestOutput:
 class RoundOutput:
     """What one run printed about the tests we asked for. Tests missing here printed nothing."""
 
-    tests: dict[str, TestOutput]
+    tests: dict[str, CaseOutput]
     build_errors: tuple[Diagnostic, ...] = ()
 
 
@@ -76,7 +76,7 @@ def no_body_member(diagnostic: Diagnostic) -> str | None:
     return ".".join(parts)
 
 
-def parse_test_output(stdout: str, stderr: str, names: list[str], timed_out: bool = False) -> RoundOutput:
+def parse_case_output(stdout: str, stderr: str, names: list[str], timed_out: bool = False) -> RoundOutput:
     """Outcomes of the tests named `names` in one run's output; a started test with no verdict is the one
     that crashed (or hung, when `timed_out`)."""
     errors = build_errors(stdout) + build_errors(stderr) if not _any_header(stdout, names) else ()
@@ -121,7 +121,7 @@ def _segments(stdout: str, names: set[str]) -> list[tuple[str, list[str]]]:
     return segments
 
 
-def _read_segment(name: str, lines: list[str], stderr: str, timed_out: bool) -> TestOutput:
+def _read_segment(name: str, lines: list[str], stderr: str, timed_out: bool) -> CaseOutput:
     verdict_at = None
     for i, line in enumerate(lines):
         if line.rstrip().endswith(_VERDICTS) and not line.startswith("\t"):
@@ -134,9 +134,9 @@ def _read_segment(name: str, lines: list[str], stderr: str, timed_out: bool) -> 
     actuals, printed = _actuals(body)
     if verdict_at is None:
         outcome = Outcome.HUNG if timed_out else Outcome.CRASHED
-        return TestOutput(name, outcome, (), actuals, printed, "" if timed_out else _crash_line(lines, stderr))
+        return CaseOutput(name, outcome, (), actuals, printed, "" if timed_out else _crash_line(lines, stderr))
     if lines[verdict_at].rstrip().endswith("PASSED"):
-        return TestOutput(name, Outcome.PASSED, (), actuals, printed)
+        return CaseOutput(name, Outcome.PASSED, (), actuals, printed)
     failures = []
     for line in lines[verdict_at + 1:]:
         if not line.startswith("\t"):
@@ -146,7 +146,7 @@ def _read_segment(name: str, lines: list[str], stderr: str, timed_out: bool) -> 
             failures.append(Failure(m["file"], int(m["line"]), int(m["col"]), m["message"]))
         else:
             failures.append(Failure("", 0, 0, line.strip()))
-    return TestOutput(name, Outcome.FAILED, tuple(failures), actuals, printed)
+    return CaseOutput(name, Outcome.FAILED, tuple(failures), actuals, printed)
 
 
 def _actuals(lines: list[str]) -> tuple[dict[str, str], str]:

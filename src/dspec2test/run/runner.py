@@ -21,7 +21,7 @@ from typing import Protocol
 
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
-from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_test_output
+from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
 from dspec2test.run.process import Completed, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
 from dspec2test.toolchain import find_toolchain
@@ -97,8 +97,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
                 break
-            for name, test_output in out.tests.items():
-                done[name] = verdict_from_output(by_name[name], test_output, options.timeout_s)
+            for name, case_output in out.tests.items():
+                done[name] = verdict_from_output(by_name[name], case_output, options.timeout_s)
             still = [n for n in pending if n not in done]
             stopped_early = any(t.outcome in (Outcome.CRASHED, Outcome.HUNG) for t in out.tests.values())
             if still and (not out.tests or not stopped_early):
@@ -129,12 +129,12 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
     argv += [ws.program, ws.tests]
     began = time.time()
     completed = run_limited(argv, ws.root, env, options.timeout_s)
-    out = parse_test_output(completed.stdout, completed.stderr, pending, completed.timed_out)
+    out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     if completed.timed_out and not out.tests:
         direct = _compiled_program(ws, options.target, began, env)
         if direct:
             completed = run_limited(direct, ws.root, env, options.timeout_s)
-            out = parse_test_output(completed.stdout, completed.stderr, pending, completed.timed_out)
+            out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
 
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import replace
 
 from dspec2test.records import Status, TestCase, Verdict
-from dspec2test.run.output import Outcome, TestOutput
+from dspec2test.run.output import Outcome, CaseOutput
 
 _BAD_INPUT = re.compile(r"dspec2test: bad test input: \w+ \(line (\d+)\)")
 _EXPECTED = re.compile(r"dspec2test: expected (.*) \((\w+), line (\d+)\)\s*$")
@@ -25,7 +25,7 @@ def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label)
 
 
-def verdict_from_output(tc: TestCase, output: TestOutput, timeout_s: float) -> Verdict:
+def verdict_from_output(tc: TestCase, output: CaseOutput, timeout_s: float) -> Verdict:
     if output.outcome is Outcome.PASSED:
         return base_verdict(tc, Status.PASSED)
     if output.outcome is Outcome.HUNG:
