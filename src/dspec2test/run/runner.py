@@ -15,10 +15,11 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
@@ -77,6 +78,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     tools = find_toolchain()
     unique = list(dict.fromkeys(tc.name for tc in cases))
     by_name = {tc.name: tc for tc in cases}
+    in_file = {tc.name for tc in read_metadata(tests_text)}  # run only ours when the file holds more
     if tools.dafny is None:
         verdicts = [base_verdict(tc, Status.ERROR, "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
                     for tc in cases]
@@ -92,7 +94,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         pending = unique
         while pending:
             rounds += 1
-            out, completed = _round(tools.dafny, ws, pending, len(pending) < len(unique), options, env)
+            out, completed = _round(tools.dafny, ws, pending, set(pending) != in_file, options, env)
             if out.build_errors and not out.tests:
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
@@ -108,7 +110,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 still = []
             progress.round_done(len(done), len(unique))
             pending = still
-    verdicts = tuple(done[tc.name] for tc in cases)
+    # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
+    verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
