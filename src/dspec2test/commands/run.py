@@ -51,7 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_generation_arguments(parser)
     parser.add_argument("--tests", metavar="TESTS.dfy", help="run this tests file instead of generating one")
     parser.add_argument("--timeout", type=float, default=RunOptions().timeout_s, metavar="S",
-                        help="wall-clock limit per dafny run, in seconds (default %(default)g)")
+                        help="wall-clock limit in seconds for the compiled tests of one dafny run; a test still running"
+                             " then is a timeout and the others run again (default %(default)g; compilation"
+                             " has its own cap of 600 s)")
     parser.add_argument("--target", default=RunOptions().target, metavar="T",
                         help="Dafny compilation target: cs (default), py, js, go, java")
     parser.add_argument("--json", metavar="OUT", help="write the verdicts as JSON")
