@@ -211,7 +211,9 @@ class Types:
         b = t.base
         if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map"):
             return True
-        if b.kind in ("seq", "array", "tuple"):
+        if b.kind in ("seq", "array"):
+            return True  # at least a length limit when limited
+        if b.kind == "tuple":
             return any(self.has_wf(a) for a in b.args)
         return False
 
@@ -236,7 +238,7 @@ class Types:
         elif b.kind in ("seq", "array"):
             s = tv.v
             if limited:
-                out.append(z3.Length(s) <= self.cap)
+                out += [z3.Length(s) <= self.cap, self._shape(s)]
             et = b.args[0]
             if self.has_wf(et):
                 if limited:
@@ -249,13 +251,13 @@ class Types:
                     out.append(z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(s)), inner)))
         elif b.kind in ("set", "multiset"):
             w = tv.v.rep
-            out.append(z3.Length(w) <= self.cap)
+            out += [z3.Length(w) <= self.cap, self._shape(w)]
             out += self._ordered(w, b.args[0], strict=b.kind == "set")
             out += self._elems_wf(w, b.args[0], limited, encode_constraint)
         elif b.kind == "map":
             srt = self.sort(b)
             keys, vals = srt.accessor(0, 0)(tv.v.rep), srt.accessor(0, 1)(tv.v.rep)
-            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys)]
+            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys), self._shape(keys), self._shape(vals)]
             out += self._ordered(keys, b.args[0], strict=True)
             out += self._elems_wf(keys, b.args[0], limited, encode_constraint)
             out += self._elems_wf(vals, b.args[1], limited, encode_constraint)
@@ -265,6 +267,16 @@ class Types:
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint)
         return out
+
+    def _shape(self, s) -> z3.BoolRef:
+        """s is one of the concatenations of 0..cap fresh elements: Z3's sequence solver (4.8.12) needs this
+        to decide nested sequences, and it makes element reads cheap."""
+        es = [z3.Const(self.fresh("e"), s.sort().basis()) for _ in range(self.cap)]
+        shape = None
+        for n in range(self.cap, -1, -1):
+            t = z3.Empty(s.sort()) if n == 0 else z3.Unit(es[0]) if n == 1 else z3.Concat(*[z3.Unit(e) for e in es[:n]])
+            shape = t if shape is None else z3.If(z3.Length(s) == n, t, shape)
+        return s == shape
 
     def _elems_wf(self, w, et: RType, limited: bool, encode_constraint) -> list[z3.BoolRef]:
         if not self.has_wf(et):
