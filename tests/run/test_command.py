@@ -71,6 +71,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
     assert code == 0
     opts = seen["options"]
     assert (opts.bva, opts.simplify, opts.methods, opts.max_partitions) == (100, True, ("M.Sum",), 8)
+    assert opts.unverified is None
     assert len(asked["cases"]) == 2
 
 

@@ -40,8 +40,7 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def generate_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None) -> GenerateOptions:
-    methods = tuple(args.method) + (unverified or ())
-    return GenerateOptions(methods=tuple(dict.fromkeys(methods)), fdnf=args.fdnf, bva=args.bva,
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
                            simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
                            length_limit=args.length_limit, unverified=unverified)
 
