@@ -17,10 +17,7 @@ from dspec2test.run.output import build_errors
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import find_toolchain
 
-try:
-    from dspec2test.dafny.parser import parse_program
-except ImportError:  # the parser is built separately; until it lands --unverified says it is missing
-    parse_program = None
+from dspec2test.dafny.parser import parse_file
 
 
 @dataclass(frozen=True)
@@ -37,10 +34,10 @@ class VerifyError(Exception):
 
 def unverified_members(path: str | Path, timeout_s: float = 600.0) -> list[str]:
     """Members of the program at `path` that fail `dafny verify`, then the `{:testEntry}` ones, no repeats."""
-    if parse_program is None:
-        raise VerifyError("--unverified needs the Dafny parser (dspec2test.dafny.parser), not available yet")
-    text = Path(path).read_text()
-    members = list(member_spans(parse_program(text, str(path))))
+    parsed = parse_file(str(path))
+    if isinstance(parsed, Diagnostic):
+        raise VerifyError(parsed.render())
+    members = list(member_spans(parsed))
     failures = verification_failures(path, timeout_s)
     return select_unverified(members, failures, Path(path).name)
 
