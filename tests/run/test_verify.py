@@ -6,7 +6,7 @@ from dspec2test.dafny import ast
 from dspec2test.run.output import build_errors
 from dspec2test.dafny.parser import parse_program
 from dspec2test.run.verify import (
-    MemberSpan, VerifyError, member_spans, select_unverified, unverified_members, verification_failures,
+    MemberSpan, VerifyError, clause_texts, member_spans, select_unverified, unverified_members, verification_failures,
 )
 
 FIX = Path(__file__).parent / "fixtures"
@@ -71,3 +71,9 @@ def test_unparsable_program_is_a_verify_error(tmp_path: Path) -> None:
     (tmp_path / "bad.dfy").write_text("method M( {")
     with pytest.raises(VerifyError, match="bad.dfy:1"):
         unverified_members(tmp_path / "bad.dfy")
+
+
+def test_clause_texts_by_line() -> None:
+    texts = clause_texts(FIX / "prog.dfy")
+    assert texts[3] == "n >= 0" and texts[16] == "x >= 0 ==> r == x"
+    assert clause_texts(FIX / "missing.dfy") == {}

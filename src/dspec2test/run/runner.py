@@ -24,6 +24,7 @@ from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
 from dspec2test.run.process import Completed, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
+from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
 
 
@@ -114,6 +115,10 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             pending = still
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
     verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    if any(v.clause_line and not v.clause for v in verdicts):
+        texts = clause_texts(program)
+        verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
+                         for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
