@@ -60,7 +60,7 @@ class _Silent:
         pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Workspace:
     """The temp folder of one run: the tests file and the build output. The program stays where it is
     (so its `include`s resolve) and is passed by absolute path."""
@@ -101,7 +101,6 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             if out.build_errors and not out.tests:
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
-                break
             for name, case_output in out.tests.items():
                 done[name] = verdict_from_output(by_name[name], case_output, options.timeout_s)
             still = [n for n in pending if n not in done]
