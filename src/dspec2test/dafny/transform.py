@@ -270,10 +270,10 @@ class ToAst(Transformer):
         return _Wrap("witness", ("*", None))
 
     def field_decl(self, meta, attrs, *groups):
-        return _Wrap(
-            "many", tuple(A.Field(n, t, attributes=attrs.value, span=sp) for g in groups if g is not None
-                          for (n, t, sp) in g.value)
-        )
+        named = [item for g in groups if g is not None for item in g.value]
+        if len(named) == 1:  # the usual `var x: T`: the field's span is the whole declaration
+            named = [(named[0][0], named[0][1], span(meta))]
+        return _Wrap("many", tuple(A.Field(n, t, attributes=attrs.value, span=sp) for n, t, sp in named))
 
     def field_names(self, meta, name, typ):
         return _Wrap("fields", ((str(name), typ, span(meta)),))
