@@ -179,3 +179,22 @@ module M {
     assert names == [
         ("Top", "method"), ("M.C.Meth", "method"), ("M.C.F", "function"), ("M.N.L", "lemma"), ("M.D.P", "predicate"),
     ]
+
+
+def test_types_in_signatures() -> None:
+    src = """method M<+A, -B, T(0), U(==, !new)>(f: int -> int, g: (int, bool) --> real, h: () ~> int,
+    a: array2<int>, o: object?, b: bv8, t: (int, (bool, char)), u: ())
+"""
+    (m,) = program(src).decls
+    assert [(p.name, p.variance, p.characteristics) for p in m.type_params] == [
+        ("A", "+", ()), ("B", "-", ()), ("T", "", ("0",)), ("U", "", ("==", "!new")),
+    ]
+    types = {f.name: f.type for f in m.params}
+    assert types["f"] == A.ArrowType((A.NamedType("int"),), A.NamedType("int"))
+    assert types["g"] == A.ArrowType((A.NamedType("int"), A.NamedType("bool")), A.NamedType("real"), "-->")
+    assert types["h"] == A.ArrowType((), A.NamedType("int"), "~>")
+    assert types["a"] == A.NamedType("array2", (A.NamedType("int"),))
+    assert types["o"] == A.NamedType("object?")
+    assert types["t"] == A.TupleType((A.NamedType("int"), A.TupleType((A.NamedType("bool"), A.NamedType("char")))))
+    assert types["u"] == A.TupleType(())
+    assert pos(m.params[0]) == (1, 37, 1, 50)

@@ -321,3 +321,21 @@ def test_generic_instantiation_versus_less_than() -> None:
 def test_type_forms_in_casts() -> None:
     assert expr("x as bv8").type == A.NamedType("bv8")
     assert expr("x as M.T<int>").type == A.NamedType("M.T", (A.NamedType("int"),))
+
+
+def test_two_state_call_label() -> None:
+    e = expr("f@L(x)")
+    assert isinstance(e, A.Call) and e.label == "L" and e.args == (A.Name("x"),)
+
+
+def test_parenthesized_lambda_with_spec_and_arrow_types() -> None:
+    prog_expr = expr("(a, b) requires a > 0 reads o => a < b")
+    assert isinstance(prog_expr, A.Lambda) and len(prog_expr.params) == 2
+    assert prog_expr.requires == (A.BinOp(">", A.Name("a"), A.IntLit(0, "0")),)
+    assert prog_expr.reads == (A.Name("o"),)
+
+
+def test_nested_tuple_selectors_and_generic_calls() -> None:
+    assert expr("tt.1.0") == A.MemberSelect(A.MemberSelect(A.Name("tt"), "1"), "0")
+    call = expr("Size<int>(t) + 1")
+    assert call.left == A.Call(A.Name("Size", (A.NamedType("int"),)), (A.Name("t"),))

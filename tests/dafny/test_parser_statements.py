@@ -133,3 +133,16 @@ def test_block_and_nested_statement_spans() -> None:
     assert isinstance(blk, A.Block)
     assert pos(blk) == (2, 1, 4, 2)
     assert pos(blk.stmts[0]) == (3, 3, 3, 10)
+
+
+def test_constructor_new_phase() -> None:
+    a, phase, b = stmts("x := 1;\nnew;\ny := 2;")
+    assert phase == A.NewPhase() and pos(phase) == (3, 1, 3, 5)
+    assert isinstance(a, A.Assign) and isinstance(b, A.Assign)
+
+
+def test_old_style_parentheses_and_semicolons() -> None:
+    s, w = stmts("if (x > 0) { x := 0; }\nwhile (x < 10)\n  invariant x <= 10;\n{ x := x + 1; }")
+    assert s.guard == A.BinOp(">", X, A.IntLit(0, "0"))
+    assert w.spec[0].text == "x <= 10"
+    assert stmt("if (*) { }").guard is None

@@ -617,6 +617,9 @@ class ToAst(Transformer):
     def reveal_stmt(self, meta, *exprs):
         return A.Reveal(tuple(exprs), span=span(meta))
 
+    def new_phase(self, meta):
+        return A.NewPhase(span=span(meta))
+
     def labeled_stmt(self, meta, label, stmt):
         return A.Labeled(str(label), stmt, span=span(meta))
 
@@ -740,7 +743,10 @@ class ToAst(Transformer):
     def lambda_one(self, meta, name, body):
         return A.Lambda((A.BoundVar(str(name), span=tok_span(name)),), body, span=span(meta))
 
-    def lambda_many(self, meta, group, body):
+    def lambda_many(self, meta, group, *rest):
+        *specs, body = rest
+        reads = tuple(e for w in specs if w.kind == "reads" for e in w.value)
+        requires = tuple(e for w in specs if w.kind == "requires" for e in w.value)
         params = []
         for item in group.value:
             if isinstance(item, A.BoundVar):
@@ -749,7 +755,7 @@ class ToAst(Transformer):
                 params.append(A.BoundVar(item.name, span=item.span))
             else:
                 raise TransformError("lambda parameter must be a name", item.span.line, item.span.col)
-        return A.Lambda(tuple(params), body, span=span(meta))
+        return A.Lambda(tuple(params), body, reads, requires, span=span(meta))
 
     def lambda_spec_one(self, meta, name, *rest):
         specs, body = rest[:-1], rest[-1]
@@ -807,6 +813,10 @@ class ToAst(Transformer):
         pairs = args.value
         names = tuple(n for _, n in pairs)
         return A.Call(callee, tuple(a for a, _ in pairs), names if any(names) else (), span=span(meta))
+
+    def call_at(self, meta, callee, label, args):
+        call = self.call(meta, callee, args)
+        return replace(call, label=str(label))
 
     def index(self, meta, seq, *indices):
         return A.Index(seq, tuple(indices), span=span(meta))
