@@ -7,7 +7,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from dspec2test.action.affected import Affected, affected_members
 from dspec2test.action.diff import ChangeKind, FileChange, Git, GitError
@@ -15,6 +15,9 @@ from dspec2test.action.members import MemberInfo, read_members
 from dspec2test.action.pipeline import Target
 from dspec2test.action.select import selected, shard
 from dspec2test.errors import Diagnostic
+
+# (path, text) -> (members, diagnostics); the parser's reader unless a test substitutes one
+MemberReader = Callable[[str, str], tuple[list[MemberInfo], list[Diagnostic]]]
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,8 @@ class Choice:
 class _Reader:
     """Reads members of files under root once each, collecting parse diagnostics."""
 
-    def __init__(self, root: Path, diagnostics: list[Diagnostic]):
-        self.root, self.diagnostics, self.cache = root, diagnostics, {}
+    def __init__(self, root: Path, diagnostics: list[Diagnostic], read: MemberReader):
+        self.root, self.diagnostics, self.cache, self.read = root, diagnostics, {}, read
 
     def __call__(self, path: str) -> list[MemberInfo]:
         if path not in self.cache:
@@ -57,15 +60,16 @@ class _Reader:
                 self.diagnostics.append(Diagnostic(path, 0, 0, f"cannot read: {exc.strerror or exc}"))
                 self.cache[path] = []
                 return []
-            members, diags = read_members(path, text)
+            members, diags = self.read(path, text)
             self.diagnostics.extend(diags)
             self.cache[path] = members
         return self.cache[path]
 
 
-def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1)) -> Choice:
+def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1),
+                   read: MemberReader = read_members) -> Choice:
     diagnostics: list[Diagnostic] = []
-    reader = _Reader(root, diagnostics)
+    reader = _Reader(root, diagnostics, read)
     relevant = [c for c in changes if selection(c.path)]
 
     def others() -> list[str]:
@@ -76,11 +80,11 @@ def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selecti
     return Choice(shard(found, k, n, key=lambda a: a.key), diagnostics, list(changes))
 
 
-def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1)) -> Choice:
+def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1), read: MemberReader = read_members) -> Choice:
     """Every testable member of every selected file (events without a pull request)."""
     files = [p for p in tracked_files(root) if selection(p)]
     changes = [FileChange(p, ChangeKind.ADDED) for p in files]
-    return choose_changed(root, changes, selection, shard_k_n)
+    return choose_changed(root, changes, selection, shard_k_n, read)
 
 
 def tracked_files(root: Path) -> list[str]:

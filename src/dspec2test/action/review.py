@@ -172,12 +172,14 @@ def plan_review(
 
 
 def review_body(findings: Iterable[Finding], plan: Plan) -> str:
-    findings = list(findings)
-    lines = ["<!-- dspec2test:review -->", f"**dspec2test**: {len(findings)} failing partition{'s' if len(findings) != 1 else ''}."]
+    """Only what the line comments do not say, so that an unchanged run produces the same text."""
+    lines = ["<!-- dspec2test:review -->", "**dspec2test** found failing partitions; details are in the comments below."]
     if plan.in_body:
-        lines += ["", "Not shown as line comments (outside the diff or over the limit of comments):", ""]
+        lines = ["<!-- dspec2test:review -->",
+                 "**dspec2test**: failing partitions not shown as line comments "
+                 "(outside the diff, or over the limit of comments):", ""]
         for f in plan.in_body:
             detail = "; ".join(f"{n} {_code(v)}" for n, v in facts(f) if n in ("inputs", "expected", "actual", "clause"))
             lines.append(f"- `{f.file}:{f.line}` {headline(f)}" + (f": {detail}" if detail else ""))
-    lines += ["", "See the job summary for every partition."]
+    lines += ["", "The job summary lists every partition."]
     return "\n".join(lines)

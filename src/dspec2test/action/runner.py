@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.action.choose import Choice, Selection, checkout_of, choose_all, choose_changed
+from dspec2test.action.choose import Choice, MemberReader, Selection, checkout_of, choose_all, choose_changed
+from dspec2test.action.members import read_members
 from dspec2test.action.config import ConfigError, Settings, load_config, settings_from
 from dspec2test.action.diff import Git, GitError, added_lines, commentable_lines, trust_workspace
 from dspec2test.action.event import EventError, PullRequest, read_event
@@ -35,6 +36,7 @@ class Context:
     out: TextIO
     err: TextIO
     sleep: Callable[[float], None] = time.sleep
+    read: MemberReader = read_members  # tests substitute a reader for fixtures
 
 
 def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
@@ -139,9 +141,9 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
     selection = Selection(settings.paths, settings.include, settings.exclude)
     with checkout_of(git, pr.head_sha if pr else None) as root:
         if pr:
-            choice = choose_changed(root, git.diff(pr.base_sha, pr.head_sha), selection, settings.shard)
+            choice = choose_changed(root, git.diff(pr.base_sha, pr.head_sha), selection, settings.shard, ctx.read)
         else:
-            choice = choose_all(root, selection, settings.shard)
+            choice = choose_all(root, selection, settings.shard, ctx.read)
         members = [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
                     "end_line": a.member.end_line, "reason": a.reason} for a in choice.affected]
         for a in choice.affected:

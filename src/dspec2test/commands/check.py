@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.action.choose import Selection, checkout_of, choose_changed
+from dspec2test.action.choose import MemberReader, Selection, checkout_of, choose_changed
 from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
 from dspec2test.action.findings import Totals, group, relative
 from dspec2test.action.junit import junit_xml
+from dspec2test.action.members import read_members
 from dspec2test.action.pipeline import Pipeline, PipelineResult
 from dspec2test.action.real import real_pipeline
 from dspec2test.action.runner import pipeline_options
@@ -33,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", default="cs", help="Dafny compilation target (default cs)")
 
 
-def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline = real_pipeline) -> int:
+def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline = real_pipeline,
+         read: MemberReader = read_members) -> int:
     git = Git(Path.cwd())
     try:
         top = Path(git.run("rev-parse", "--show-toplevel").strip())
@@ -55,7 +57,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     try:
         changes = git.diff(args.base, args.head)
         with checkout_of(git, args.head) as root:
-            choice = choose_changed(root, changes, Selection(settings.paths, settings.include, settings.exclude))
+            choice = choose_changed(root, changes, Selection(settings.paths, settings.include, settings.exclude),
+                                    read=read)
             for d in choice.diagnostics:
                 err.write(d.render() + "\n")
             for a in choice.affected:
