@@ -48,7 +48,7 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert "Untouched" not in review["body"]
 
     assert run.outputs == {"tests": "8", "passed": "4", "failed": "4", "methods": "5",
-                           "junit_path": str(world.repo / "dspec2test-junit.xml")}
+                           "junit_path": "dspec2test-junit.xml"}
     suites = ET.parse(world.repo / "dspec2test-junit.xml").getroot()
     cases = list(suites.iter("testcase"))
     assert len(cases) == 8 and all(c.get("file") and c.get("line") for c in cases)

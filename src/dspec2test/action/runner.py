@@ -125,10 +125,9 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         verdicts, diagnostics=diagnostics, notes=notes,
         members=[(m["file"], m["name"], m.get("reason", "")) for m in members],
     ))
-    junit_out = str(workspace / inputs.junit_path) if inputs.junit_path else ""
     _append(env.get("GITHUB_OUTPUT"), "".join(
         f"{k}={v}\n" for k, v in (("tests", totals.tests), ("passed", totals.passed), ("failed", totals.failed),
-                                  ("methods", totals.methods), ("junit_path", inputs.junit_path and junit_out))
+                                  ("methods", totals.methods), ("junit_path", inputs.junit_path))
     ))
     gate = settings.fail_on is FailOn.FAILURES and totals.failed > 0
     if gate:
