@@ -71,13 +71,14 @@ class Faults:
 
 
 class GitHubStandIn:
-    def __init__(self, repo: str, token: str, pull: PullState, per_page_default: int = 30):
+    def __init__(self, repo: str, token: str, pull: PullState, per_page_default: int = 30, max_per_page: int = 100):
         self.repo, self.token, self.pull = repo, token, pull
         self.requests: list[Request] = []
         self.comments: dict[int, dict] = {}
         self.reviews: list[dict] = []
         self.faults = Faults()
         self.per_page_default = per_page_default
+        self.max_per_page = max_per_page
         self._next_id = 1000
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -203,7 +204,7 @@ class GitHubStandIn:
         }
 
     def _page(self, req: Request, items: list):
-        per_page = min(int((req.query.get("per_page") or [self.per_page_default])[0]), 100)
+        per_page = min(int((req.query.get("per_page") or [self.per_page_default])[0]), self.max_per_page)
         page = int((req.query.get("page") or ["1"])[0])
         chunk = items[(page - 1) * per_page: page * per_page]
         headers = {}

@@ -45,7 +45,7 @@ def commit(repo: Path, files: dict[str, str | None], message: str) -> str:
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
             (repo / name).write_text(text)
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", message)
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
     return git(repo, "rev-parse", "HEAD").strip()
 
 

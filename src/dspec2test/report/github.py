@@ -97,10 +97,10 @@ class Publisher:
     def apply(self, plan: Plan, head_sha: str) -> Outcome:
         out = Outcome(skipped=len(plan.skipped), in_body=len(plan.in_body))
         for comment_id, body in plan.updates:
-            if self._write("PATCH", f"{self._pulls}/comments/{comment_id}", {"body": body}, out):
+            if self._write("PATCH", f"{self._pulls}/comments/{comment_id}", {"body": body}, out) is not None:
                 out.updated += 1
         for comment_id in plan.deletes:
-            if self._write("DELETE", f"{self._pulls}/comments/{comment_id}", None, out):
+            if self._write("DELETE", f"{self._pulls}/comments/{comment_id}", None, out) is not None:
                 out.deleted += 1
         if plan.needs_review:
             review = {
