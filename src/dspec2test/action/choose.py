@@ -68,16 +68,19 @@ class _Reader:
 
 def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1),
                    read: MemberReader = read_members) -> Choice:
+    """Changes in any Dafny file count (a selected file may use a changed predicate of another one);
+    only members of selected files are tested."""
     diagnostics: list[Diagnostic] = []
     reader = _Reader(root, diagnostics, read)
-    relevant = [c for c in changes if selection(c.path)]
+    relevant = [c for c in changes if c.path.endswith(".dfy")]
 
     def others() -> list[str]:
-        return [p for p in tracked_files(root) if selection(p)]
+        return [p for p in tracked_files(root) if p.endswith(".dfy")]
 
-    found = affected_members(relevant, reader, others)
+    found = [a for a in affected_members(relevant, reader, others) if selection(a.member.file)]
     k, n = shard_k_n
-    return Choice(shard(found, k, n, key=lambda a: a.key), diagnostics, list(changes))
+    kept = [d for d in diagnostics if selection(d.file)]
+    return Choice(shard(found, k, n, key=lambda a: a.key), kept, list(changes))
 
 
 def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1), read: MemberReader = read_members) -> Choice:
