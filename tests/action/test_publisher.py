@@ -67,9 +67,11 @@ def test_retry_after_is_bounded():
     assert _retry_wait(429, {}, 2) == 4.0
 
 
-def test_bad_anchor_and_5xx_are_recorded_not_raised(server):
+def test_rejected_anchor_falls_back_to_one_unanchored_review_and_5xx_is_recorded(server):
     out = publisher(server, []).apply(one_comment_plan(line=40), "h" * 40)  # line 40 is not in the diff
-    assert out.degraded and "422" in out.errors[0] and server.comments == {}
+    assert not out.degraded and "422" in out.notes[0]
+    assert server.comments == {} and len(server.reviews) == 1
+    assert "p.dfy:40" in server.reviews[0]["body"] and "dspec2test:p.dfy::M::p1" in server.reviews[0]["body"]
     server.faults.server_error_on_writes = True
     out = publisher(server, []).apply(one_comment_plan(), "h" * 40)
     assert out.degraded and "502" in out.errors[0]

@@ -35,6 +35,7 @@ class PipelineOptions:
 class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
+    report: str = ""  # the terminal report of `run`, when the pipeline has one
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]

@@ -26,12 +26,14 @@ CLAUSE_LINE = re.compile(r"line (\d+)\)")  # our own oracle messages: "(ensures,
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
     verdicts: list[Verdict] = []
     diagnostics: list[Diagnostic] = []
+    reports: list[str] = []
     with tempfile.TemporaryDirectory(prefix="dspec2test-") as tmp:
         for index, target in enumerate(targets):
-            v, d = run_one(target, options, Path(tmp) / f"run{index}.json")
+            v, d, report = run_one(target, options, Path(tmp) / f"run{index}.json")
             verdicts += v
             diagnostics += d
-    return PipelineResult(tuple(verdicts), tuple(diagnostics))
+            reports.append(report)
+    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports))
 
 
 def run_command(target: Target, options: PipelineOptions, json_out: Path) -> list[str]:
@@ -42,24 +44,24 @@ def run_command(target: Target, options: PipelineOptions, json_out: Path) -> lis
             "--timeout", f"{options.timeout:g}", "--target", options.target, "--json", str(json_out)]
 
 
-def run_one(target: Target, options: PipelineOptions, json_out: Path) -> tuple[list[Verdict], list[Diagnostic]]:
+def run_one(target: Target, options: PipelineOptions, json_out: Path) -> tuple[list[Verdict], list[Diagnostic], str]:
     limit = max(300.0, options.timeout * 6)  # generation plus a resumed run or two
     try:
         proc = subprocess.run(run_command(target, options, json_out), cwd=options.root, capture_output=True,
                               text=True, timeout=limit, check=False)
     except subprocess.TimeoutExpired:
-        return [], [Diagnostic(target.file, 0, 0, f"generating and running tests took longer than {limit:g} s")]
+        return [], [Diagnostic(target.file, 0, 0, f"generating and running tests took longer than {limit:g} s")], ""
     diagnostics = [Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["msg"])
                    for line in proc.stderr.splitlines() if (m := LOCATED.match(line.strip()))]
     if not json_out.exists():
         if proc.returncode == 0:  # nothing to test in this file (no contract among the members asked for)
-            return [], diagnostics
+            return [], diagnostics, proc.stdout
         last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
-        return [], diagnostics or [Diagnostic(target.file, 0, 0, f"dspec2test run failed: {last}")]
+        return [], diagnostics or [Diagnostic(target.file, 0, 0, f"dspec2test run failed: {last}")], proc.stdout
     record = json.loads(json_out.read_text(encoding="utf-8"))
     diagnostics += [Diagnostic(e.get("file") or target.file, int(e.get("line") or 0), int(e.get("col") or 0),
                                e.get("message", "build error")) for e in record.get("build_errors", [])]
-    return [verdict_of(t, target.file) for t in record.get("tests", [])], diagnostics
+    return [verdict_of(t, target.file) for t in record.get("tests", [])], diagnostics, proc.stdout
 
 
 def verdict_of(t: dict, file: str) -> Verdict:

@@ -110,6 +110,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
                 f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
                 f"{outcome.deleted} removed, {outcome.in_body} in the review body\n"
             )
+            notes.extend(outcome.notes)
             if outcome.degraded:
                 notes.append("Posting to the pull request failed (" + "; ".join(outcome.errors)[:500]
                              + "); the failures are shown as annotations instead.")
@@ -149,6 +150,7 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
         result = pipeline(targets, pipeline_options(settings, root)) if targets else PipelineResult()
+        ctx.out.write(result.report)
         verdicts = [_normalise(v, root, choice) for v in result.verdicts]
     return verdicts, members, list(choice.diagnostics) + list(result.diagnostics)
 

@@ -75,7 +75,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     for d in result.diagnostics:
         err.write(d.render() + "\n")
     findings, _ = group(verdicts)
-    for f in findings:
+    out.write(result.report)
+    for f in findings if not result.report else ():  # run's own report already says all this
         v = f.first
         detail = ", ".join(x for x in (
             "inputs " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()) if v.inputs else "",

@@ -32,6 +32,7 @@ class Outcome:
     in_body: int = 0
     review_id: int | None = None
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def degraded(self) -> bool:
@@ -39,7 +40,12 @@ class Outcome:
 
 
 class PublishError(Exception):
-    pass
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
+
+
+_REJECTED = {"rejected": True}  # sentinel: the write was refused with 422
 
 
 class Publisher:
@@ -109,18 +115,29 @@ class Publisher:
                 "event": "COMMENT",
                 "comments": [{"path": c.path, "line": c.line, "side": "RIGHT", "body": c.body} for c in plan.line_comments],
             }
-            data = self._write("POST", f"{self._pulls}/{self._number}/reviews", review, out)
+            data = self._write("POST", f"{self._pulls}/{self._number}/reviews", review, out, quiet_422=True)
+            if data is _REJECTED and plan.line_comments:
+                # GitHub saw the diff differently from its own files API: post the same text unanchored
+                # rather than nothing (one review still, and no second 422 possible).
+                extra = "\n\n".join(f"**{c.path}:{c.line}**\n\n{c.body}" for c in plan.line_comments)
+                review = {**review, "comments": [], "body": plan.review_body + "\n\n" + extra}
+                out.notes.append("GitHub refused the line anchors (422); the comments went into the review body")
+                data = self._write("POST", f"{self._pulls}/{self._number}/reviews", review, out)
+            elif data is _REJECTED:
+                out.errors.append("POST review: HTTP 422")
+                data = None
             if data is not None:
-                out.review_id = (data or {}).get("id") if isinstance(data, dict) else None
-                out.created += len(plan.line_comments)
+                out.review_id = data.get("id") if isinstance(data, dict) else None
+                out.created += len(review["comments"])
         for c in plan.file_comments:
             payload = {"commit_id": head_sha, "path": c.path, "subject_type": "file", "body": c.body}
             if self._write("POST", f"{self._pulls}/{self._number}/comments", payload, out) is not None:
                 out.created += 1
         return out
 
-    def _write(self, verb: str, path: str, payload: dict | None, out: Outcome):
-        """The response data (or {} for an empty one) on success, None after recording the error."""
+    def _write(self, verb: str, path: str, payload: dict | None, out: Outcome, quiet_422: bool = False):
+        """The response data (or {} for an empty one) on success, None after recording the error
+        (with quiet_422, a 422 is returned as _REJECTED and not recorded)."""
         if self._last_write is not None:
             wait = self._write_delay - (time.monotonic() - self._last_write)
             if wait > 0:
@@ -129,6 +146,8 @@ class Publisher:
             _, data = self._request(verb, path, payload)
             return {} if data is None else data
         except PublishError as exc:
+            if quiet_422 and exc.status == 422:
+                return _REJECTED
             out.errors.append(f"{verb} {path}: {exc}")
             self._log(f"dspec2test: GitHub rejected {verb} {path}: {exc}")
             return None
@@ -154,7 +173,7 @@ class Publisher:
             except GithubException as exc:
                 wait = _retry_wait(exc.status, exc.headers or {}, attempt)
                 if wait is None or attempt == MAX_RETRIES:
-                    raise PublishError(self._scrub(f"HTTP {exc.status}: {_message(exc.data)}")) from None
+                    raise PublishError(self._scrub(f"HTTP {exc.status}: {_message(exc.data)}"), exc.status) from None
                 wait = min(wait, self._max_wait)
                 self._log(f"dspec2test: GitHub answered {exc.status} to {verb} {path}; retrying in {wait:g} s")
                 self._sleep(wait)
