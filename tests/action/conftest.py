@@ -40,6 +40,7 @@ class PullRequestWorld:
         )
         self.verdicts = fixtures.verdicts()
         self.runs = 0
+        self.event_base: str | None = None  # a base sha for the event other than the real one
 
     def pull(self, head_repo: str = REPO) -> PullState:
         return PullState(7, self.head, self.base, head_repo, REPO, pr_files(self.repo, self.base, self.head))
@@ -53,7 +54,7 @@ class PullRequestWorld:
         path = self.tmp / "event.json"
         path.write_text(json.dumps({"action": "synchronize", "number": 7, "pull_request": {
             "number": 7, "head": {"sha": self.head, "repo": {"full_name": head_repo}},
-            "base": {"sha": self.base, "repo": {"full_name": REPO}}}}))
+            "base": {"sha": self.event_base or self.base, "repo": {"full_name": REPO}}}}))
         return path
 
     def run(self, api_url: str, head_repo: str = REPO, script: str | None = None, **inputs: str) -> ActionRun:

@@ -127,3 +127,24 @@ def test_bad_input_is_exit_2_naming_it(world, standin):
     run = world.run(standin.url, fail_on="sometimes")
     assert run.code == 2 and "fail_on" in run.err
     assert standin.requests == []
+
+
+def test_shallow_clone_without_base_commit_uses_the_api_diff(world, standin):
+    world.event_base = "0123456789" * 4  # not in the clone, as with fetch-depth: 1
+    run = world.run(standin.url)
+    assert run.code == 1, run.err
+    assert "using the pull request's diff from the GitHub API" in run.err
+    asked = {tuple(x) for x in run.targets[0]}
+    assert {("prog.dfy", "Abs"), ("prog.dfy", "Max"), ("new.dfy", "Twice"), ("other.dfy", "UsesSmall")} <= asked
+    assert ("prog.dfy", "Untouched") not in asked
+    assert len(standin.reviews) == 1
+
+
+def test_shard_splits_members_across_jobs(world, standin):
+    asked = []
+    for k in (1, 2):
+        run = world.run(standin.url, shard=f"{k}/2", reporter="summary", fail_on="never")
+        assert run.code == 0
+        asked.append({tuple(x) for x in run.targets[0]})
+    assert asked[0] and asked[1] and not asked[0] & asked[1]
+    assert len(asked[0] | asked[1]) == 5

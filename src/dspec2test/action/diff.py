@@ -81,6 +81,7 @@ def parse_unified_diff(text: str) -> list[FileChange]:
     def flush() -> None:
         if not state:
             return
+        _deletion_point(state)
         old, new = state.get("old"), state.get("new")
         if state.get("deleted") or new is None:
             changes.append(FileChange(old or state["header_old"], ChangeKind.DELETED, old))
@@ -114,17 +115,27 @@ def parse_unified_diff(text: str) -> list[FileChange]:
             path = line[4:]
             state["new"] = None if path == "/dev/null" else _strip_prefix(path, "b/")
         elif (match := HUNK.match(line)):
+            _deletion_point(state)
             start, count = int(match.group(3)), int(match.group(4) or "1")
-            if count == 0:  # pure deletion after new line `start`: touch both neighbours
-                state["touched"].update({max(start, 1), start + 1})
-            state["new_line"] = start
+            # A pure deletion (count 0) sits after new line `start`; the "-" lines then touch both neighbours.
+            state["new_line"] = start + 1 if count == 0 else start
         elif line.startswith("+") and "new_line" in state:
             state["touched"].add(state["new_line"])
             state["new_line"] += 1
+            state["deleting"] = False  # "-" lines followed by "+" lines: a replacement, not a deletion
+        elif line.startswith("-") and "new_line" in state:
+            state["deleting"] = True
         elif line.startswith(" ") and "new_line" in state:
+            _deletion_point(state)
             state["new_line"] += 1
     flush()
     return changes
+
+
+def _deletion_point(state: dict) -> None:
+    """Lines only deleted touch the new lines on both sides of the gap they leave."""
+    if state.pop("deleting", False):
+        state["touched"].update({max(state["new_line"] - 1, 1), state["new_line"]})
 
 
 def _strip_prefix(path: str, prefix: str) -> str:
@@ -166,3 +177,19 @@ def added_lines(patch: str | None) -> frozenset[int]:
                 lines.add(new_line)
             new_line += 1
     return frozenset(lines)
+
+
+def changes_from_pr_files(entries: list[dict]) -> list[FileChange]:
+    """FileChanges from GitHub's pulls/N/files (when the checkout lacks the base commit)."""
+    kinds = {"added": ChangeKind.ADDED, "removed": ChangeKind.DELETED, "renamed": ChangeKind.RENAMED,
+             "copied": ChangeKind.ADDED}
+    out = []
+    for e in entries:
+        kind = kinds.get(e.get("status", ""), ChangeKind.MODIFIED)
+        old = e.get("previous_filename") or e["filename"]
+        header = f"diff --git a/{old} b/{e['filename']}\n--- a/{old}\n+++ b/{e['filename']}\n"
+        (parsed,) = parse_unified_diff(header + (e.get("patch") or "")) or (None,)
+        touched = parsed.touched if parsed else frozenset()
+        out.append(FileChange(e["filename"] if kind is not ChangeKind.DELETED else old, kind,
+                              old if kind is not ChangeKind.ADDED else None, touched))
+    return out

@@ -16,7 +16,15 @@ from dspec2test.action import results as results_file
 from dspec2test.action.choose import Choice, MemberReader, Selection, checkout_of, choose_all, choose_changed
 from dspec2test.action.members import read_members
 from dspec2test.action.config import ConfigError, Settings, load_config, settings_from
-from dspec2test.action.diff import Git, GitError, added_lines, commentable_lines, trust_workspace
+from dspec2test.action.diff import (
+    FileChange,
+    Git,
+    GitError,
+    added_lines,
+    changes_from_pr_files,
+    commentable_lines,
+    trust_workspace,
+)
 from dspec2test.action.event import EventError, PullRequest, read_event
 from dspec2test.action.findings import Finding, Totals, group, relative
 from dspec2test.action.inputs import FailOn, InputError, Reporter, read_inputs
@@ -27,7 +35,7 @@ from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
 from dspec2test.report import annotations, sarif, summary
-from dspec2test.report.github import Outcome, Publisher
+from dspec2test.report.github import Outcome, PublishError, Publisher
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     repository = env.get("GITHUB_REPOSITORY", "")
 
     members: list[dict]
+    publisher: Publisher | None = None
     if inputs.results:
         try:
             verdicts, members = results_file.load(workspace / inputs.results)
@@ -79,7 +88,8 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         diagnostics: list[Diagnostic] = []
     else:
         try:
-            verdicts, members, diagnostics = _test(ctx, pipeline, workspace, settings, pr)
+            publisher = _publisher(ctx, inputs, pr, repository) if pr and inputs.github_token else None
+            verdicts, members, diagnostics = _test(ctx, pipeline, workspace, settings, pr, publisher)
         except GitError as exc:
             ctx.err.write(f"dspec2test: {exc}\n(check out with `fetch-depth: 0` so both commits of the pull request are present)\n")
             return 2
@@ -105,7 +115,8 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             notes.append("No github_token: no review comments; see annotations.")
             annotate = True
         else:
-            outcome = _publish(ctx, inputs, pr, repository, findings, members, options)
+            outcome = _publish(ctx, inputs, publisher or _publisher(ctx, inputs, pr, repository), pr, findings,
+                               members, options)
             ctx.out.write(
                 f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
                 f"{outcome.deleted} removed, {outcome.in_body} in the review body\n"
@@ -136,12 +147,18 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     return 1 if gate else 0
 
 
-def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, pr: PullRequest | None):
+def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, pr: PullRequest | None,
+          publisher: Publisher | None):
     git = Git(workspace)
     selection = Selection(settings.paths, settings.include, settings.exclude)
-    with checkout_of(git, pr.head_sha if pr else None) as root:
+    head = pr.head_sha if pr else None
+    if head and not _has_commit(git, head):
+        ctx.err.write(f"dspec2test: warning: the checkout lacks the head commit {head[:12]}; testing the files as "
+                      "checked out (check out `ref: ${{ github.event.pull_request.head.sha }}`)\n")
+        head = None
+    with checkout_of(git, head) as root:
         if pr:
-            choice = choose_changed(root, git.diff(pr.base_sha, pr.head_sha), selection, settings.shard, ctx.read)
+            choice = choose_changed(root, _changes(ctx, git, pr, publisher), selection, settings.shard, ctx.read)
         else:
             choice = choose_all(root, selection, settings.shard, ctx.read)
         members = [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
@@ -155,6 +172,36 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
     return verdicts, members, list(choice.diagnostics) + list(result.diagnostics)
 
 
+def _has_commit(git: Git, sha: str) -> bool:
+    try:
+        git.rev_parse(sha)
+        return True
+    except GitError:
+        return False
+
+
+def _changes(ctx: Context, git: Git, pr: PullRequest, publisher: Publisher | None) -> list[FileChange]:
+    """The pull request's diff from git; from GitHub's files API when the clone is too shallow."""
+    try:
+        return git.diff(pr.base_sha, pr.head_sha)
+    except GitError as exc:
+        if publisher is None:
+            raise
+        try:
+            entries = publisher.file_entries()
+        except PublishError:
+            raise exc from None
+        ctx.err.write(f"dspec2test: warning: {exc}; using the pull request's diff from the GitHub API "
+                      "(`fetch-depth: 0` avoids this)\n")
+        return changes_from_pr_files(entries)
+
+
+def _publisher(ctx: Context, inputs, pr: PullRequest, repository: str) -> Publisher:
+    return Publisher(inputs.github_token, repository, pr.number,
+                     api_url=ctx.env.get("GITHUB_API_URL", "https://api.github.com"),
+                     write_delay=inputs.write_delay, sleep=ctx.sleep, log=lambda msg: ctx.err.write(msg + "\n"))
+
+
 def _normalise(v: Verdict, root: Path, choice: Choice) -> Verdict:
     file = relative(v.file, root)
     if not v.member_line:
@@ -164,13 +211,9 @@ def _normalise(v: Verdict, root: Path, choice: Choice) -> Verdict:
     return replace(v, file=file)
 
 
-def _publish(ctx, inputs, pr: PullRequest, repository: str, findings: list[Finding], members: list[dict],
+def _publish(ctx, inputs, pub: Publisher, pr: PullRequest, findings: list[Finding], members: list[dict],
              options: PipelineOptions) -> Outcome:
-    log = lambda msg: ctx.err.write(msg + "\n")  # noqa: E731 - a one-line sink
     try:
-        pub = Publisher(inputs.github_token, repository, pr.number,
-                        api_url=ctx.env.get("GITHUB_API_URL", "https://api.github.com"),
-                        write_delay=inputs.write_delay, sleep=ctx.sleep, log=log)
         patches = pub.files()
         existing = pub.my_comments()
         bodies = {f.key: comment_body(f, reproduce_command(f.file, f.method, options)) for f in findings}

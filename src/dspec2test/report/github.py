@@ -68,6 +68,7 @@ class Publisher:
         self._log = log
         self._max_wait = max_wait
         self._last_write: float | None = None
+        self._files: list[dict] | None = None
         gh = Github(login_or_token=token or None, base_url=api_url.rstrip("/"), timeout=30, per_page=100)
         self._repo = gh.get_repo(repository, lazy=True)
         self._requester = self._repo._requester  # PyGithub's own HTTP layer (auth, base url)
@@ -81,7 +82,13 @@ class Publisher:
 
     def files(self) -> dict[str, str | None]:
         """path -> patch of every file in the PR (None when GitHub omits the patch, e.g. binary or huge)."""
-        return {f["filename"]: f.get("patch") for f in self._paginate(f"{self._pulls}/{self._number}/files")}
+        return {f["filename"]: f.get("patch") for f in self.file_entries()}
+
+    def file_entries(self) -> list[dict]:
+        """GitHub's pulls/N/files entries (filename, status, previous_filename, patch), read once."""
+        if self._files is None:
+            self._files = self._paginate(f"{self._pulls}/{self._number}/files")
+        return self._files
 
     def my_comments(self) -> list[Existing]:
         found = []
