@@ -9,16 +9,16 @@ program is run directly to see which test hung.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
@@ -30,7 +30,8 @@ from dspec2test.toolchain import find_toolchain
 @dataclass(frozen=True)
 class RunOptions:
     target: str = "cs"
-    timeout_s: float = 60.0  # wall clock per dafny invocation (compile and run)
+    timeout_s: float = 60.0  # wall clock per run of the compiled tests (one dafny invocation)
+    compile_timeout_s: float = 600.0  # separate cap on compilation, so a slow compile is not a hung test
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     tools = find_toolchain()
     unique = list(dict.fromkeys(tc.name for tc in cases))
     by_name = {tc.name: tc for tc in cases}
+    in_file = {tc.name for tc in read_metadata(tests_text)}  # run only ours when the file holds more
     if tools.dafny is None:
         verdicts = [base_verdict(tc, Status.ERROR, "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
                     for tc in cases]
@@ -92,7 +94,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         pending = unique
         while pending:
             rounds += 1
-            out, completed = _round(tools.dafny, ws, pending, len(pending) < len(unique), options, env)
+            out, completed = _round(tools.dafny, ws, pending, set(pending) != in_file, options, env)
             if out.build_errors and not out.tests:
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
@@ -108,7 +110,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 still = []
             progress.round_done(len(done), len(unique))
             pending = still
-    verdicts = tuple(done[tc.name] for tc in cases)
+    # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
+    verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
@@ -128,13 +131,14 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
         argv += ["--methods-to-test", methods_regex(pending)]
     argv += [ws.program, ws.tests]
     began = time.time()
-    completed = run_limited(argv, ws.root, env, options.timeout_s)
+    artifact = _artifact(ws, options.target, env)
+    compiled = (lambda: _fresh(artifact[0], began)) if artifact else None
+    completed = run_limited(argv, ws.root, env, options.timeout_s, compiled, options.compile_timeout_s)
     out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
-    if completed.timed_out and not out.tests:
-        direct = _compiled_program(ws, options.target, began, env)
-        if direct:
-            completed = run_limited(direct, ws.root, env, options.timeout_s)
-            out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
+    if completed.timed_out and completed.started and not out.tests and artifact and _fresh(artifact[0], began):
+        # dafny test shows the program's output only when it ends: run the compiled program itself.
+        completed = run_limited(artifact[1], ws.root, env, options.timeout_s)
+        out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
 
 
@@ -143,29 +147,31 @@ def methods_regex(names: list[str]) -> str:
     return r"(^|\.)(" + "|".join(re.escape(n) for n in names) + r")$"
 
 
-def _compiled_program(ws: _Workspace, target: str, since: float, env: dict[str, str]) -> list[str] | None:
-    """The command that runs what this round's `dafny test` compiled, if it got that far."""
+def _artifact(ws: _Workspace, target: str, env: dict[str, str]) -> tuple[Path, list[str]] | None:
+    """Where `dafny test` puts the compiled program for this target, and the command that runs it."""
     stem = Path(ws.program).stem
-    candidates = {
-        "cs": (ws.root / stem, [str(ws.root / stem)]),
-        "py": (ws.root / f"{stem}-py" / "__main__.py",
-               [shutil.which("python3", path=env.get("PATH")) or "python3", f"{stem}-py/__main__.py"]),
-        "js": (ws.root / f"{stem}.js", ["node", f"{stem}.js"]),
-    }
-    if target not in candidates:
-        return None
-    path, argv = candidates[target]
-    if not path.exists() or path.stat().st_mtime < since - 1:
-        return None
-    if target == "cs" and not os.access(path, os.X_OK):
-        return None
-    return argv
+    if target == "cs":
+        return ws.root / f"{stem}.dll", [str(ws.root / stem)]
+    if target == "py":
+        python = shutil.which("python3", path=env.get("PATH")) or "python3"
+        return ws.root / f"{stem}-py" / "__main__.py", [python, f"{stem}-py/__main__.py"]
+    if target == "js":
+        return ws.root / f"{stem}.js", ["node", f"{stem}.js"]
+    return None  # go, java: the limit then counts from the start of compilation
+
+
+def _fresh(path: Path, since: float) -> bool:
+    try:
+        return path.stat().st_mtime >= since - 1
+    except OSError:
+        return False
 
 
 def _unexplained(completed: Completed, options: RunOptions) -> tuple[Status, str]:
+    if completed.timed_out and not completed.started:
+        return Status.TIMEOUT, (f"timed out: dafny did not finish compiling within {options.compile_timeout_s:g} s")
     if completed.timed_out:
-        return Status.TIMEOUT, (f"timed out: dafny did not finish compiling and starting the tests within "
-                                f"{options.timeout_s:g} s (wall clock)")
+        return Status.TIMEOUT, f"timed out: no verdict within {options.timeout_s:g} s (wall clock)"
     tail = (completed.stderr.strip() or completed.stdout.strip()).splitlines()[-3:]
     detail = " | ".join(line.strip() for line in tail) or f"exit code {completed.returncode}"
     return Status.ERROR, f"not run: dafny printed no verdict for this test ({detail})"
