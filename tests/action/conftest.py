@@ -32,11 +32,11 @@ class ActionRun:
 
 
 class PullRequestWorld:
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, base_files: dict | None = None, head_files: dict | None = None):
         self.tmp = tmp
         self.repo, self.base, self.head = make_repo(
-            tmp, {"prog.dfy": fixtures.BASE_PROG, "other.dfy": fixtures.OTHER},
-            {"prog.dfy": fixtures.HEAD_PROG, "new.dfy": fixtures.NEW},
+            tmp, base_files or {"prog.dfy": fixtures.BASE_PROG, "other.dfy": fixtures.OTHER},
+            head_files or {"prog.dfy": fixtures.HEAD_PROG, "new.dfy": fixtures.NEW},
         )
         self.verdicts = fixtures.verdicts()
         self.runs = 0

@@ -7,12 +7,8 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from dspec2test.dafny import ast
+from dspec2test.dafny.parser import iter_members, parse_program
 from dspec2test.errors import Diagnostic, DspecError
-
-try:
-    from dspec2test.dafny.parser import iter_members, parse_program
-except ImportError:  # the parser lands on its own branch; until then reading members reports it
-    iter_members = parse_program = None
 
 
 @dataclass(frozen=True)
@@ -76,8 +72,6 @@ def names_in(node: object) -> Iterator[str]:
 
 def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnostic]]:
     """The methods and functions of one file; a parse error is a diagnostic, not an exception."""
-    if parse_program is None:
-        return [], [Diagnostic(file, 0, 0, "the Dafny parser is not available in this build")]
     try:
         program = parse_program(text, file)
     except DspecError as exc:
