@@ -1,15 +1,13 @@
-"""Shared by the action tests: a real git repository with a base and a head commit, GitHub-style
-patches computed from it, and a member reader for fixtures while the Dafny parser is not built in."""
+"""Shared by the action tests: a real git repository with a base and a head commit, and the
+GitHub-style patches computed from it."""
 
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 from pathlib import Path
 
 from dspec2test.action import members as members_module
-from dspec2test.action.members import MemberInfo
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -67,37 +65,6 @@ def pr_files(repo: Path, base: str, head: str) -> list[dict]:
     return out
 
 
-MEMBER = re.compile(r"^\s*(method|function|predicate|lemma)\s+([A-Za-z_][A-Za-z0-9_]*)")
-IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def fixture_reader(path: str, text: str):
-    """Members of the small fixture programs, by layout (a declaration line, clauses, a body closed
-    by a `}` in column 0). Used only when the real parser is not available."""
-    found, lines = [], text.splitlines()
-    i = 0
-    while i < len(lines):
-        m = MEMBER.match(lines[i])
-        if not m:
-            i += 1
-            continue
-        start, kind, name = i + 1, m.group(1), m.group(2)
-        contract, body, clause_lines, j = set(), set(), set(), i + 1
-        while j < len(lines) and not lines[j].startswith("}"):
-            stripped = lines[j].strip()
-            if stripped.startswith(("requires", "ensures")):
-                contract |= set(IDENT.findall(stripped.split(None, 1)[1]))
-                clause_lines.add(j + 1)
-            else:
-                body |= set(IDENT.findall(stripped))
-            j += 1
-        found.append(MemberInfo(path, name, kind, start, j + 1, bool(contract),
-                                bool(contract) and kind != "lemma", frozenset(contract), frozenset(body),
-                                frozenset(clause_lines)))
-        i = j + 1
-    return found, []
-
-
 def member_reader():
-    """The real parser's reader (the fixture reader stays for tests of the selection logic alone)."""
+    """The parser's member reader (tests pass it explicitly so that a fixture reader could stand in)."""
     return members_module.read_members

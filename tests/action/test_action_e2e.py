@@ -53,8 +53,8 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     cases = list(suites.iter("testcase"))
     assert len(cases) == 8 and all(c.get("file") and c.get("line") for c in cases)
     failing = [c for c in cases if c.find("failure") is not None]
-    assert {c.get("classname") for c in failing} == {"prog.dfy::Abs", "prog.dfy::Max", "prog.dfy::Clamp",
-                                                    "other.dfy::UsesSmall"}
+    assert {c.get("classname") for c in failing} == {"prog.dfy.Abs", "prog.dfy.Max", "prog.dfy.Clamp",
+                                                    "other.dfy.UsesSmall"}
     assert "| prog.dfy:6 | `Abs` | 2: `x >= 0` | ❌ failed | 1/2 |" in run.summary
     assert (world.repo / "dspec2test.sarif").exists()
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
@@ -68,3 +70,17 @@ def test_real_pipeline_review_junit_gate_rerun_and_fork(tmp_path):
         fork = world.run(server.url, script=real, head_repo="someone/fork", bva="true")
         assert fork.code == 1 and server.writes() == []
         assert "::error file=abs.dfy" in fork.out
+
+
+def test_check_runs_the_real_pipeline_for_the_affected_members_only(tmp_path):
+    world = PullRequestWorld(tmp_path, {"abs.dfy": BASE}, {"abs.dfy": HEAD.replace("  r := 2 * x;\n", "  r := x + x;\n")})
+    env = {**os.environ, "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "dspec2test", "check", "--base", "main", "--target", "py",
+                           "--junit", str(tmp_path / "j.xml")], cwd=world.repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "abs.dfy:1: Abs (changed line 6)" in proc.stdout
+    assert "Twice" not in proc.stdout  # untouched: not tested
+    assert "FAIL" in proc.stdout and "broken clause" in proc.stdout  # run's own terminal report
+    cases = list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))
+    assert cases and {c.get("classname") for c in cases} == {"abs.dfy.Abs"}

@@ -28,13 +28,13 @@ from dspec2test.action.diff import (
 from dspec2test.action.event import EventError, PullRequest, read_event
 from dspec2test.action.findings import Finding, Totals, group, relative
 from dspec2test.action.inputs import FailOn, InputError, Reporter, read_inputs
-from dspec2test.action.junit import junit_xml
 from dspec2test.action.pipeline import Pipeline, PipelineOptions, PipelineResult, reproduce_command
 from dspec2test.action.review import comment_body, plan_review
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
 from dspec2test.report import annotations, sarif, summary
+from dspec2test.report.junit import junit_xml
 from dspec2test.report.github import Outcome, PublishError, Publisher
 
 

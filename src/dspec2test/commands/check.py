@@ -11,11 +11,11 @@ from dspec2test.action.choose import MemberReader, Selection, checkout_of, choos
 from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
 from dspec2test.action.findings import Totals, group, relative
-from dspec2test.action.junit import junit_xml
 from dspec2test.action.members import read_members
 from dspec2test.action.pipeline import Pipeline, PipelineResult
 from dspec2test.action.real import real_pipeline
 from dspec2test.action.runner import pipeline_options
+from dspec2test.report.junit import junit_xml
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
