@@ -82,7 +82,7 @@ def test_real_run_of_the_cli(tmp_path: Path) -> None:
     code, out, err = call(str(tmp_path / "prog.dfy"), "--tests", str(tmp_path / "fail_tests.dfy"), "--target", "py",
                           "--junit", str(tmp_path / "r.xml"))
     assert code == 1
-    assert "expected r >= 0, actual r = -3" in out
+    assert "broken clause at prog.dfy:15: r >= 0" in out and "actual r = -3" in out
     assert err.startswith("compiling and running 4 tests of prog.dfy with dafny (py)...")
 
 
@@ -98,3 +98,9 @@ def test_unverified_with_nothing_failing_runs_nothing(fake_run, monkeypatch: pyt
     asked = fake_run(MIXED)
     code, out, _ = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")
     assert code == 0 and "nothing to test" in out and not asked
+
+
+def test_tests_file_without_metadata_is_bad_input(tmp_path: Path) -> None:
+    (tmp_path / "t.dfy").write_text("method {:test} T() { expect true; }\n")
+    code, _, err = call(str(FIX / "prog.dfy"), "--tests", str(tmp_path / "t.dfy"))
+    assert code == 2 and "no // @dspec2test metadata" in err

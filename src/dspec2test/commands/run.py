@@ -109,6 +109,9 @@ def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, 
         except (ValueError, KeyError, TypeError) as exc:
             err.write(f"{path}: error: unreadable // @dspec2test metadata: {exc}\n")
             return 2
+        if not cases:
+            err.write(f"{path}: error: no // @dspec2test metadata lines: not a tests file written by dspec2test\n")
+            return 2
         wanted = tuple(args.method) + (unverified or ())
         return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]
     generate = getattr(generation, "generate", None)
