@@ -22,7 +22,7 @@ from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
-from dspec2test.run.process import Completed, run_limited
+from dspec2test.run.process import Completed, group_runs, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
 from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
@@ -137,11 +137,17 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
     argv += ["--output", str(ws.build), ws.program, ws.tests]
     began = time.time()
     artifact = _artifact(ws, options.target, env)
-    compiled = (lambda: _fresh(artifact[0], began)) if artifact else None
-    completed = run_limited(argv, ws.root, env, options.timeout_s, compiled, options.compile_timeout_s)
+    started = None
+    if artifact:
+        def started(pgid: int) -> bool:
+            running = group_runs(pgid, str(artifact[0]))
+            return _fresh(artifact[0], began) if running is None else running
+    # dafny test shows the program's output only when it ends, so once it has compiled and launched the
+    # program, stop it and run the program ourselves: a hang then costs one timeout and shows where it is.
+    completed = run_limited(argv, ws.root, env, options.timeout_s, started, options.compile_timeout_s,
+                            hand_over=artifact is not None)
     out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
-    if completed.timed_out and completed.started and not out.tests and artifact and _fresh(artifact[0], began):
-        # dafny test shows the program's output only when it ends: run the compiled program itself.
+    if artifact and completed.started and not out.tests and (completed.handed_over or completed.timed_out):
         completed = run_limited(artifact[1], ws.root, env, options.timeout_s)
         out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
