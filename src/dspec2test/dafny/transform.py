@@ -298,7 +298,7 @@ class ToAst(Transformer):
     def type_param(self, meta, *children):
         name = next(str(c) for c in children if isinstance(c, Token))
         return A.TypeParam(
-            name, _wrap_value(children, "variance", ""), _wrap_value(children, "chars", ()),
+            name, _wrap_value(children, "variance", ""), tuple(c for w in _wraps(children, "chars") for c in w.value),
             tuple(_of(children, _TYPES)), span=span(meta),
         )
 
@@ -338,6 +338,10 @@ class ToAst(Transformer):
             span=span(meta),
         )
 
+    def method_refined(self, meta, kind, attrs, name, specs, block):
+        empty = _Wrap("formals", ())
+        return self.method_decl(meta, kind, attrs, name, _Wrap("tparams", ()), empty, _Wrap("returns", ()), specs, block)
+
     def function_kw(self, meta, *toks):
         return " ".join(str(t) for t in toks)
 
@@ -364,6 +368,12 @@ class ToAst(Transformer):
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta),
+        )
+
+    def function_refined(self, meta, kind, attrs, name, specs, body):
+        empty = _Wrap("formals", ())
+        return self.function_decl(
+            meta, kind, attrs, name, _Wrap("tparams", ()), empty, _Wrap("result", None), specs, body
         )
 
     def iterator_decl(self, meta, attrs, name, *rest):
@@ -482,6 +492,13 @@ class ToAst(Transformer):
     def rhs_new_array_sized_elems(self, meta, typ, size, *elems):
         return A.NewArray(typ, (size,), None, tuple(e for e in elems if e is not None), span=span(meta))
 
+    def rhs_new_untyped(self, meta, *rest):
+        *dims, init = rest
+        return A.NewArray(None, tuple(dims), init, span=span(meta))
+
+    def rhs_new_untyped_elems(self, meta, *elems):
+        return A.NewArray(None, (), None, tuple(e for e in elems if e is not None), span=span(meta))
+
     def rhs_new_array_elems(self, meta, typ, *elems):
         return A.NewArray(typ, (), None, tuple(e for e in elems if e is not None), span=span(meta))
 
@@ -502,11 +519,12 @@ class ToAst(Transformer):
             binding, guard = guard.value
         return A.If(guard, then, els, binding, span=span(meta))
 
-    def guard_star(self, meta, _tok):
+    def guard_star(self, meta, *_):
         return None
 
-    def guard_binding(self, meta, qvars, expr):
-        return _Wrap("binding", (qvars, expr))
+    def guard_binding(self, meta, domain, expr):
+        names, rng, _ = domain.value
+        return _Wrap("binding", (names, expr if rng is None else A.BinOp("&&", rng, expr, span=span(meta))))
 
     def alt_if_stmt(self, meta, attrs, *alts):
         return A.AltIf(tuple(alts), span=span(meta))
@@ -559,6 +577,12 @@ class ToAst(Transformer):
         by = _first(rest, A.Block)
         return A.AssertStmt(kind, exprs[0], label, by, attributes=attrs.value, span=span(meta))
 
+    def assert_ellipsis(self, meta, kind, attrs):
+        return A.AssertStmt(kind, None, attributes=attrs.value, span=span(meta))
+
+    def skeleton(self, meta):
+        return A.Skeleton(span=span(meta))
+
     def expect_stmt(self, meta, attrs, expr, message=None):
         return A.AssertStmt("expect", expr, message=message, attributes=attrs.value, span=span(meta))
 
@@ -596,7 +620,8 @@ class ToAst(Transformer):
         return A.Clause("ensures", (expr,), None, attrs.value, self.text[expr.span.start : expr.span.end], free,
                         span=span(meta))
 
-    def forall_stmt(self, meta, attrs, qvars, rng, *rest):
+    def forall_stmt(self, meta, attrs, domain, *rest):
+        qvars, rng, _ = domain.value
         ens = tuple(_of(rest, A.Clause))
         body = rest[-1].value
         return A.ForallStmt(qvars, rng, ens, body, span=span(meta))
@@ -633,7 +658,7 @@ class ToAst(Transformer):
         return expr  # a leading `&&` / `||` (multi-line style) adds nothing
 
     def lead_op(self, meta, tok):
-        return tok
+        return None
 
     def ops(self, meta, *children):
         operands: list[Any] = []
@@ -642,6 +667,8 @@ class ToAst(Transformer):
         for c in children:
             if isinstance(c, Token):
                 pending += str(c)  # `>` `>` arrive as two tokens: a shift
+            elif isinstance(c, _Wrap):
+                pending += c.value
             else:
                 if pending:
                     ops.append(pending)
@@ -670,28 +697,48 @@ class ToAst(Transformer):
         return str(tok)
 
     def qvars(self, meta, *vs):
-        return tuple(vs)
+        """The bound variables, their ranges (and `x <- C` collections) conjoined in order, and attributes."""
+        names, conds, attrs = [], [], []
+        for v in vs:
+            var, coll, rng, var_attrs = v.value
+            names.append(var)
+            if coll is not None:
+                conds.append(A.BinOp("in", A.Name(var.name, span=var.span), coll, span=v.span))
+            if rng is not None:
+                conds.append(rng)
+            attrs.extend(var_attrs)
+        rng = _fold("&&", tuple(conds)) if conds else None
+        return _Wrap("domain", (tuple(names), rng, tuple(attrs)))
 
-    def qvar(self, meta, name, typ=None):
-        return A.BoundVar(str(name), typ, span=span(meta))
+    def qvar(self, meta, name, *rest):
+        typ = _first(rest, _TYPES)
+        rest = [c for c in rest if not isinstance(c, _TYPES)]
+        coll, attrs, rng, attrs2 = rest
+        all_attrs = attrs.value + (attrs2.value if attrs2 is not None else ())
+        var = A.BoundVar(str(name), typ, span=join(tok_span(name), typ.span) if typ is not None else tok_span(name))
+        return _Wrap("qvar", (var, coll, rng, all_attrs), span(meta))
 
-    def quantifier(self, meta, kind, attrs1, qvars, attrs2, rng, attrs3, body):
-        attrs = attrs1.value + attrs2.value + attrs3.value
-        return A.Quantifier(kind, qvars, rng, body, attrs, span=span(meta))
+    def quantifier(self, meta, kind, attrs, domain, body):
+        names, rng, var_attrs = domain.value
+        return A.Quantifier(kind, names, rng, body, attrs.value + var_attrs, span=span(meta))
 
-    def set_comp(self, meta, _kw, attrs, qvars, rng, term):
-        return A.SetComprehension(qvars, rng, term, span=span(meta))
+    def set_comp(self, meta, _kw, attrs, domain, term):
+        names, rng, _ = domain.value
+        return A.SetComprehension(names, rng, term, span=span(meta))
 
-    def iset_comp(self, meta, _kw, attrs, qvars, rng, term):
-        return A.SetComprehension(qvars, rng, term, infinite=True, span=span(meta))
+    def iset_comp(self, meta, _kw, attrs, domain, term):
+        names, rng, _ = domain.value
+        return A.SetComprehension(names, rng, term, infinite=True, span=span(meta))
 
-    def map_comp(self, meta, _kw, qvars, rng, first, second):
+    def map_comp(self, meta, _kw, domain, first, second):
+        names, rng, _ = domain.value
         key, value = (first, second) if second is not None else (None, first)
-        return A.MapComprehension(qvars, rng, key, value, span=span(meta))
+        return A.MapComprehension(names, rng, key, value, span=span(meta))
 
-    def imap_comp(self, meta, _kw, qvars, rng, first, second):
+    def imap_comp(self, meta, _kw, domain, first, second):
+        names, rng, _ = domain.value
         key, value = (first, second) if second is not None else (None, first)
-        return A.MapComprehension(qvars, rng, key, value, infinite=True, span=span(meta))
+        return A.MapComprehension(names, rng, key, value, infinite=True, span=span(meta))
 
     def let_op(self, meta, tok):
         return _Wrap("let_op", str(tok))
@@ -838,6 +885,16 @@ class ToAst(Transformer):
     def name(self, meta, tok):
         return A.Name(str(tok), span=span(meta))
 
+    def prefix_name(self, meta, tok, k):
+        # `P#[k]`, the prefix predicate of a least/greatest predicate, kept as the index `P#[k]`.
+        return A.Index(A.Name(str(tok) + "#", span=tok_span(tok)), (k,), span=span(meta))
+
+    def prefix_eq(self, meta, *children):
+        # The op keeps its spelling with the depth, `==#[k]`, so it prints back as written.
+        op = str(children[0])
+        k = next(c for c in children if not isinstance(c, Token))
+        return _Wrap("op", f"{op}#[{self.text[k.span.start : k.span.end]}]")
+
     def name_targs(self, meta, tok, targs):
         return A.Name(str(tok), targs, span=span(meta))
 
@@ -963,6 +1020,10 @@ _REL = 3
 _TOP = 8
 
 
+def _level(op: str) -> int:
+    return _REL if op.startswith(("==#", "!=#")) else _LEVEL[op]
+
+
 def _climb(operands: list[Any], ops: list[str]) -> Any:
     """Arrange `e0 op0 e1 op1 ...` by Dafny precedence: `==>` right-associative, comparisons chained."""
     i = 0
@@ -985,7 +1046,7 @@ def _climb(operands: list[Any], ops: list[str]) -> Any:
             return left
         if level == _REL:
             chain_ops, chain = [], [left]
-            while i < len(ops) and _LEVEL[ops[i]] == _REL:
+            while i < len(ops) and _level(ops[i]) == _REL:
                 chain_ops.append(ops[i])
                 i += 1
                 chain.append(parse(_REL + 1))
@@ -997,7 +1058,7 @@ def _climb(operands: list[Any], ops: list[str]) -> Any:
             for op, right in zip(chain_ops, chain[1:]):
                 result = binop(op, result, right)
             return result
-        while i < len(ops) and _LEVEL[ops[i]] == level:
+        while i < len(ops) and _level(ops[i]) == level:
             op = ops[i]
             i += 1
             left = binop(op, left, parse(level + 1))
