@@ -96,9 +96,9 @@ def facts(f: Finding) -> list[tuple[str, str]]:
     if v.actual:
         out.append(("actual", v.actual))
     if v.clause:
-        out.append(("clause", f"{v.clause} (line {v.clause_line})" if v.clause_line else v.clause))
-    elif v.clause_line:
-        out.append(("clause", f"line {v.clause_line}"))
+        out.append(("clause", v.clause))
+    if v.clause_line:
+        out.append(("clause line", f"{v.file}:{v.clause_line}" if v.file else str(v.clause_line)))
     if v.message:
         out.append(("message", v.message))
     out.append(("test", f"{v.test} ({v.status.value})"))

@@ -39,7 +39,8 @@ def comment_body(f: Finding, reproduce: str) -> str:
     if f.first.label:
         lines += [f"Partition: `{f.first.label}`", ""]
     for name, value in facts(f):
-        lines.append(f"- **{name}**: {_code(value) if name != 'also failing' else value}")
+        plain = name in ("also failing", "clause line")
+        lines.append(f"- **{name}**: {value if plain else _code(value)}")
     lines += ["", "Reproduce locally:", "```sh", reproduce, "```"]
     return "\n".join(lines)
 

@@ -71,7 +71,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         trust_workspace(str(workspace))  # before any other git call
     try:
         settings = settings_from(inputs, load_config(workspace / inputs.config))
-        pr = read_event(inputs.event_path or env.get("GITHUB_EVENT_PATH", ""))
+        pr = read_event(str(workspace / inputs.event_path) if inputs.event_path else env.get("GITHUB_EVENT_PATH", ""))
     except (ConfigError, EventError) as exc:
         ctx.err.write(f"dspec2test: {exc}\n")
         return 2
