@@ -149,7 +149,7 @@ def _report_to_pull_request(ctx: Context, inputs, settings: Settings, pr: PullRe
 
 def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, pr: PullRequest | None,
           publisher: Publisher | None):
-    git = Git(workspace)
+    git = Git(Path(Git(workspace).run("rev-parse", "--show-toplevel").strip()))  # diff paths are from the top
     selection = Selection(settings.paths, settings.include, settings.exclude)
     head = pr.head_sha if pr else None
     if head and not _has_commit(git, head):
