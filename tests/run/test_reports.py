@@ -36,8 +36,9 @@ def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
 def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
     text = render(MIXED)
     lines = text.splitlines()
-    assert lines[0] == "M.Sum  prog.dfy:2"
-    assert lines[1].split()[:3] == ["pass", "p1", "s1"]
+    assert lines[:2] == ["M.Sum  prog.dfy:2", "  p1  n >= 0"]
+    assert lines[2].split() == ["pass", "s1", "n", "=", "3"]
+    assert lines[4].split() == ["FAIL", "s1", "n", "==", "3", "n", "=", "3"]
     assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
     assert "TIMEOUT" in text and "crashed: IndexError" in text
     assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 timeout, 1 error (3 dafny runs, 4.2 s)"

@@ -100,7 +100,9 @@ def strip_comments(text: str) -> str:
 # For each source character with several terminals: the candidates in order of preference.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "|": ("_BAR", "_CARD_CLOSE", "BITOR", "_CARD_OPEN"),
-    "=>": ("_CASE_ARROW", "_LAMBDA_ARROW"),
+    "=>": ("_CASE_ARROW", "_SPEC_ARROW", "_LAMBDA_ARROW"),
+    "reads": ("READS", "_LAMBDA_READS", "_FIRST_READS"),
+    "requires": ("REQUIRES", "_LAMBDA_REQUIRES", "_FIRST_REQUIRES"),
     ";": ("_SEMI", "_CHAIN_SEMI"),
     "{": ("_LBRACE", "_SET_OPEN"),
     "<": ("LESS", "_TYPE_LT"),
@@ -111,19 +113,26 @@ _AFTER_GENERIC = {".", "(", "[", "{", "@", ")", "]", "}", ",", ";", "then", "els
 
 
 def _can_shift(states: dict[Any, Any], stack: list[Any], term: str) -> bool:
-    """Would the LALR automaton accept `term` next? Replays only the reductions on a copy of the stack."""
-    stack = list(stack)
+    """Would the LALR automaton accept `term` next? Replays only the reductions, without copying the stack."""
+    depth = len(stack)  # stack[:depth] is what is left of the real stack
+    pushed: list[Any] = []  # states the replayed reductions pushed on top of it
+    top = stack[-1]
     while True:
-        action = states[stack[-1]].get(term)
+        action = states[top].get(term)
         if action is None:
             return False
-        kind, arg = action
+        kind, rule = action
         if kind is Shift:
             return True
-        size = len(arg.expansion)
-        if size:
-            del stack[-size:]
-        stack.append(states[stack[-1]][arg.origin.name][1])
+        size = len(rule.expansion)
+        if size <= len(pushed):
+            del pushed[len(pushed) - size :]
+        else:
+            depth -= size - len(pushed)
+            pushed.clear()
+        below = pushed[-1] if pushed else stack[depth - 1]
+        top = states[below][rule.origin.name][1]
+        pushed.append(top)
 
 
 def looks_generic(text: str, pos: int) -> bool:

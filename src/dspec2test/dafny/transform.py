@@ -270,10 +270,10 @@ class ToAst(Transformer):
         return _Wrap("witness", ("*", None))
 
     def field_decl(self, meta, attrs, *groups):
-        return _Wrap(
-            "many", tuple(A.Field(n, t, attributes=attrs.value, span=sp) for g in groups if g is not None
-                          for (n, t, sp) in g.value)
-        )
+        named = [item for g in groups if g is not None for item in g.value]
+        if len(named) == 1:  # the usual `var x: T`: the field's span is the whole declaration
+            named = [(named[0][0], named[0][1], span(meta))]
+        return _Wrap("many", tuple(A.Field(n, t, attributes=attrs.value, span=sp) for n, t, sp in named))
 
     def field_names(self, meta, name, typ):
         return _Wrap("fields", ((str(name), typ, span(meta)),))
@@ -392,7 +392,7 @@ class ToAst(Transformer):
         return _Wrap("body", (str(label), (expr,), expr.span))
 
     def plain_body(self, meta, *exprs):
-        return _Wrap("body", (None, tuple(exprs), join(exprs[0].span, exprs[-1].span)))
+        return _Wrap("body", (None, tuple(exprs), span(meta)))
 
     def frame_expr(self, meta, e):
         if isinstance(e, Token):
@@ -505,9 +505,8 @@ class ToAst(Transformer):
     def guard_star(self, meta, _tok):
         return None
 
-    def guard_binding(self, meta, name, *rest):
-        typ = _first(rest, _TYPES)
-        return _Wrap("binding", ((A.BoundVar(str(name), typ, span=tok_span(name)),), rest[-1]))
+    def guard_binding(self, meta, qvars, expr):
+        return _Wrap("binding", (qvars, expr))
 
     def alt_if_stmt(self, meta, attrs, *alts):
         return A.AltIf(tuple(alts), span=span(meta))
@@ -618,6 +617,9 @@ class ToAst(Transformer):
     def reveal_stmt(self, meta, *exprs):
         return A.Reveal(tuple(exprs), span=span(meta))
 
+    def new_phase(self, meta):
+        return A.NewPhase(span=span(meta))
+
     def labeled_stmt(self, meta, label, stmt):
         return A.Labeled(str(label), stmt, span=span(meta))
 
@@ -627,49 +629,25 @@ class ToAst(Transformer):
         stmt = A.Assign((), (A.ExprRhs(call, span=call.span),), None, span=call.span)
         return A.StmtExpr(stmt, body, span=span(meta))
 
-    def equiv_op(self, meta, left, right):
-        return A.BinOp("<==>", left, right, span=span(meta))
+    def lead(self, meta, op, expr):
+        return expr  # a leading `&&` / `||` (multi-line style) adds nothing
 
-    def implies(self, meta, left, right):
-        return A.BinOp("==>", left, right, span=span(meta))
+    def lead_op(self, meta, tok):
+        return tok
 
-    def explies(self, meta, *operands):
-        return _fold("<==", operands)
-
-    def and_list(self, meta, *operands):
-        return _fold("&&", operands)
-
-    def or_list(self, meta, *operands):
-        return _fold("||", operands)
-
-    def rel_op(self, meta, *toks):
-        return _Wrap("op", "".join(str(t) for t in toks))
-
-    def rel_chain(self, meta, first, *rest):
-        operands = [first] + [r for r in rest if not isinstance(r, _Wrap)]
-        ops = [r.value for r in rest if isinstance(r, _Wrap)]
-        if len(ops) == 1:
-            return A.BinOp(ops[0], operands[0], operands[1], span=span(meta))
-        if all(op in _CHAIN_OPS for op in ops):
-            return A.Chain(tuple(operands), tuple(ops), span=span(meta))
-        result = operands[0]
-        for op, right in zip(ops, operands[1:]):
-            result = A.BinOp(op, result, right, span=join(result.span, right.span))
-        return result
-
-    def binop(self, meta, left, op, right):
-        return A.BinOp(op.value if isinstance(op, _Wrap) else str(op), left, right, span=span(meta))
-
-    def add_op(self, meta, tok):
-        return _Wrap("op", str(tok))
-
-    mul_op = bv_op = add_op
-
-    def shl(self, meta, left, right):
-        return A.BinOp("<<", left, right, span=span(meta))
-
-    def shr(self, meta, left, right):
-        return A.BinOp(">>", left, right, span=span(meta))
+    def ops(self, meta, *children):
+        operands: list[Any] = []
+        ops: list[str] = []
+        pending = ""
+        for c in children:
+            if isinstance(c, Token):
+                pending += str(c)  # `>` `>` arrive as two tokens: a shift
+            else:
+                if pending:
+                    ops.append(pending)
+                    pending = ""
+                operands.append(c)
+        return _climb(operands, ops)
 
     def cast(self, meta, expr, typ):
         return A.Cast(expr, typ, span=span(meta))
@@ -765,7 +743,10 @@ class ToAst(Transformer):
     def lambda_one(self, meta, name, body):
         return A.Lambda((A.BoundVar(str(name), span=tok_span(name)),), body, span=span(meta))
 
-    def lambda_many(self, meta, group, body):
+    def lambda_many(self, meta, group, *rest):
+        *specs, body = rest
+        reads = tuple(e for w in specs if w.kind == "reads" for e in w.value)
+        requires = tuple(e for w in specs if w.kind == "requires" for e in w.value)
         params = []
         for item in group.value:
             if isinstance(item, A.BoundVar):
@@ -774,7 +755,7 @@ class ToAst(Transformer):
                 params.append(A.BoundVar(item.name, span=item.span))
             else:
                 raise TransformError("lambda parameter must be a name", item.span.line, item.span.col)
-        return A.Lambda(tuple(params), body, span=span(meta))
+        return A.Lambda(tuple(params), body, reads, requires, span=span(meta))
 
     def lambda_spec_one(self, meta, name, *rest):
         specs, body = rest[:-1], rest[-1]
@@ -802,7 +783,7 @@ class ToAst(Transformer):
         if not items:
             return A.TupleExpr((), span=span(meta))
         if len(items) == 1:
-            return items[0]
+            return replace(items[0], span=span(meta))  # the parentheses belong to the operand's span
         return A.TupleExpr(items, span=span(meta))
 
     # ------------------------------------------------------------ expressions: postfix
@@ -810,10 +791,10 @@ class ToAst(Transformer):
     def member(self, meta, obj, name, targs=None):
         return A.MemberSelect(obj, str(name), targs or (), span=span(meta))
 
-    def member_requires(self, meta):
+    def member_requires(self, meta, *_):
         return Token("NAME", "requires")
 
-    def member_reads(self, meta):
+    def member_reads(self, meta, *_):
         return Token("NAME", "reads")
 
     def member_update(self, meta, name, value):
@@ -832,6 +813,10 @@ class ToAst(Transformer):
         pairs = args.value
         names = tuple(n for _, n in pairs)
         return A.Call(callee, tuple(a for a, _ in pairs), names if any(names) else (), span=span(meta))
+
+    def call_at(self, meta, callee, label, args):
+        call = self.call(meta, callee, args)
+        return replace(call, label=str(label))
 
     def index(self, meta, seq, *indices):
         return A.Index(seq, tuple(indices), span=span(meta))
@@ -967,6 +952,58 @@ class ToAst(Transformer):
 
 
 _RHS = (A.ExprRhs, A.NewArray, A.NewObject, A.HavocRhs)
+
+
+_LEVEL = {
+    "<==>": 0, "==>": 1, "<==": 1, "&&": 2, "||": 2,
+    "==": 3, "!=": 3, "<": 3, ">": 3, "<=": 3, ">=": 3, "in": 3, "!in": 3, "!!": 3,
+    "<<": 4, ">>": 4, "+": 5, "-": 5, "*": 6, "/": 6, "%": 6, "|": 7, "&": 7, "^": 7,
+}
+_REL = 3
+_TOP = 8
+
+
+def _climb(operands: list[Any], ops: list[str]) -> Any:
+    """Arrange `e0 op0 e1 op1 ...` by Dafny precedence: `==>` right-associative, comparisons chained."""
+    i = 0
+
+    def binop(op: str, left: Any, right: Any) -> A.BinOp:
+        return A.BinOp(op, left, right, span=join(left.span, right.span))
+
+    def parse(level: int) -> Any:
+        nonlocal i
+        if level == _TOP:
+            return operands[i]
+        left = parse(level + 1)
+        if level == 1:
+            if i < len(ops) and ops[i] == "==>":
+                i += 1
+                return binop("==>", left, parse(1))
+            while i < len(ops) and ops[i] == "<==":
+                i += 1
+                left = binop("<==", left, parse(2))
+            return left
+        if level == _REL:
+            chain_ops, chain = [], [left]
+            while i < len(ops) and _LEVEL[ops[i]] == _REL:
+                chain_ops.append(ops[i])
+                i += 1
+                chain.append(parse(_REL + 1))
+            if len(chain_ops) <= 1:
+                return binop(chain_ops[0], chain[0], chain[1]) if chain_ops else left
+            if all(op in _CHAIN_OPS for op in chain_ops):
+                return A.Chain(tuple(chain), tuple(chain_ops), span=join(chain[0].span, chain[-1].span))
+            result = chain[0]
+            for op, right in zip(chain_ops, chain[1:]):
+                result = binop(op, result, right)
+            return result
+        while i < len(ops) and _LEVEL[ops[i]] == level:
+            op = ops[i]
+            i += 1
+            left = binop(op, left, parse(level + 1))
+        return left
+
+    return parse(0)
 
 
 def _fold(op: str, operands: tuple[Any, ...]) -> Any:

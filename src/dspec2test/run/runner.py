@@ -24,6 +24,7 @@ from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
 from dspec2test.run.process import Completed, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
+from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
 
 
@@ -59,14 +60,16 @@ class _Silent:
         pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Workspace:
-    """The temp folder of one run: the program under its own name, the tests beside it."""
+    """The temp folder of one run: the tests file and the build output. The program stays where it is
+    (so its `include`s resolve) and is passed by absolute path."""
 
     root: Path
-    program: str  # file name of the program copy
-    tests: str  # file name of the tests copy
-    names: dict[str, str] = field(default_factory=dict)  # file name there -> path to report
+    program: str  # absolute path of the program
+    tests: str  # file name of the tests copy in root
+    build: Path  # -o: where dafny writes the compiled program, named after the program
+    names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
 
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
@@ -98,7 +101,6 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             if out.build_errors and not out.tests:
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
-                break
             for name, case_output in out.tests.items():
                 done[name] = verdict_from_output(by_name[name], case_output, options.timeout_s)
             still = [n for n in pending if n not in done]
@@ -112,16 +114,19 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             pending = still
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
     verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    if any(v.clause_line and not v.clause for v in verdicts):
+        texts = clause_texts(program)
+        verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
+                         for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None) -> _Workspace:
-    prog_name = Path(program).name
-    tests_name = Path(prog_name).stem + "_dspec2test_tests.dfy"
-    shutil.copyfile(program, root / prog_name)
+    absolute = str(Path(program).resolve())
+    tests_name = Path(program).stem + "_dspec2test_tests.dfy"
     (root / tests_name).write_text(tests_text)
-    names = {prog_name: program, tests_name: tests_path or tests_name}
-    return _Workspace(root, prog_name, tests_name, names)
+    names = {absolute: program, tests_name: tests_path or tests_name}
+    return _Workspace(root, absolute, tests_name, root / "build" / Path(program).stem, names)
 
 
 def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options: RunOptions,
@@ -129,7 +134,7 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
     argv = [dafny, "test", "--no-verify", "--allow-warnings", "--target", options.target]
     if select:
         argv += ["--methods-to-test", methods_regex(pending)]
-    argv += [ws.program, ws.tests]
+    argv += ["--output", str(ws.build), ws.program, ws.tests]
     began = time.time()
     artifact = _artifact(ws, options.target, env)
     compiled = (lambda: _fresh(artifact[0], began)) if artifact else None
@@ -149,14 +154,14 @@ def methods_regex(names: list[str]) -> str:
 
 def _artifact(ws: _Workspace, target: str, env: dict[str, str]) -> tuple[Path, list[str]] | None:
     """Where `dafny test` puts the compiled program for this target, and the command that runs it."""
-    stem = Path(ws.program).stem
+    build, stem = ws.build.parent, ws.build.name
     if target == "cs":
-        return ws.root / f"{stem}.dll", [str(ws.root / stem)]
+        return build / f"{stem}.dll", [str(build / stem)]
     if target == "py":
         python = shutil.which("python3", path=env.get("PATH")) or "python3"
-        return ws.root / f"{stem}-py" / "__main__.py", [python, f"{stem}-py/__main__.py"]
+        return build / f"{stem}-py" / "__main__.py", [python, str(build / f"{stem}-py" / "__main__.py")]
     if target == "js":
-        return ws.root / f"{stem}.js", ["node", f"{stem}.js"]
+        return build / f"{stem}.js", ["node", str(build / f"{stem}.js")]
     return None  # go, java: the limit then counts from the start of compilation
 
 

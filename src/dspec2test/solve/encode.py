@@ -31,6 +31,7 @@ class Encoder:
     no_old: bool = True  # the member has no modifies clause, so old(e) == e
     width: int = 11  # quantifier expansion steps
     _recfuns: dict = field(default_factory=dict)
+    rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
     _recursive: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- entry points
@@ -712,7 +713,9 @@ class Encoder:
             formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
             binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
             body = self.coerce(self.enc(f.body, Env(binds, fscope, 0)), rtype)
-            z3.RecAddDefinition(rec, formals, self.types.to_rep(body))
+            rep = self.types.to_rep(body)
+            z3.RecAddDefinition(rec, formals, rep)
+            self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
         return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
 

@@ -34,7 +34,8 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
     v = tv.v
     b = tv.t.base
     if isinstance(v, FuncV):
-        interp = model[v.fn] if v.fn in [d for d in model.decls()] else None
+        fn = v.fn.translate(model.ctx)
+        interp = model[fn] if any(fn.eq(d) for d in model.decls()) else None
         ptypes, rt = b.args[:-1], b.args[-1]
         if interp is None:
             return Func((), read_term(model, z3.FreshConst(types.sort(rt)), rt, types, complete=True))
@@ -51,7 +52,9 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
 def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool = True):
     b = t.base
     k = b.kind
-    val = model.eval(term, model_completion=complete)
+    if term.ctx != z3.main_ctx():  # function table entries come in the model's own context
+        term = term.translate(z3.main_ctx())
+    val = model.eval(term.translate(model.ctx), model_completion=complete)
     if k in ("int", "char", "bv"):
         return val.as_long() if z3.is_int_value(val) or z3.is_bv_value(val) else 0
     if k == "bool":
@@ -63,7 +66,7 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
             return Fraction(val.approx(6).as_fraction())
         return Fraction(0)
     if k in ("seq", "array", "set", "multiset"):
-        n = model.eval(z3.Length(term), model_completion=True).as_long()
+        n = model.eval(z3.Length(term).translate(model.ctx), model_completion=True).as_long()
         return tuple(read_term(model, term[i], b.args[0], types) for i in range(n))
     if k == "map":
         srt = types.sort(b)
@@ -78,7 +81,7 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         info = types.ctor_of_z3.get(val.decl().name())
         if info is None:
             return Data("?", ())
-        return Data(info.ctor.name, tuple(read_term(model, acc(val), ft, types) for _, ft, acc in info.fields))
+        return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
     raise ValueError(f"cannot read a {k} value")
 
 

@@ -14,7 +14,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, Env, FuncV, and_
+from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
@@ -37,6 +37,45 @@ class Unbounded:
 class Model:
     values: dict[str, str]  # variable -> Dafny literal text
     raw: dict = field(default_factory=dict, compare=False)  # variable -> plain value (for exclusion/pinning)
+
+
+class _Query:
+    """A Z3 solver in a context of its own, so the same query searches the same way whatever ran before
+    in this process (Z3's heuristics depend on term ids, which depend on everything created earlier)."""
+
+    def __init__(self, timeout_ms: int, rec_defs: list):
+        self.rec_defs = rec_defs  # the encoder's recursive functions, redefined here as they appear
+        self.defined = 0
+        self.ctx = z3.Context()
+        self.solver = z3.Solver(ctx=self.ctx)
+        self.set("timeout", timeout_ms)
+        self.solver.set("random_seed", SEED)
+
+    def set(self, key: str, value) -> None:
+        self.solver.set(key, value)
+
+    def add(self, *formulas) -> None:
+        for rec, formals, body in self.rec_defs[self.defined:]:
+            sorts = [_sort_in(rec.domain(i), self.ctx) for i in range(rec.arity())]
+            here = z3.RecFunction(rec.name(), *sorts, _sort_in(rec.range(), self.ctx))
+            z3.RecAddDefinition(here, [f.translate(self.ctx) for f in formals], body.translate(self.ctx))
+        self.defined = len(self.rec_defs)
+        self.solver.add(*[f.translate(self.ctx) for f in formulas])
+
+    def check(self):
+        return self.solver.check()
+
+    def model(self) -> z3.ModelRef:
+        return self.solver.model()
+
+    def value(self, term) -> int:
+        return self.model().eval(term.translate(self.ctx), model_completion=True).as_long()
+
+    def push(self) -> None:
+        self.solver.push()
+
+    def pop(self) -> None:
+        self.solver.pop()
 
 
 @dataclass(frozen=True)
@@ -77,36 +116,49 @@ class Solver:
             out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
         return out
 
-    def _nice(self) -> list[z3.BoolRef]:
+    def _nice(self, chars: frozenset[int]) -> list[z3.BoolRef]:
+        """Preferences for readable models: small numbers, alphanumeric characters (or ones the constraints
+        mention). `chars` empty means printable ASCII instead of alphanumerics."""
         out = []
         for v in self.vars:
-            out += self._nice_value(v.tv)
+            out += self._nice_value(v.tv, chars, depth=0)
         return out
 
-    def _nice_value(self, tv: TV) -> list[z3.BoolRef]:
+    def _nice_value(self, tv: TV, chars: frozenset[int] | None, depth: int) -> list[z3.BoolRef]:
         b = tv.t.base
+        if depth > 2:
+            return []
         if b.kind == "int":
             return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
         if b.kind == "char":
             c = tv.v
-            return [z3.Or(z3.And(c >= ord("a"), c <= ord("z")), z3.And(c >= ord("0"), c <= ord("9")),
-                          z3.And(c >= ord("A"), c <= ord("Z")))]
-        if b.kind in ("seq", "array") and b.args[0].base.kind in ("int", "char"):
-            out = []
+            if chars is None:
+                return [c >= 32, c < 127]
+            ranges = [z3.And(c >= ord(lo), c <= ord(hi)) for lo, hi in ("az", "09", "AZ")]
+            return [z3.Or(*ranges, *[c == k for k in sorted(chars)])]
+        v = tv.v
+        if isinstance(v, (SetV, MultisetV, MapV)):
+            if isinstance(v, MapV):
+                srt = self.types.sort(b)
+                parts = [(srt.accessor(0, 0)(v.rep), b.args[0]), (srt.accessor(0, 1)(v.rep), b.args[1])]
+            else:
+                parts = [(v.rep, b.args[0])]
+        elif b.kind in ("seq", "array"):
+            parts = [(v, b.args[0])]
+        else:
+            return []
+        out = []
+        for seq, et in parts:
             for i in range(self.limit):
-                inner = and_(self._nice_value(self.types.from_rep(tv.v[i], b.args[0])))
-                out.append(z3.Implies(z3.IntVal(i) < z3.Length(tv.v), inner))
-            return out
-        return []
+                inner = and_(self._nice_value(self.types.from_rep(seq[i], et), chars, depth + 1))
+                out.append(z3.Implies(z3.IntVal(i) < z3.Length(seq), inner))
+        return out
 
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
         return [self.encoder.boolean(c, self.env) for c in constraints]
 
-    def _new(self) -> z3.Solver:
-        s = z3.Solver()
-        s.set("timeout", self.timeout_ms)
-        s.set("random_seed", SEED)
-        return s
+    def _new(self) -> _Query:
+        return _Query(self.timeout_ms, self.encoder.rec_defs)
 
     def _run(self, s) -> SolveResult:
         r = s.check()
@@ -157,13 +209,12 @@ class Solver:
                         diffs.append(z3.Not(pin))
             if diffs:
                 base.append(z3.Or(diffs))
-        for extra in (self._nice(), []):
+        mentioned = frozenset(_chars_in(constraints))
+        for extra in (self._nice(mentioned), self._nice(None), []):
             s = self._new()
             s.add(*base, *extra)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
-            if self.status_of_last is SolveResult.UNSAT and not extra:
-                return None
         return None
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):
@@ -189,7 +240,7 @@ class Solver:
         if self._run(s) is not SolveResult.SAT:
             return None
         sign = 1 if maximize else -1
-        best = s.model().eval(goal, model_completion=True).as_long()
+        best = s.value(goal)
 
         s.set("timeout", min(self.timeout_ms, PROBE_MS))
 
@@ -197,7 +248,7 @@ class Solver:
             s.push()
             s.add(goal >= v if maximize else goal <= v)
             r = self._run(s)
-            found = s.model().eval(goal, model_completion=True).as_long() if r is SolveResult.SAT else None
+            found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
             return r, found
 
@@ -250,3 +301,24 @@ class Solver:
 
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
+
+
+def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
+    # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
+    return z3.Const("_", sort).translate(ctx).sort()
+
+
+def _chars_in(e) -> set[int]:
+    """Characters the constraints mention, so readable models may use them."""
+    out: set[int] = set()
+    if isinstance(e, ast.CharLit):
+        out.add(ord(e.value))
+    elif isinstance(e, ast.StringLit):
+        out.update(ord(c) for c in e.value)
+    if isinstance(e, ast.Node):
+        for v in vars(e).values():
+            out |= _chars_in(v)
+    elif isinstance(e, (tuple, list)):
+        for v in e:
+            out |= _chars_in(v)
+    return out
