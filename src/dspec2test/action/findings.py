@@ -79,10 +79,13 @@ class Totals:
         return cls(len(vs), passed, len(vs) - passed, len({(v.file, v.method) for v in vs}))
 
 
+def verb(f: Finding) -> str:
+    return {Status.FAILED: "fails", Status.TIMEOUT: "times out", Status.ERROR: "cannot run"}[f.status]
+
+
 def headline(f: Finding) -> str:
-    what = {Status.FAILED: "fails", Status.TIMEOUT: "times out", Status.ERROR: "cannot run"}[f.status]
     label = f.first.label or f"partition {f.partition}"
-    return f"{f.method}: partition {f.partition} ({label}) {what}"
+    return f"{f.method}: partition {f.partition} ({label}) {verb(f)}"
 
 
 def facts(f: Finding) -> list[tuple[str, str]]:
@@ -99,7 +102,7 @@ def facts(f: Finding) -> list[tuple[str, str]]:
         out.append(("clause", v.clause))
     if v.clause_line:
         out.append(("clause line", f"{v.file}:{v.clause_line}" if v.file else str(v.clause_line)))
-    if v.message:
+    if v.message and not v.clause:  # the clause already says what the oracle message says
         out.append(("message", v.message))
     out.append(("test", f"{v.test} ({v.status.value})"))
     if len(f.verdicts) > 1:
