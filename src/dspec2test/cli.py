@@ -11,11 +11,12 @@ from types import ModuleType
 from typing import TextIO
 
 from dspec2test import __version__
-from dspec2test.commands import doctor
+from dspec2test.commands import bench, doctor
 
 # (name, module, one-line help). Each module has add_arguments(parser) and main(args, out, err).
 COMMANDS: list[tuple[str, ModuleType, str]] = [
     ("doctor", doctor, "print versions of Dafny, Z3 and the Python libraries; non-zero if any is missing"),
+    ("bench", bench, "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),
 ]
 
 

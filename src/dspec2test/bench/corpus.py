@@ -67,6 +67,7 @@ def load_corpus(root: Path, programs_glob: str | None = None) -> Corpus:
         if programs_glob is None or fnmatch.fnmatch(p.stem, programs_glob) or fnmatch.fnmatch(p.name, programs_glob)
     )
     names = {p.name for p in programs}
+    every_name = {p.stem for p in programs_dir.glob("*.dfy")}  # owners are found among all programs
     labels = _labels(root)
     mutants: list[Mutant] = []
     seen: set[str] = set()
@@ -82,8 +83,8 @@ def load_corpus(root: Path, programs_glob: str | None = None) -> Corpus:
             text = path.read_text(errors="replace")
             if path.name in seen or text_hash(text) in seen:
                 continue
-            owner = _owner(path.stem, names)
-            if owner is not None:
+            owner = _owner(path.stem, every_name)
+            if owner in names:
                 mutants.append(Mutant(owner, path.stem, path, text, label))
                 seen.add(path.name)
     mutants.sort(key=lambda m: (m.program, m.name))

@@ -9,6 +9,7 @@ from dspec2test.records import Status
 
 @dataclass(frozen=True)
 class TestResult:
+    __test__ = False  # not a pytest class, despite the name
     name: str  # as Dafny prints it: qualified (`Mod.Test_x`) for tests inside a module
     status: Status
     message: str = ""
