@@ -16,9 +16,7 @@ from pathlib import Path
 from typing import Callable
 
 from dspec2test.bench.dafnytest import TIMED_OUT
-from dspec2test.bench.results import RunResult, TestResult
-
-SUBJECT_MODULE = "BenchSubject"
+from dspec2test.bench.results import SUBJECT_MODULE, RunResult, TestResult, subject_of
 
 # (source text, work directory) -> RunResult: the py driver or `dafny test` with some target.
 Executor = Callable[[str, Path], RunResult]
@@ -70,9 +68,9 @@ def run_batched(subjects: list[Subject], tests_text: str, workdir: Path, execute
 def _split(subjects: list[Subject], got: RunResult) -> dict[str, SubjectRun]:
     per: dict[int, list[TestResult]] = {i: [] for i in range(len(subjects))}
     for result in got.results:
-        head, _, rest = result.name.partition(".")
-        if head.startswith(SUBJECT_MODULE) and head[len(SUBJECT_MODULE):].isdigit():
-            index = int(head[len(SUBJECT_MODULE):])
+        head = subject_of(result.name)
+        if head:
+            index, rest = int(head[len(SUBJECT_MODULE):]), result.name[len(head) + 1:]
             if index in per:
                 per[index].append(TestResult(rest, result.status, result.message))
     return {s.key: SubjectRun(tuple(per[i]), None, batched=True) for i, s in enumerate(subjects)}

@@ -13,7 +13,7 @@ import re
 import time
 from pathlib import Path
 
-from dspec2test.bench.proc import run
+from dspec2test.bench.proc import run_two_phase
 from dspec2test.bench.results import RunResult, TestResult
 from dspec2test.records import Status
 from dspec2test.toolchain import Toolchain
@@ -45,8 +45,15 @@ def parse_output(stdout: str) -> tuple[list[TestResult], str | None]:
     return results, current
 
 
+def built_artifact(workdir: Path, stem: str, target: str) -> Path:
+    """The file whose appearance means Dafny finished building and starts running the tests."""
+    return workdir / f"{stem}-py" / "__main__.py" if target == "py" else workdir / f"{stem}.dll"
+
+
 def run_dafny_test(source: str, workdir: Path, tools: Toolchain, target: str, timeout_s: float,
-                   stem: str = "prog") -> RunResult:
+                   build_timeout_s: float = 600.0, stem: str = "prog") -> RunResult:
+    """timeout_s limits running the tests, counted from the end of the build (C#, py); for other
+    targets, whose build output we do not watch, it limits the whole run on top of build_timeout_s."""
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
     dfy = workdir / f"{stem}.dfy"
@@ -57,7 +64,8 @@ def run_dafny_test(source: str, workdir: Path, tools: Toolchain, target: str, ti
                 str(dfy), "-o", str(workdir / stem)]
         if done:
             argv += ["--methods-to-test", "^(?!(" + "|".join(re.escape(r.name) for r in done) + ")$)"]
-        got = run(argv, timeout_s, env=tools.dafny_env(), cwd=str(workdir))
+        got = run_two_phase(argv, build_timeout_s + (0 if target in ("cs", "py") else timeout_s), timeout_s,
+                            built_artifact(workdir, stem, target), env=tools.dafny_env(), cwd=str(workdir))
         results, died_in = parse_output(got.stdout)
         if not done and not results and died_in is None and got.returncode not in (0, None):
             if "Test failures occurred" not in got.stdout:
@@ -73,6 +81,7 @@ def run_dafny_test(source: str, workdir: Path, tools: Toolchain, target: str, ti
             break
         if died_in is None:
             break
-        tail = [line for line in (got.stdout + got.stderr).strip().splitlines() if line.strip()]
-        done.append(TestResult(died_in, Status.FAILED, "runtime error: " + (tail[-1] if tail else "")))
+        tail = [line.strip() for line in (got.stdout + got.stderr).strip().splitlines() if line.strip()]
+        cause = [line for line in tail if "Exception" in line or "Error" in line]
+        done.append(TestResult(died_in, Status.FAILED, "runtime error: " + ((cause or tail or [""])[-1])[:300]))
     return RunResult(tuple(done), seconds=time.monotonic() - start)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -46,3 +48,41 @@ def run(argv: list[str], timeout_s: float, env: dict[str, str] | None = None, cw
         out, err = proc.communicate()
         code = None
     return ProcResult(code, out or "", err or "", time.monotonic() - start)
+
+
+def run_two_phase(argv: list[str], build_timeout_s: float, run_timeout_s: float, artifact: Path,
+                  env: dict[str, str] | None = None, cwd: str | None = None) -> ProcResult:
+    """Like run(), but the clock restarts once `artifact` (the built program) appears: a build slowed
+    by a loaded machine is not mistaken for a hanging test, and a hang is caught soon after the build."""
+    start = time.monotonic()
+    if artifact.exists():
+        artifact.unlink()
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+        env=env, cwd=cwd, start_new_session=True,
+    )
+    chunks: dict[str, list[str]] = {"out": [], "err": []}
+    readers = [threading.Thread(target=lambda s=s, k=k: chunks[k].append(s.read()), daemon=True)
+               for s, k in ((proc.stdout, "out"), (proc.stderr, "err"))]
+    for reader in readers:
+        reader.start()
+    deadline = start + build_timeout_s
+    built = False
+    code: int | None = None
+    while True:
+        try:
+            code = proc.wait(timeout=0.25)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        if not built and artifact.exists():
+            built, deadline = True, now + run_timeout_s
+        if now > deadline:
+            kill_group(proc)
+            proc.wait()
+            code = None
+            break
+    for reader in readers:
+        reader.join(timeout=5)
+    return ProcResult(code, "".join(chunks["out"]), "".join(chunks["err"]), time.monotonic() - start)

@@ -7,6 +7,9 @@ regexes), and drive the tests from our own small Python driver that prints a mar
 each test. An uncaught runtime error fails that test only (Dafny's runner would stop the run there: the
 same verdict for that test, and the rest still run); a test that exceeds the per-test limit is killed,
 counted as timeout, and the driver restarts after it without recompiling.
+
+With stop_on_kill, once a test of a program version fails or times out, that version's remaining tests
+are skipped (not reported): a benchmark only needs to know that the version is killed.
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ import time
 from pathlib import Path
 
 from dspec2test.bench.proc import kill_group, run
-from dspec2test.bench.results import RunResult, TestResult
+from dspec2test.bench.results import RunResult, TestResult, subject_of
 from dspec2test.records import Status
 from dspec2test.toolchain import Toolchain
 
 MARK = "\x1fdspec2test-bench"
+SKIPPED = "skipped"  # internal: a test not run because its version was already killed
 RUNNER_FUNCTION = "Test____Main____"
 
 DRIVER = f'''
@@ -36,7 +40,11 @@ import _dafny
 import module_
 MARK = {MARK!r}
 plan = json.load(open(sys.argv[2]))
-for index, chain in plan:
+dead = set()
+for index, chain, group in plan:
+    if group is not None and group in dead:
+        sys.stdout.write("\\n" + MARK + " end " + str(index) + ' ["skipped", ""]\\n'); sys.stdout.flush()
+        continue
     sys.stdout.write("\\n" + MARK + " start " + str(index) + "\\n"); sys.stdout.flush()
     target = module_
     for part in chain:
@@ -50,6 +58,8 @@ for index, chain in plan:
         verdict = ["failed", "runtime error: stack overflow (RecursionError)"]
     except Exception as e:
         verdict = ["failed", "runtime error: " + type(e).__name__ + ": " + str(e)]
+    if verdict[0] != "passed" and group is not None:
+        dead.add(group)
     sys.stdout.write("\\n" + MARK + " end " + str(index) + " " + json.dumps(verdict) + "\\n"); sys.stdout.flush()
 '''
 
@@ -104,6 +114,7 @@ def run_py(
     test_timeout_s: float,
     build_timeout_s: float = 600.0,
     stem: str = "prog",
+    stop_on_kill: bool = False,
 ) -> RunResult:
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -122,14 +133,19 @@ def run_py(
     tests = list_tests(module_file.read_text())
     (workdir / "driver.py").write_text(DRIVER)
     verdicts: dict[int, TestResult] = {}
+    groups = [subject_of(name) if stop_on_kill else None for name, _ in tests]
     remaining = list(range(len(tests)))
     while remaining:
-        plan = [[i, tests[i][1]] for i in remaining]
+        plan = [[i, tests[i][1], groups[i]] for i in remaining]
         plan_file = workdir / "plan.json"
         plan_file.write_text(json.dumps(plan))
         _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools)
-        remaining = [i for i in remaining if i not in verdicts]
-    results = tuple(verdicts[i] for i in range(len(tests)))
+        if stop_on_kill:  # a version killed by a timeout: skip its other tests on the restart
+            dead = {groups[i] for i, v in verdicts.items() if v.status is not Status.PASSED}
+            remaining = [i for i in remaining if i not in verdicts and groups[i] not in dead]
+        else:
+            remaining = [i for i in remaining if i not in verdicts]
+    results = tuple(verdicts[i] for i in range(len(tests)) if i in verdicts and verdicts[i].status != SKIPPED)
     return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.seconds)
 
 
@@ -171,7 +187,8 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
             deadline = time.monotonic() + test_timeout_s
         else:
             status, message = json.loads(rest[0])
-            verdicts[int(index)] = TestResult(tests[int(index)][0], Status(status), message)
+            verdict = SKIPPED if status == "skipped" else Status(status)
+            verdicts[int(index)] = TestResult(tests[int(index)][0], verdict, message)
             current = None
     proc.wait()
     if current is not None:  # the interpreter itself died inside a test (e.g. a segfault)
@@ -185,7 +202,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
 
 def _fill(verdicts: dict[int, TestResult], tests: list[tuple[str, list[str]]], plan_file: Path,
           status: Status, message: str) -> None:
-    for index, _chain in json.loads(plan_file.read_text()):
+    for index, _chain, _group in json.loads(plan_file.read_text()):
         verdicts.setdefault(index, TestResult(tests[index][0], status, message))
 
 

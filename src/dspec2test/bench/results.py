@@ -7,6 +7,15 @@ from dataclasses import dataclass
 from dspec2test.records import Status
 
 
+SUBJECT_MODULE = "BenchSubject"  # batched runs wrap program version k in module BenchSubject<kkk>
+
+
+def subject_of(test_name: str) -> str:
+    """The wrapping module of a batched test's printed name; "" for a run of one version."""
+    head = test_name.partition(".")[0]
+    return head if head.startswith(SUBJECT_MODULE) and head[len(SUBJECT_MODULE):].isdigit() else ""
+
+
 @dataclass(frozen=True)
 class TestResult:
     __test__ = False  # not a pytest class, despite the name
