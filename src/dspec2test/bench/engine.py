@@ -50,7 +50,7 @@ class BenchConfig:
     target: str = "py"  # our strategies
     dtest_target: str = "cs"  # the baseline, as the paper ran it
     batch: bool = True
-    generate_timeout_s: float = 900.0
+    generate_timeout_s: float = 300.0
     verify_timeout_s: float = 300.0
     cache_dir: Path | None = None
     dafny_version: str = ""

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import sys
 import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from dspec2test import generate as generation
 from dspec2test.bench.corpus import Program
 from dspec2test.bench.dtest import generate_block, wrap
-from dspec2test.errors import DspecError, Severity
+from dspec2test.bench.genworker import options_json
+from dspec2test.bench.proc import run
 from dspec2test.generate import GenerateOptions
 from dspec2test.toolchain import Toolchain
 
@@ -54,24 +56,29 @@ def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchai
     if strategy is Strategy.DTEST_BLOCK:
         got = generate_block(program.name, program.text, workdir, tools, timeout_s)
         return Prepared(program.name, got.tests_text, got.tests, got.error, got.seconds, got.note)
-    return _prepare_ours(strategy, program)
+    return _prepare_ours(strategy, program, workdir, timeout_s)
 
 
-def _prepare_ours(strategy: Strategy, program: Program) -> Prepared:
+def _prepare_ours(strategy: Strategy, program: Program, workdir: Path, timeout_s: float) -> Prepared:
     start = time.monotonic()
-    generate = getattr(generation, "generate", None)
-    if generate is None:
-        return Prepared(program.name, "", 0, "dspec2test.generate.generate is not available", 0.0)
-    try:
-        got = generate(str(program.path), OPTIONS[strategy])
-    except DspecError as exc:
-        return Prepared(program.name, "", 0, f"{exc.line}:{exc.col}: {exc.message}", time.monotonic() - start)
-    except Exception as exc:  # one program's internal error must not stop the benchmark; it is reported
-        return Prepared(program.name, "", 0, f"internal error: {type(exc).__name__}: {exc}", time.monotonic() - start)
+    workdir.mkdir(parents=True, exist_ok=True)
+    options, out = workdir / "options.json", workdir / "generated.json"
+    options.write_text(options_json(OPTIONS[strategy]))
+    got = run([sys.executable, "-m", "dspec2test.bench.genworker", str(program.path), str(options), str(out)],
+              timeout_s, cwd=str(workdir))
     seconds = time.monotonic() - start
-    if not got.cases:
-        problems = [d.render() for d in got.diagnostics if d.severity is not Severity.WARNING]
+    if got.timed_out:
+        return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", seconds)
+    try:
+        data = json.loads(out.read_text())
+    except (OSError, ValueError):
+        tail = [line for line in got.stderr.strip().splitlines() if line.strip()]
+        return Prepared(program.name, "", 0, f"generation crashed (exit {got.returncode}): "
+                        + " / ".join(tail[-3:])[:300], seconds)
+    if "error" in data:
+        return Prepared(program.name, "", 0, data["error"], seconds)
+    if not data["tests"]:
+        problems = data["problems"]
         return Prepared(program.name, "", 0, "no tests generated" + (": " + problems[0] if problems else ""), seconds)
-    unsupported = [d for d in got.diagnostics if d.severity is Severity.UNSUPPORTED]
-    note = f"{len(unsupported)} unsupported constructs" if unsupported else ""
-    return Prepared(program.name, got.tests_text, len(got.cases), None, seconds, note)
+    note = f"{data['unsupported']} unsupported constructs" if data["unsupported"] else ""
+    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note)
