@@ -13,14 +13,14 @@ method ConditionalGet(s: seq<int>, x: int) returns (r: int)
   }
 }
 
-// A bug on purpose: the boundary scenario x == |s| - 1 catches it.
+// A bug on purpose: for two or more elements it returns the one before the last.
 method LastOrDefault(s: seq<int>, d: int) returns (r: int)
   ensures |s| == 0 ==> r == d
   ensures |s| > 0 ==> r == s[|s| - 1]
 {
   if |s| == 0 {
     r := d;
-  } else if |s| > 2 {
+  } else if |s| > 1 {
     r := s[|s| - 2];
   } else {
     r := s[|s| - 1];

@@ -27,6 +27,7 @@ def test_pass_and_fail_with_expected_versus_actual(fixtures: Path) -> None:
     failed = result.verdicts[1]
     assert (failed.clause_line, failed.expected, failed.actual) == (15, "r >= 0", "r = -3")
     assert result.rounds == 1 and not result.build_errors
+    assert (result.verdicts[2].clause_line, result.verdicts[2].clause) == (3, "n >= 0")  # from the program
 
 
 def test_crash_mid_run_is_resumed(fixtures: Path) -> None:

@@ -643,9 +643,14 @@ class OpaqueBlock(Node):
     body: Block
 
 
+@dataclass(frozen=True)
+class NewPhase(Node):
+    """`new;` in a constructor body: the end of its initialization phase."""
+
+
 Stmt = Union[
     Block, VarDecl, Assign, If, AltIf, While, For, MatchStmt, Return, Yield, AssertStmt, Print, Calc,
-    ForallStmt, Modify, Break, Reveal, Labeled, OpaqueBlock,
+    ForallStmt, Modify, Break, Reveal, Labeled, OpaqueBlock, NewPhase,
 ]
 
 

@@ -9,28 +9,30 @@ program is run directly to see which test hung.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
 from dspec2test.run.process import Completed, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
+from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
 
 
 @dataclass(frozen=True)
 class RunOptions:
     target: str = "cs"
-    timeout_s: float = 60.0  # wall clock per dafny invocation (compile and run)
+    timeout_s: float = 60.0  # wall clock per run of the compiled tests (one dafny invocation)
+    compile_timeout_s: float = 600.0  # separate cap on compilation, so a slow compile is not a hung test
 
 
 @dataclass(frozen=True)
@@ -58,14 +60,16 @@ class _Silent:
         pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Workspace:
-    """The temp folder of one run: the program under its own name, the tests beside it."""
+    """The temp folder of one run: the tests file and the build output. The program stays where it is
+    (so its `include`s resolve) and is passed by absolute path."""
 
     root: Path
-    program: str  # file name of the program copy
-    tests: str  # file name of the tests copy
-    names: dict[str, str] = field(default_factory=dict)  # file name there -> path to report
+    program: str  # absolute path of the program
+    tests: str  # file name of the tests copy in root
+    build: Path  # -o: where dafny writes the compiled program, named after the program
+    names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
 
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
@@ -77,6 +81,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     tools = find_toolchain()
     unique = list(dict.fromkeys(tc.name for tc in cases))
     by_name = {tc.name: tc for tc in cases}
+    in_file = {tc.name for tc in read_metadata(tests_text)}  # run only ours when the file holds more
     if tools.dafny is None:
         verdicts = [base_verdict(tc, Status.ERROR, "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
                     for tc in cases]
@@ -92,11 +97,10 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         pending = unique
         while pending:
             rounds += 1
-            out, completed = _round(tools.dafny, ws, pending, len(pending) < len(unique), options, env)
+            out, completed = _round(tools.dafny, ws, pending, set(pending) != in_file, options, env)
             if out.build_errors and not out.tests:
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
-                break
             for name, case_output in out.tests.items():
                 done[name] = verdict_from_output(by_name[name], case_output, options.timeout_s)
             still = [n for n in pending if n not in done]
@@ -108,17 +112,21 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 still = []
             progress.round_done(len(done), len(unique))
             pending = still
-    verdicts = tuple(done[tc.name] for tc in cases)
+    # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
+    verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    if any(v.clause_line and not v.clause for v in verdicts):
+        texts = clause_texts(program)
+        verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
+                         for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None) -> _Workspace:
-    prog_name = Path(program).name
-    tests_name = Path(prog_name).stem + "_dspec2test_tests.dfy"
-    shutil.copyfile(program, root / prog_name)
+    absolute = str(Path(program).resolve())
+    tests_name = Path(program).stem + "_dspec2test_tests.dfy"
     (root / tests_name).write_text(tests_text)
-    names = {prog_name: program, tests_name: tests_path or tests_name}
-    return _Workspace(root, prog_name, tests_name, names)
+    names = {absolute: program, tests_name: tests_path or tests_name}
+    return _Workspace(root, absolute, tests_name, root / "build" / Path(program).stem, names)
 
 
 def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options: RunOptions,
@@ -126,15 +134,16 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
     argv = [dafny, "test", "--no-verify", "--allow-warnings", "--target", options.target]
     if select:
         argv += ["--methods-to-test", methods_regex(pending)]
-    argv += [ws.program, ws.tests]
+    argv += ["--output", str(ws.build), ws.program, ws.tests]
     began = time.time()
-    completed = run_limited(argv, ws.root, env, options.timeout_s)
+    artifact = _artifact(ws, options.target, env)
+    compiled = (lambda: _fresh(artifact[0], began)) if artifact else None
+    completed = run_limited(argv, ws.root, env, options.timeout_s, compiled, options.compile_timeout_s)
     out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
-    if completed.timed_out and not out.tests:
-        direct = _compiled_program(ws, options.target, began, env)
-        if direct:
-            completed = run_limited(direct, ws.root, env, options.timeout_s)
-            out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
+    if completed.timed_out and completed.started and not out.tests and artifact and _fresh(artifact[0], began):
+        # dafny test shows the program's output only when it ends: run the compiled program itself.
+        completed = run_limited(artifact[1], ws.root, env, options.timeout_s)
+        out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
 
 
@@ -143,29 +152,31 @@ def methods_regex(names: list[str]) -> str:
     return r"(^|\.)(" + "|".join(re.escape(n) for n in names) + r")$"
 
 
-def _compiled_program(ws: _Workspace, target: str, since: float, env: dict[str, str]) -> list[str] | None:
-    """The command that runs what this round's `dafny test` compiled, if it got that far."""
-    stem = Path(ws.program).stem
-    candidates = {
-        "cs": (ws.root / stem, [str(ws.root / stem)]),
-        "py": (ws.root / f"{stem}-py" / "__main__.py",
-               [shutil.which("python3", path=env.get("PATH")) or "python3", f"{stem}-py/__main__.py"]),
-        "js": (ws.root / f"{stem}.js", ["node", f"{stem}.js"]),
-    }
-    if target not in candidates:
-        return None
-    path, argv = candidates[target]
-    if not path.exists() or path.stat().st_mtime < since - 1:
-        return None
-    if target == "cs" and not os.access(path, os.X_OK):
-        return None
-    return argv
+def _artifact(ws: _Workspace, target: str, env: dict[str, str]) -> tuple[Path, list[str]] | None:
+    """Where `dafny test` puts the compiled program for this target, and the command that runs it."""
+    build, stem = ws.build.parent, ws.build.name
+    if target == "cs":
+        return build / f"{stem}.dll", [str(build / stem)]
+    if target == "py":
+        python = shutil.which("python3", path=env.get("PATH")) or "python3"
+        return build / f"{stem}-py" / "__main__.py", [python, str(build / f"{stem}-py" / "__main__.py")]
+    if target == "js":
+        return build / f"{stem}.js", ["node", str(build / f"{stem}.js")]
+    return None  # go, java: the limit then counts from the start of compilation
+
+
+def _fresh(path: Path, since: float) -> bool:
+    try:
+        return path.stat().st_mtime >= since - 1
+    except OSError:
+        return False
 
 
 def _unexplained(completed: Completed, options: RunOptions) -> tuple[Status, str]:
+    if completed.timed_out and not completed.started:
+        return Status.TIMEOUT, (f"timed out: dafny did not finish compiling within {options.compile_timeout_s:g} s")
     if completed.timed_out:
-        return Status.TIMEOUT, (f"timed out: dafny did not finish compiling and starting the tests within "
-                                f"{options.timeout_s:g} s (wall clock)")
+        return Status.TIMEOUT, f"timed out: no verdict within {options.timeout_s:g} s (wall clock)"
     tail = (completed.stderr.strip() or completed.stdout.strip()).splitlines()[-3:]
     detail = " | ".join(line.strip() for line in tail) or f"exit code {completed.returncode}"
     return Status.ERROR, f"not run: dafny printed no verdict for this test ({detail})"

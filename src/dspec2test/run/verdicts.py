@@ -22,7 +22,7 @@ _EQUALS = re.compile(r"^(\w+) == (.+)$")
 
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
-                   message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label)
+                   message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label, pin=tc.pin)
 
 
 def verdict_from_output(tc: TestCase, output: CaseOutput, timeout_s: float) -> Verdict:

@@ -1,0 +1,321 @@
+"""Dafny source text to `ast.Program`: lark LALR over dafny.lark, then the `transform.ToAst` Transformer.
+
+Two small steps make Dafny fit LALR(1):
+- comments (nested `/* */` too) are blanked to spaces first, so offsets, lines and columns stay exact;
+- a few characters map to several terminals (`|`, `<`, `;`, `{`); the lexer asks the automaton which
+  of them it can take next (a stack-only trial run) and, for `<` after a name where both a comparison
+  and generic arguments fit, looks ahead the way Dafny's own parser does (a type list, then `>`, then a
+  character that may follow an instantiation).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lexer import ContextualLexer
+from lark.parsers.lalr_analysis import Shift
+
+from dspec2test.dafny import ast as A
+from dspec2test.dafny.transform import ToAst
+from dspec2test.errors import Diagnostic, DspecError
+
+GRAMMAR = Path(__file__).with_name("dafny.lark")
+
+
+class ParseError(DspecError):
+    """A located, one-line reason why a Dafny file does not parse."""
+
+
+# ---------------------------------------------------------------- comments
+
+_INTERESTING = re.compile(r"//|/\*|@\"|\"|'")
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_VERBATIM = re.compile(r'@"(?:[^"]|"")*"')
+_CHAR = re.compile(r"'(?:[^'\\\n]|\\(?:['\"\\0nrt]|u[0-9A-Fa-f]{4}|U\{[0-9A-Fa-f_]{1,8}\}))'")
+_COMMENT_EDGE = re.compile(r"/\*|\*/")
+_IDCHAR = re.compile(r"[A-Za-z0-9_'?]")
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _line_col(text: str, pos: int) -> tuple[int, int]:
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def strip_comments(text: str) -> str:
+    """The text with every comment replaced by spaces (newlines kept); strings and chars left alone."""
+    out: list[str] = []
+    pos = 0
+    n = len(text)
+    while True:
+        m = _INTERESTING.search(text, pos)
+        if not m:
+            out.append(text[pos:])
+            return "".join(out)
+        start = m.start()
+        kind = m.group(0)
+        if kind == "//":
+            end = text.find("\n", start)
+            end = n if end < 0 else end
+            out.append(text[pos:start])
+            out.append(" " * (end - start))
+            pos = end
+        elif kind == "/*":
+            depth, i = 1, start + 2
+            while depth:
+                e = _COMMENT_EDGE.search(text, i)
+                if not e:
+                    line, col = _line_col(text, start)
+                    raise ParseError("unterminated comment", line, col)
+                depth += 1 if e.group(0) == "/*" else -1
+                i = e.end()
+            out.append(text[pos:start])
+            out.append(_blank(text[start:i]))
+            pos = i
+        else:
+            lit = None
+            if kind == "'":
+                # A prime inside an identifier (x') is not a character literal.
+                if start == 0 or not _IDCHAR.match(text, start - 1):
+                    lit = _CHAR.match(text, start)
+            else:
+                lit = (_VERBATIM if kind == '@"' else _STRING).match(text, start)
+            end = lit.end() if lit else start + 1
+            out.append(text[pos:end])
+            pos = end
+
+
+# ---------------------------------------------------------------- lexer
+
+
+# For each source character with several terminals: the candidates in order of preference.
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "|": ("_BAR", "_CARD_CLOSE", "BITOR", "_CARD_OPEN"),
+    "=>": ("_CASE_ARROW", "_SPEC_ARROW", "_LAMBDA_ARROW"),
+    "reads": ("READS", "_LAMBDA_READS", "_FIRST_READS"),
+    "requires": ("REQUIRES", "_LAMBDA_REQUIRES", "_FIRST_REQUIRES"),
+    ";": ("_SEMI", "_CHAIN_SEMI"),
+    "{": ("_LBRACE", "_SET_OPEN"),
+    "<": ("LESS", "_TYPE_LT"),
+}
+_TYPE_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_'?]*|-->|->|~>|==|!=|=>|\S)")
+_AFTER_GENERIC = {".", "(", "[", "{", "@", ")", "]", "}", ",", ";", "then", "else", "case", "==", "!=", "as",
+                  "is", "=>", "<", ">", ""}
+
+
+def _can_shift(states: dict[Any, Any], stack: list[Any], term: str) -> bool:
+    """Would the LALR automaton accept `term` next? Replays only the reductions, without copying the stack."""
+    depth = len(stack)  # stack[:depth] is what is left of the real stack
+    pushed: list[Any] = []  # states the replayed reductions pushed on top of it
+    top = stack[-1]
+    while True:
+        action = states[top].get(term)
+        if action is None:
+            return False
+        kind, rule = action
+        if kind is Shift:
+            return True
+        size = len(rule.expansion)
+        if size <= len(pushed):
+            del pushed[len(pushed) - size :]
+        else:
+            depth -= size - len(pushed)
+            pushed.clear()
+        below = pushed[-1] if pushed else stack[depth - 1]
+        top = states[below][rule.origin.name][1]
+        pushed.append(top)
+
+
+def looks_generic(text: str, pos: int) -> bool:
+    """Dafny's rule for `name<...`: a type list closed by `>` and followed by a token that fits."""
+    tokens: list[str] = []
+    i = pos + 1
+    while len(tokens) < 80:
+        m = _TYPE_TOKEN.match(text, i)
+        if not m:
+            tokens.append("")
+            break
+        tokens.append(m.group(1))
+        i = m.end()
+
+    def type_at(k: int) -> int:
+        tok = tokens[k] if k < len(tokens) else ""
+        if tok == "(":
+            k += 1
+            if tokens[k] != ")":
+                k = types_at(k)
+                if k < 0 or tokens[k] != ")":
+                    return -1
+            k += 1
+        elif tok[:1].isalpha() or tok[:1] == "_":
+            k += 1
+            while k + 1 < len(tokens) and tokens[k] == "." and tokens[k + 1][:1].isalpha():
+                k += 2
+            if k < len(tokens) and tokens[k] == "<":
+                k = types_at(k + 1)
+                if k < 0 or tokens[k] != ">":
+                    return -1
+                k += 1
+        else:
+            return -1
+        if k < len(tokens) and tokens[k] in ("->", "-->", "~>"):
+            return type_at(k + 1)
+        return k
+
+    def types_at(k: int) -> int:
+        k = type_at(k)
+        while k >= 0 and k < len(tokens) and tokens[k] == ",":
+            k = type_at(k + 1)
+        return k if k < len(tokens) else -1
+
+    end = types_at(0)
+    if end < 0 or tokens[end] != ">":
+        return False
+    follow = tokens[end + 1] if end + 1 < len(tokens) else ""
+    return follow in _AFTER_GENERIC
+
+
+class _DafnyLexer(ContextualLexer):
+    """The contextual lexer, plus a choice among terminals that share a character (see module doc)."""
+
+    def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
+        states = parser_state.parse_conf.states
+        for tok in super().lex(lexer_state, parser_state):
+            choices = _CHOICES.get(tok.value)
+            if choices:
+                accepted = states[parser_state.position]
+                fitting = [c for c in choices if c in accepted]
+                if len(fitting) > 1:
+                    fitting = [c for c in fitting if _can_shift(states, parser_state.state_stack, c)] or fitting
+                if len(fitting) > 1 and tok.value == "<":
+                    fitting = ["_TYPE_LT" if looks_generic(lexer_state.text, tok.start_pos) else "LESS"]
+                if fitting and fitting[0] != tok.type:
+                    tok = Token.new_borrow_pos(fitting[0], tok.value, tok)
+            yield tok
+
+
+@functools.lru_cache(maxsize=1)
+def dafny_parser() -> Lark:
+    """The Lark object, built once per process (the LALR tables are cached on disk by lark)."""
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+        _plugins={"ContextualLexer": _DafnyLexer},
+    )
+
+
+# ---------------------------------------------------------------- errors
+
+_FRIENDLY = {
+    "NAME": "identifier", "DIGITS": "number", "HEX": "number", "REAL": "real number", "CHAR": "character",
+    "STRING": "string", "VERBATIM": "string", "$END": "end of file", "_SEMI": "';'", "_CHAIN_SEMI": "';'",
+    "_LBRACE": "'{'", "_SET_OPEN": "'{'", "_BAR": "'|'", "BITOR": "'|'", "_CARD_OPEN": "'|'",
+    "_CARD_CLOSE": "'|'", "LESS": "'<'", "_TYPE_LT": "'<'",
+}
+_MAX_EXPECTED = 8
+
+
+def _describe(term: str) -> str:
+    if term in _FRIENDLY:
+        return _FRIENDLY[term]
+    pattern = dafny_parser().get_terminal(term).pattern
+    if pattern.type == "str":
+        return f"'{pattern.value}'"
+    return term.lower()
+
+
+def _friendly(err: UnexpectedInput) -> str:
+    if isinstance(err, UnexpectedToken):
+        if err.token.type == "$END":
+            return "unexpected end of file"
+        expected = sorted({_describe(t) for t in err.expected})
+        shown = ", ".join(expected[:_MAX_EXPECTED]) + (", ..." if len(expected) > _MAX_EXPECTED else "")
+        return f"unexpected '{err.token}', expected one of {shown}" if expected else f"unexpected '{err.token}'"
+    if isinstance(err, UnexpectedCharacters):
+        return f"unexpected character {err.char!r}"
+    if isinstance(err, UnexpectedEOF):
+        return "unexpected end of file"
+    return str(err).splitlines()[0]
+
+
+# ---------------------------------------------------------------- public API
+
+
+def parse_program(text: str, path: str) -> A.Program:
+    """Parse Dafny source; raises ParseError(message, line, col) with a one-line reason."""
+    nul = text.find("\0")
+    if nul >= 0:
+        line, col = _line_col(text, nul)
+        raise ParseError("binary data (NUL byte): not a Dafny source file", line, col)
+    clean = strip_comments(text)
+    try:
+        tree = dafny_parser().parse(clean)
+    except UnexpectedInput as err:
+        line, col = getattr(err, "line", 0), getattr(err, "column", 0)
+        if isinstance(err, UnexpectedToken) and err.token.type == "$END":
+            line, col = _line_col(text, len(text.rstrip()))
+        raise ParseError(_friendly(err), max(line, 1), max(col, 1)) from None
+    try:
+        return ToAst(text, path).transform(tree)
+    except VisitError as err:
+        inner = err.orig_exc
+        if isinstance(inner, DspecError):
+            raise ParseError(inner.message, inner.line, inner.col) from None
+        meta = getattr(err.obj, "meta", None)
+        line, col = (meta.line, meta.column) if meta is not None and not meta.empty else (1, 1)
+        raise ParseError(f"cannot read {err.rule}: {inner}", line, col) from None
+
+
+def read_source(path: str) -> str:
+    """The file's text; ParseError for missing files and undecodable (binary) bytes."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ParseError("no such file", 1, 1) from None
+    except OSError as err:
+        raise ParseError(f"cannot read file: {err.strerror}", 1, 1) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line, col = _line_col(data[: err.start].decode("utf-8", "replace"), err.start)
+        raise ParseError(f"not UTF-8 text (byte 0x{data[err.start]:02x}): not a Dafny source file", line, col) from None
+
+
+def parse_file(path: str) -> A.Program | Diagnostic:
+    """Parse a file; a located Diagnostic instead of an exception when it cannot be read or parsed."""
+    try:
+        return parse_program(read_source(path), path)
+    except ParseError as err:
+        return Diagnostic(path, err.line, err.col, err.message)
+
+
+_CALLABLES = (A.Method, A.Function)
+_CONTAINERS = (A.Module, A.ClassDecl, A.Datatype, A.TypeSynonym, A.Newtype)
+
+
+def iter_members(program: A.Program) -> Iterator[tuple[str, A.Method | A.Function]]:
+    """Methods, functions, predicates and lemmas anywhere in the program, with `Module.Class.name` names."""
+
+    def walk(decls: tuple[Any, ...], prefix: str) -> Iterator[tuple[str, Any]]:
+        for decl in decls:
+            if isinstance(decl, _CALLABLES):
+                yield prefix + (decl.name or "_ctor"), decl
+            elif isinstance(decl, A.Module):
+                yield from walk(decl.decls, f"{prefix}{decl.name}.")
+            elif isinstance(decl, _CONTAINERS):
+                yield from walk(decl.members, f"{prefix}{decl.name}.")
+
+    yield from walk(program.decls, "")
