@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dspec2test.bench.proc import run
+from dspec2test.dafny import ast as A
+from dspec2test.dafny.parser import iter_members, parse_program
+from dspec2test.errors import DspecError
 from dspec2test.toolchain import Toolchain
 
 DTEST_MODULE = "DtestProgram"
@@ -37,8 +40,12 @@ def wrap(text: str) -> str:
 def generate_block(name: str, text: str, workdir: Path, tools: Toolchain, timeout_s: float) -> BlockTests:
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
-    entries = method_entries(text)
-    names = [n for _, n in entries if n != "Main"]
+    try:
+        entries = method_entries(text, name + ".dfy")
+    except DspecError as exc:
+        return BlockTests("", 0, f"cannot place {{:testEntry}}: {exc.line}:{exc.col}: {exc.message}",
+                          time.monotonic() - start)
+    names = list(dict.fromkeys(n for _, n in entries if n != "Main"))
     if not names:
         return BlockTests("", 0, "no compiled method to mark {:testEntry}", time.monotonic() - start)
     tests, error = _generate(name, annotate(text, set(names)), workdir, tools, timeout_s)
@@ -81,24 +88,20 @@ def _count_tests(tests_text: str) -> int:
     return sum(1 for line in tests_text.splitlines() if line.startswith("method {:test}"))
 
 
-# ---- where to put {:testEntry}
-# TODO(parser): use the AST's Method spans once dafny/parser.py lands; until then a minimal scan that
-# skips comments, strings and chars and looks only for the reserved word `method`.
+# ---- where to put {:testEntry}: after the keyword of each compiled method, found through the AST
 
 
-def method_entries(text: str) -> list[tuple[int, str]]:
-    """(offset just past the keyword `method`, method name) of each non-ghost method declaration."""
-    words = _words(text)
+def method_entries(text: str, path: str = "program.dfy") -> list[tuple[int, str]]:
+    """(offset just past the keyword `method`, short name) of each non-ghost method, in text order.
+    Raises DspecError when the program does not parse."""
+    program = parse_program(text, path)
     found: list[tuple[int, str]] = []
-    for i, (start, end, word) in enumerate(words):
-        if word != "method":
-            continue
-        if i > 0 and words[i - 1][2] in ("ghost", "function", "predicate"):
-            continue  # ghost methods cannot run; `function method` is Dafny 3 syntax
-        name = _name_after(text, end)
-        if name:
-            found.append((end, name))
-    return found
+    for _qualified, member in iter_members(program):
+        if isinstance(member, A.Method) and member.kind == "method" and not member.ghost:
+            keyword = text.find("method", member.span.start, member.span.end)
+            if keyword >= 0:
+                found.append((keyword + len("method"), member.name))
+    return sorted(found)
 
 
 def annotate(text: str, methods: set[str]) -> str:
@@ -111,62 +114,3 @@ def annotate(text: str, methods: set[str]) -> str:
             last = offset
     out.append(text[last:])
     return "".join(out)
-
-
-def _name_after(text: str, pos: int) -> str | None:
-    """The identifier after `method`, skipping `{: ... }` attributes."""
-    i = pos
-    while i < len(text):
-        ch = text[i]
-        if ch.isspace():
-            i += 1
-        elif text.startswith("{:", i):
-            depth = 0
-            while i < len(text):
-                depth += text[i] == "{"
-                depth -= text[i] == "}"
-                i += 1
-                if depth == 0:
-                    break
-        else:
-            j = i
-            while j < len(text) and (text[j].isalnum() or text[j] in "_'?"):
-                j += 1
-            return text[i:j] or None
-    return None
-
-
-def _words(text: str) -> list[tuple[int, int, str]]:
-    words: list[tuple[int, int, str]] = []
-    i, n = 0, len(text)
-    while i < n:
-        ch = text[i]
-        if text.startswith("//", i):
-            i = text.find("\n", i)
-            i = n if i < 0 else i
-        elif text.startswith("/*", i):
-            depth, i = 1, i + 2
-            while i < n and depth:
-                if text.startswith("/*", i):
-                    depth, i = depth + 1, i + 2
-                elif text.startswith("*/", i):
-                    depth, i = depth - 1, i + 2
-                else:
-                    i += 1
-        elif ch == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-            i += 1
-        elif ch == "'" and i + 2 < n and (text[i + 2] == "'" or text[i + 1] == "\\"):
-            close = text.find("'", i + 2)
-            i = n if close < 0 else close + 1
-        elif ch.isalpha() or ch == "_":
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "_'?"):
-                j += 1
-            words.append((i, j, text[i:j]))
-            i = j
-        else:
-            i += 1
-    return words
