@@ -33,12 +33,43 @@ MARK = "\x1fdspec2test-bench"
 SKIPPED = "skipped"  # internal: a test not run because its version was already killed
 RUNNER_FUNCTION = "Test____Main____"
 
+# Python lists wrap negative indices and clamp slices; Dafny's other targets halt on an out-of-range
+# index. Without this, on the py target a mutant reading a[-1] passes where C# halts, so the driver
+# (a child process running only the translated program) makes the runtime's Seq and Array strict.
+STRICT_BOUNDS = '''
+def _index(n, i):
+    if isinstance(i, int) and not 0 <= i < n:
+        raise IndexError("index " + str(i) + " out of range [0.." + str(n) + ")")
+def _slice(n, k):
+    lo = 0 if k.start is None else k.start
+    hi = n if k.stop is None else k.stop
+    if not 0 <= lo <= hi <= n:
+        raise IndexError("slice [" + str(lo) + ".." + str(hi) + "] out of range [0.." + str(n) + "]")
+def _check(rows, key):
+    if isinstance(key, slice):
+        return _slice(len(rows), key)
+    for i in (key if isinstance(key, tuple) else (key,)):
+        _index(len(rows), i)
+        rows = rows[i] if isinstance(i, int) and isinstance(rows, list) else rows
+def _strict(cls, name, rows):
+    plain = getattr(cls, name)
+    def checked(self, key, *rest):
+        _check(rows(self), key)
+        return plain(self, key, *rest)
+    setattr(cls, name, checked)
+_strict(_dafny.Seq, "__getitem__", lambda s: range(len(s)))
+_strict(_dafny.Seq, "set", lambda s: range(len(s)))
+_strict(_dafny.Array, "__getitem__", lambda a: a.arr)
+_strict(_dafny.Array, "__setitem__", lambda a: a.arr)
+'''
+
 DRIVER = f'''
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import _dafny
 import module_
 MARK = {MARK!r}
+{STRICT_BOUNDS}
 plan = json.load(open(sys.argv[2]))
 dead = set()
 for index, chain, group in plan:
