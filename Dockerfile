@@ -10,7 +10,7 @@ ENV DEBIAN_FRONTEND=noninteractive \
 
 COPY . /app
 RUN bash /app/scripts/setup.sh \
-    && rm -rf /var/lib/apt/lists/* /root/.nuget/packages \
+    && rm -rf /var/lib/apt/lists/* \
     && chmod +x /app/entrypoint/entrypoint.sh
 
 ENTRYPOINT ["/app/entrypoint/entrypoint.sh"]

@@ -17,6 +17,7 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     run = world.run(standin.url)
     assert run.code == 1, run.err  # fail_on: failures and partitions failed
     assert TOKEN not in run.out + run.err
+    assert str(world.repo) in (world.tmp / ".gitconfig").read_text()  # safe.directory, set before git ran
 
     # only the affected members were tested: touched ones, the added file, users of the changed predicate
     asked = {tuple(x) for x in run.targets[0]}
@@ -148,3 +149,20 @@ def test_shard_splits_members_across_jobs(world, standin):
         asked.append({tuple(x) for x in run.targets[0]})
     assert asked[0] and asked[1] and not asked[0] & asked[1]
     assert len(asked[0] | asked[1]) == 5
+
+
+def test_fork_pattern_results_published_by_a_trusted_run(world, tmp_path):
+    from tests.action.conftest import REPO
+    from tests.action.github_standin import GitHubStandIn
+
+    fork = "contributor/widgets"
+    with GitHubStandIn(REPO, TOKEN, world.pull(head_repo=fork)) as server:
+        untrusted = world.run(server.url, head_repo=fork, reporter="summary")
+        assert untrusted.code == 1 and server.requests == []
+        (world.repo / "event.json").write_text(world.event(fork).read_text())  # what the artifact carries
+        # the trusted workflow_run job: its own event is not a pull request; it publishes the saved results
+        publish = world.run(server.url, head_repo=fork, results="dspec2test-results.json",
+                            event_path="event.json", fail_on="never")
+        assert publish.code == 0, publish.err
+        assert publish.targets == []  # nothing was tested again
+        assert len(server.reviews) == 1 and len(server.comments) == 3

@@ -92,3 +92,13 @@ def test_results_round_trip_and_merge_command(tmp_path, monkeypatch):
     assert len(results.load(merged)[0]) == 3
     assert "dspec2test (all shards)" in out.getvalue()
     assert merge.main(Namespace(files=[str(tmp_path / "nope.xml")], output="x", summary=False), out, err) == 2
+
+
+def test_summary_keeps_failing_rows_when_capped(monkeypatch):
+    monkeypatch.setattr(summary, "MAX_ROWS", 2)
+    vs = [Verdict(f"T{i}", "M", i, 1, Status.PASSED, file="a.dfy") for i in range(1, 5)]
+    vs.append(Verdict("T9", "M", 9, 1, Status.FAILED, file="a.dfy"))
+    text = summary.render(vs)
+    rows = [r for r in text.splitlines() if r.startswith("| a.dfy")]
+    assert len(rows) == 2 and "❌ failed" in text
+    assert "3 more passing partitions" in text

@@ -91,5 +91,5 @@ def test_marker_round_trip_and_body_contents():
                 expected="r == 2", actual="r = 1", file="p.dfy", member_line=5, label="|s| > 1")
     body = comment_body(group([v])[0][0], "dspec2test run p.dfy --method Find --bva")
     for text in ("<!-- dspec2test:p.dfy::Find::p2 -->", "s = [1, 2]", "r == 2", "r = 1", "r == s[|s| - 1]",
-                 "line 7", "dspec2test run p.dfy --method Find --bva"):
+                 "p.dfy:7", "dspec2test run p.dfy --method Find --bva"):
         assert text in body

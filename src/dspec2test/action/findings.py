@@ -79,10 +79,13 @@ class Totals:
         return cls(len(vs), passed, len(vs) - passed, len({(v.file, v.method) for v in vs}))
 
 
+def verb(f: Finding) -> str:
+    return {Status.FAILED: "fails", Status.TIMEOUT: "times out", Status.ERROR: "cannot run"}[f.status]
+
+
 def headline(f: Finding) -> str:
-    what = {Status.FAILED: "fails", Status.TIMEOUT: "times out", Status.ERROR: "cannot run"}[f.status]
     label = f.first.label or f"partition {f.partition}"
-    return f"{f.method}: partition {f.partition} ({label}) {what}"
+    return f"{f.method}: partition {f.partition} ({label}) {verb(f)}"
 
 
 def facts(f: Finding) -> list[tuple[str, str]]:
@@ -96,10 +99,10 @@ def facts(f: Finding) -> list[tuple[str, str]]:
     if v.actual:
         out.append(("actual", v.actual))
     if v.clause:
-        out.append(("clause", f"{v.clause} (line {v.clause_line})" if v.clause_line else v.clause))
-    elif v.clause_line:
-        out.append(("clause", f"line {v.clause_line}"))
-    if v.message:
+        out.append(("clause", v.clause))
+    if v.clause_line:
+        out.append(("clause line", f"{v.file}:{v.clause_line}" if v.file else str(v.clause_line)))
+    if v.message and not v.clause:  # the clause already says what the oracle message says
         out.append(("message", v.message))
     out.append(("test", f"{v.test} ({v.status.value})"))
     if len(f.verdicts) > 1:

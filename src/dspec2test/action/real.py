@@ -58,7 +58,10 @@ def run_one(target: Target, options: PipelineOptions, json_out: Path) -> tuple[l
             return [], diagnostics, proc.stdout
         last = (proc.stderr.strip().splitlines() or [f"exit {proc.returncode}"])[-1]
         return [], diagnostics or [Diagnostic(target.file, 0, 0, f"dspec2test run failed: {last}")], proc.stdout
-    record = json.loads(json_out.read_text(encoding="utf-8"))
+    try:
+        record = json.loads(json_out.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        return [], diagnostics + [Diagnostic(target.file, 0, 0, f"unreadable run record: {exc}")], proc.stdout
     diagnostics += [Diagnostic(e.get("file") or target.file, int(e.get("line") or 0), int(e.get("col") or 0),
                                e.get("message", "build error")) for e in record.get("build_errors", [])]
     return [verdict_of(t, target.file) for t in record.get("tests", [])], diagnostics, proc.stdout

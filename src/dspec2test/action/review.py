@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from dspec2test.action.findings import Finding, facts, headline
+from dspec2test.action.findings import Finding, facts, headline, verb
 
 MAX_COMMENTS = 30
+MAX_BODY_ITEMS = 100  # a review body holds at most 65,536 characters
 MARKER = re.compile(r"<!-- dspec2test:(.+?) -->")
 
 
@@ -35,11 +36,12 @@ def method_of_key(key: str) -> tuple[str, str] | None:
 
 def comment_body(f: Finding, reproduce: str) -> str:
     """Deterministic (no time, no sha): an unchanged failure yields the same text and is skipped."""
-    lines = [marker(f.key), f"**dspec2test**: `{f.method}` partition {f.partition} {headline(f).rsplit(') ', 1)[-1]}", ""]
+    lines = [marker(f.key), f"**dspec2test**: `{f.method}` partition {f.partition} {verb(f)}", ""]
     if f.first.label:
         lines += [f"Partition: `{f.first.label}`", ""]
     for name, value in facts(f):
-        lines.append(f"- **{name}**: {_code(value) if name != 'also failing' else value}")
+        plain = name in ("also failing", "clause line")
+        lines.append(f"- **{name}**: {value if plain else _code(value)}")
     lines += ["", "Reproduce locally:", "```sh", reproduce, "```"]
     return "\n".join(lines)
 
@@ -178,8 +180,10 @@ def review_body(findings: Iterable[Finding], plan: Plan) -> str:
         lines = ["<!-- dspec2test:review -->",
                  "**dspec2test**: failing partitions not shown as line comments "
                  "(outside the diff, or over the limit of comments):", ""]
-        for f in plan.in_body:
+        for f in plan.in_body[:MAX_BODY_ITEMS]:
             detail = "; ".join(f"{n} {_code(v)}" for n, v in facts(f) if n in ("inputs", "expected", "actual", "clause"))
             lines.append(f"- `{f.file}:{f.line}` {headline(f)}" + (f": {detail}" if detail else ""))
+        if len(plan.in_body) > MAX_BODY_ITEMS:
+            lines.append(f"- ... and {len(plan.in_body) - MAX_BODY_ITEMS} more")
     lines += ["", "The job summary lists every partition."]
     return "\n".join(lines)

@@ -71,7 +71,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         trust_workspace(str(workspace))  # before any other git call
     try:
         settings = settings_from(inputs, load_config(workspace / inputs.config))
-        pr = read_event(inputs.event_path or env.get("GITHUB_EVENT_PATH", ""))
+        pr = read_event(str(workspace / inputs.event_path) if inputs.event_path else env.get("GITHUB_EVENT_PATH", ""))
     except (ConfigError, EventError) as exc:
         ctx.err.write(f"dspec2test: {exc}\n")
         return 2
@@ -95,37 +95,11 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             return 2
 
     options = pipeline_options(settings, workspace)
-    findings, tested = group(verdicts)
+    findings, _ = group(verdicts)
     totals = Totals.of(verdicts)
-    _write_files(ctx, workspace, inputs, verdicts, findings, members, diagnostics)
-
-    notes: list[str] = []
-    annotate = settings.reporter is Reporter.ANNOTATIONS
-    if settings.reporter is Reporter.REVIEW:
-        if pr is None:
-            notes.append("Not a pull request event: results are in the job summary and annotations only.")
-            annotate = True
-        elif pr.is_fork(repository) and not inputs.results:
-            notes.append(
-                f"Pull request from a fork ({pr.head_repo or 'deleted repository'}): no comments are posted "
-                "(the token is read-only); see annotations, or publish with the workflow_run pattern."
-            )
-            annotate = True
-        elif not inputs.github_token:
-            notes.append("No github_token: no review comments; see annotations.")
-            annotate = True
-        else:
-            outcome = _publish(ctx, inputs, publisher or _publisher(ctx, inputs, pr, repository), pr, findings,
-                               members, options)
-            ctx.out.write(
-                f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
-                f"{outcome.deleted} removed, {outcome.in_body} in the review body\n"
-            )
-            notes.extend(outcome.notes)
-            if outcome.degraded:
-                notes.append("Posting to the pull request failed (" + "; ".join(outcome.errors)[:500]
-                             + "); the failures are shown as annotations instead.")
-                annotate = True
+    _write_files(workspace, inputs, verdicts, findings, members, diagnostics)
+    notes, annotate = _report_to_pull_request(ctx, inputs, settings, pr, repository, publisher, findings, members,
+                                              options)
     if annotate:
         for line in annotations.annotations(findings):
             ctx.out.write(line + "\n")
@@ -147,9 +121,35 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     return 1 if gate else 0
 
 
+def _report_to_pull_request(ctx: Context, inputs, settings: Settings, pr: PullRequest | None, repository: str,
+                            publisher: Publisher | None, findings: list[Finding], members: list[dict],
+                            options: PipelineOptions) -> tuple[list[str], bool]:
+    """Post the review when the reporter, the event and the token allow it; (summary notes, whether
+    the failures must be shown as annotations instead)."""
+    if settings.reporter is not Reporter.REVIEW:
+        return [], settings.reporter is Reporter.ANNOTATIONS
+    if pr is None:
+        return ["Not a pull request event: results are in the job summary and annotations only."], True
+    if pr.is_fork(repository) and not inputs.results:
+        return [f"Pull request from a fork ({pr.head_repo or 'deleted repository'}): no comments are posted "
+                "(the token is read-only); see annotations, or publish with the workflow_run pattern."], True
+    if not inputs.github_token:
+        return ["No github_token: no review comments; see annotations."], True
+    outcome = _publish(inputs, publisher or _publisher(ctx, inputs, pr, repository), pr, findings, members, options)
+    ctx.out.write(
+        f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
+        f"{outcome.deleted} removed, {outcome.in_body} in the review body\n"
+    )
+    notes = list(outcome.notes)
+    if outcome.degraded:
+        notes.append("Posting to the pull request failed (" + "; ".join(outcome.errors)[:500]
+                     + "); the failures are shown as annotations instead.")
+    return notes, outcome.degraded
+
+
 def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, pr: PullRequest | None,
           publisher: Publisher | None):
-    git = Git(workspace)
+    git = Git(Path(Git(workspace).run("rev-parse", "--show-toplevel").strip()))  # diff paths are from the top
     selection = Selection(settings.paths, settings.include, settings.exclude)
     head = pr.head_sha if pr else None
     if head and not _has_commit(git, head):
@@ -211,7 +211,7 @@ def _normalise(v: Verdict, root: Path, choice: Choice) -> Verdict:
     return replace(v, file=file)
 
 
-def _publish(ctx, inputs, pub: Publisher, pr: PullRequest, findings: list[Finding], members: list[dict],
+def _publish(inputs, pub: Publisher, pr: PullRequest, findings: list[Finding], members: list[dict],
              options: PipelineOptions) -> Outcome:
     try:
         patches = pub.files()
@@ -232,7 +232,7 @@ def _publish(ctx, inputs, pub: Publisher, pr: PullRequest, findings: list[Findin
         return Outcome(errors=[f"{type(exc).__name__}: {message}"[:300]])
 
 
-def _write_files(ctx, workspace: Path, inputs, verdicts, findings, members, diagnostics) -> None:
+def _write_files(workspace: Path, inputs, verdicts, findings, members, diagnostics) -> None:
     for path, text in (
         (inputs.junit_path, lambda: junit_xml(verdicts)),
         (inputs.sarif_path, lambda: sarif.dumps(findings)),

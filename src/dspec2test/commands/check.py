@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -12,10 +13,15 @@ from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
 from dspec2test.action.findings import Totals, group, relative
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline, PipelineResult
+from dspec2test.action.pipeline import Pipeline
 from dspec2test.action.real import real_pipeline
 from dspec2test.action.runner import pipeline_options
 from dspec2test.report.junit import junit_xml
+
+
+# configuration keys that apply locally (fail_on and reporter are the action's business)
+FROM_CONFIG = ("include", "exclude", "bva", "fdnf", "simplify", "repeat", "timeout", "solver_timeout",
+               "max_partitions", "target")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,8 +58,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     # flags given on the command line win; otherwise the configuration file's values apply
     given = {k for k in ("bva", "fdnf", "simplify", "repeat", "timeout", "target")
              if getattr(args, k) != Settings.__dataclass_fields__[k].default}
-    settings = Settings(**{**settings.__dict__, **{k: v for k, v in config.items()
-                                                   if k not in given and k in Settings.__dataclass_fields__}})
+    settings = replace(settings, **{k: v for k, v in config.items() if k not in given and k in FROM_CONFIG})
     try:
         changes = git.diff(args.base, args.head)
         with checkout_of(git, args.head) as root:
@@ -68,7 +73,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
             if args.list or not choice.affected:
                 return 0
             result = pipeline(choice.targets(), pipeline_options(settings, root))
-            verdicts = [v.__class__(**{**v.__dict__, "file": relative(v.file, root)}) for v in result.verdicts]
+            verdicts = [replace(v, file=relative(v.file, root)) for v in result.verdicts]
     except GitError as exc:
         err.write(f"dspec2test: {exc}\n")
         return 2

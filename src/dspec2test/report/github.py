@@ -95,7 +95,8 @@ class Publisher:
         for c in self._paginate(f"{self._pulls}/{self._number}/comments"):
             key = key_of(c.get("body") or "")
             if key and key != "review":
-                stale = "line" in c and c.get("line") is None and c.get("subject_type") != "file"
+                # outdated after a push: GitHub keeps the comment but reports no current line
+                stale = c.get("subject_type") == "line" and "line" in c and c.get("line") is None
                 found.append(Existing(int(c["id"]), key, c.get("body") or "", stale))
         return found
 

@@ -8,6 +8,8 @@ from dspec2test.action.findings import Totals
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 
+MAX_ROWS = 500  # GitHub caps a step summary at 1 MiB; the JUnit and JSON files keep everything
+
 ICON = {Status.PASSED: "✅ passed", Status.FAILED: "❌ failed", Status.TIMEOUT: "⏱️ timeout", Status.ERROR: "⚠️ error"}
 
 
@@ -50,7 +52,9 @@ def render(
         rows: dict[tuple[str, str, int], list[Verdict]] = {}
         for v in verdicts:
             rows.setdefault((v.file, v.method, v.partition), []).append(v)
-        for (file, method, partition), vs in sorted(rows.items()):
+        ordered = sorted(rows.items(), key=lambda item: (all(v.status is Status.PASSED for v in item[1]), item[0]))
+        shown = sorted(ordered[:MAX_ROWS], key=lambda item: item[0])  # failing rows first to keep, then in order
+        for (file, method, partition), vs in shown:
             bad = [v for v in vs if v.status is not Status.PASSED]
             status = bad[0].status if bad else Status.PASSED
             label = vs[0].label or ""
@@ -74,6 +78,8 @@ def render(
                 f"| {cell(where)} | {code(method)} | {partition}{': ' + code(label) if label else ''} | "
                 f"{ICON[status]} | {len(vs) - len(bad)}/{len(vs)} | {details} |"
             )
+        if len(ordered) > MAX_ROWS:
+            lines.append(f"\n{len(ordered) - MAX_ROWS} more passing partitions are in the JUnit and JSON reports.")
         lines.append("")
     diags = list(diagnostics)
     if diags:
