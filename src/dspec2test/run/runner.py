@@ -148,7 +148,12 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
                             hand_over=artifact is not None)
     out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     if artifact and completed.started and not out.tests and (completed.handed_over or completed.timed_out):
-        completed = run_limited(artifact[1], ws.root, env, options.timeout_s)
+        direct = run_limited(artifact[1], ws.root, env, options.timeout_s)
+        direct_out = parse_case_output(direct.stdout, direct.stderr, pending, direct.timed_out)
+        if direct_out.tests or direct.timed_out or not completed.handed_over:
+            return direct_out, direct
+        # The program would not run outside dafny (an environment difference): let dafny run it after all.
+        completed = run_limited(argv, ws.root, env, options.timeout_s, started, options.compile_timeout_s)
         out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
 
@@ -162,7 +167,8 @@ def _artifact(ws: _Workspace, target: str, env: dict[str, str]) -> tuple[Path, l
     """Where `dafny test` puts the compiled program for this target, and the command that runs it."""
     build, stem = ws.build.parent, ws.build.name
     if target == "cs":
-        return build / f"{stem}.dll", [str(build / stem)]
+        dotnet = shutil.which("dotnet", path=env.get("PATH"))  # as dafny runs it
+        return build / f"{stem}.dll", [dotnet, str(build / f"{stem}.dll")] if dotnet else [str(build / stem)]
     if target == "py":
         python = shutil.which("python3", path=env.get("PATH")) or "python3"
         return build / f"{stem}-py" / "__main__.py", [python, str(build / f"{stem}-py" / "__main__.py")]
