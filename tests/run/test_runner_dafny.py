@@ -64,3 +64,13 @@ def test_default_csharp_target(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "fail_tests.dfy", target="cs")
     assert [v.status for v in result.verdicts] == [Status.PASSED, Status.FAILED, Status.ERROR, Status.PASSED]
     assert result.verdicts[1].actual == "r = -3"
+
+
+def test_missing_method_body_is_stubbed_so_the_others_run(fixtures: Path) -> None:
+    result = run(fixtures, "tdd.dfy", "tdd_tests.dfy")
+    assert result.no_body == ("Abs",)
+    assert statuses(result) == {"Test_Abs_p1_s1": Status.ERROR, "Test_Neg_p1_s1": Status.PASSED,
+                                "Test_Neg_p2_s1": Status.FAILED}
+    assert result.verdicts[0].message == "no implementation yet: Abs has no body"
+    assert (result.verdicts[2].expected, result.verdicts[2].actual, result.verdicts[2].clause) == ("-2", "-3", "r == -x")
+    assert Path(result.verdicts[2].file) == fixtures / "tdd.dfy"  # reported on the user's file, not the copy

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
+from dspec2test.dafny import ast
+from dspec2test.dafny.parser import iter_members, parse_file
 from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
@@ -26,6 +28,9 @@ from dspec2test.run.process import Completed, group_runs, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
 from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
+
+
+_NO_BODY_STUB = "dspec2test: no body yet"
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     done: dict[str, Verdict] = {}
     rounds = 0
     result_extra: dict = {}
+    no_body: tuple[str, ...] = ()
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path)
         pending = unique
@@ -99,6 +105,11 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             rounds += 1
             out, completed = _round(tools.dafny, ws, pending, set(pending) != in_file, options, env)
             if out.build_errors and not out.tests:
+                stub = None if no_body else _stubbed(ws, out.build_errors)
+                if stub:
+                    # TDD red state: body-less methods get a failing body so the other members still run.
+                    ws, no_body = stub
+                    continue
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
             for name, case_output in out.tests.items():
@@ -114,6 +125,9 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             pending = still
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
     verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    if no_body:
+        verdicts = tuple(_no_implementation(v, tc, no_body) for v, tc in zip(verdicts, cases))
+        result_extra.setdefault("no_body", no_body)
     if any(v.clause_line and not v.clause for v in verdicts):
         texts = clause_texts(program)
         verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
@@ -215,6 +229,35 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...],
         verdicts[tc.name] = base_verdict(tc, Status.ERROR, f"build failed: {first.render()}{more}")
     broken = any(d.file == ws.names[ws.program] for d in others)
     return verdicts, {"build_errors": others, "program_broken": broken}
+
+
+def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[_Workspace, tuple[str, ...]] | None:
+    """When the only build errors are methods without a body: a workspace whose program copy gives each a
+    body that fails its tests (same lines, so clause lines still match). None when that cannot be done:
+    other errors, a body-less function (no statement can stand for an expression), or `include`s."""
+    missing = [no_body_member(d) for d in errors]
+    if not missing or None in missing:
+        return None
+    parsed = parse_file(ws.program)
+    if isinstance(parsed, Diagnostic) or parsed.includes:
+        return None
+    members = {name: m for name, m in iter_members(parsed) if name in missing}
+    if set(members) != set(missing) or any(not isinstance(m, ast.Method) or m.body for m in members.values()):
+        return None
+    text = parsed.text or Path(ws.program).read_text()
+    for member in sorted(members.values(), key=lambda m: m.span.end, reverse=True):
+        text = text[: member.span.end] + f' {{ expect false, "{_NO_BODY_STUB}"; }}' + text[member.span.end:]
+    copy = ws.root / Path(ws.program).name
+    copy.write_text(text)
+    names = {**ws.names, str(copy): ws.names[ws.program]}
+    return replace(ws, program=str(copy), names=names), tuple(dict.fromkeys(m for m in missing if m))
+
+
+def _no_implementation(v: Verdict, tc: TestCase, no_body: tuple[str, ...]) -> Verdict:
+    if tc.method in no_body:
+        return replace(v, status=Status.ERROR, message=f"no implementation yet: {tc.method} has no body",
+                       expected=None, actual=None, clause_line=None, clause=None)
+    return v
 
 
 def _matching_member(tc: TestCase, missing: dict[str, Diagnostic]) -> str | None:
