@@ -74,3 +74,11 @@ def test_missing_method_body_is_stubbed_so_the_others_run(fixtures: Path) -> Non
     assert result.verdicts[0].message == "no implementation yet: Abs has no body"
     assert (result.verdicts[2].expected, result.verdicts[2].actual, result.verdicts[2].clause) == ("-2", "-3", "r == -x")
     assert Path(result.verdicts[2].file) == fixtures / "tdd.dfy"  # reported on the user's file, not the copy
+
+
+def test_a_generated_test_that_does_not_build_is_dropped_and_the_others_run(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "onebad_tests.dfy")
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Sum_p3_s1": Status.ERROR,
+                                "Test_M_Sum_p2_s1": Status.PASSED}
+    assert "incorrect argument type" in result.verdicts[1].message
+    assert not result.build_errors and not result.program_broken

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import iter_members, parse_file
-from dspec2test.emit.metadata import read_metadata
+from dspec2test.emit.metadata import read_metadata, test_blocks, without_tests
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
@@ -74,6 +74,7 @@ class _Workspace:
     program: str  # absolute path of the program
     tests: str  # file name of the tests copy in root
     build: Path  # -o: where dafny writes the compiled program, named after the program
+    tests_text: str = ""  # what the tests file holds now (tests whose build failed are taken out)
     names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
 
 
@@ -110,6 +111,14 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                     # TDD red state: body-less methods get a failing body so the other members still run.
                     ws, no_body = stub
                     continue
+                dropped = _without_broken_tests(ws, out.build_errors, pending)
+                if dropped:
+                    # Our bug in some generated tests: report those, run the others.
+                    ws, broken = dropped
+                    for name, diagnostic in broken.items():
+                        done[name] = base_verdict(by_name[name], Status.ERROR, f"build failed: {diagnostic.render()}")
+                    pending = [n for n in pending if n not in done]
+                    continue
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
             for name, case_output in out.tests.items():
@@ -140,7 +149,8 @@ def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None
     tests_name = Path(program).stem + "_dspec2test_tests.dfy"
     (root / tests_name).write_text(tests_text)
     names = {absolute: program, tests_name: tests_path or tests_name}
-    return _Workspace(root, absolute, tests_name, root / "build" / Path(program).stem, names)
+    return _Workspace(root, absolute, tests_name, root / "build" / Path(program).stem, tests_text=tests_text,
+                      names=names)
 
 
 def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options: RunOptions,
@@ -229,6 +239,23 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...],
         verdicts[tc.name] = base_verdict(tc, Status.ERROR, f"build failed: {first.render()}{more}")
     broken = any(d.file == ws.names[ws.program] for d in others)
     return verdicts, {"build_errors": others, "program_broken": broken}
+
+
+def _without_broken_tests(ws: _Workspace, errors: tuple[Diagnostic, ...],
+                          pending: list[str]) -> tuple[_Workspace, dict[str, Diagnostic]] | None:
+    """When every build error lies inside some generated tests: a workspace without those tests, and the
+    error of each. None when any error is elsewhere (the program, or outside every test)."""
+    blocks = test_blocks(ws.tests_text)
+    broken: dict[str, Diagnostic] = {}
+    for d in errors:
+        owner = next((name for name, first, last in blocks if first <= d.line <= last), None)
+        if d.file != ws.tests or owner not in pending:
+            return None
+        shown = Diagnostic(ws.names.get(d.file, d.file), d.line, d.col, d.message, d.severity)
+        broken.setdefault(owner, shown)
+    text = without_tests(ws.tests_text, set(broken))
+    (ws.root / ws.tests).write_text(text)
+    return replace(ws, tests_text=text), broken
 
 
 def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[_Workspace, tuple[str, ...]] | None:
