@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TextIO
 
 from dspec2test import __version__
-from dspec2test.commands import action, check, doctor, generate, merge, parse, run
+from dspec2test.commands import action, bench, check, doctor, generate, merge, parse, run
 
 # (name, module, one-line help). Each module has add_arguments(parser) and main(args, out, err).
 COMMANDS: list[tuple[str, ModuleType, str]] = [
@@ -22,6 +22,7 @@ COMMANDS: list[tuple[str, ModuleType, str]] = [
     ("check", check, "test only the members a git diff affects (locally)"),
     ("action", action, "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
     ("merge", merge, "combine the JUnit or results files of sharded runs"),
+    ("bench", bench, "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),
 ]
 
 

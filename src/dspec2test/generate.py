@@ -134,6 +134,9 @@ class MemberGeneration:
                 self.entry["partitions"].append(self.partition(part, solver, checks, whole))
         except Unsupported as exc:
             self.unsupported(exc)
+        except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
+            self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
+                                         f"internal error while generating {c.name}: {exc}"))
         return self
 
     def partition(self, part: PartitionSpec, solver: SolverLike, checks: Any, whole: tuple[ast.Expr, ...]) -> dict:

@@ -339,3 +339,27 @@ def test_nested_tuple_selectors_and_generic_calls() -> None:
     assert expr("tt.1.0") == A.MemberSelect(A.MemberSelect(A.Name("tt"), "1"), "0")
     call = expr("Size<int>(t) + 1")
     assert call.left == A.Call(A.Name("Size", (A.NamedType("int"),)), (A.Name("t"),))
+
+
+def test_dafny4_quantifier_domains() -> None:
+    q = expr("forall i | 0 <= i < n, k: nat <- s {:trigger f(k)} | k > i :: f(k)")
+    assert [v.name for v in q.vars] == ["i", "k"] and q.vars[1].type == A.NamedType("nat")
+    # ranges and collections are conjoined in order: (0 <= i < n) && (k in s) && (k > i)
+    assert shape(q.range) == "((chain(0 <= i < n) && (k in s)) && (k > i))"
+    assert [a.name for a in q.attributes] == ["trigger"]
+    attrs_first = expr("exists p, q {:trigger g(p, q)} | p in s && q in s :: g(p, q)")
+    assert [v.name for v in attrs_first.vars] == ["p", "q"] and attrs_first.attributes[0].name == "trigger"
+    coll = expr("set x <- s :: x + 1")
+    assert coll.range == A.BinOp("in", A.Name("x"), A.Name("s"))
+
+
+def test_leading_operator_inside_an_implication() -> None:
+    e = expr("a ==>\n  && b\n  && c")
+    assert shape(e) == "(a ==> (b && c))"
+
+
+def test_prefix_predicates_and_prefix_equality() -> None:
+    p = expr("P#[k](s)")
+    assert p == A.Call(A.Index(A.Name("P#"), (A.Name("k"),)), (A.Name("s"),))
+    eq = expr("a ==#[k + 1] b && c")
+    assert eq == A.BinOp("&&", A.BinOp("==#[k + 1]", A.Name("a"), A.Name("b")), A.Name("c"))

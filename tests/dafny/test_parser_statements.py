@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dspec2test.dafny import ast as A
-from parse_helpers import pos, stmt, stmts
+from parse_helpers import pos, program, stmt, stmts
 
 X, Y = A.Name("x"), A.Name("y")
 ONE = A.IntLit(1, "1")
@@ -146,3 +146,21 @@ def test_old_style_parentheses_and_semicolons() -> None:
     assert s.guard == A.BinOp(">", X, A.IntLit(0, "0"))
     assert w.spec[0].text == "x <= 10"
     assert stmt("if (*) { }").guard is None
+
+
+def test_braceless_alternatives_and_untyped_arrays() -> None:
+    alt = stmt("if\ncase x <= y => x := 1;\ncase x > y => x := 2;")
+    assert isinstance(alt, A.AltIf) and len(alt.alts) == 2
+    arr, elems = stmts("a := new [n + 1];\nb := new [] [1, 2];")
+    assert arr.rhs[0] == A.NewArray(None, (A.BinOp("+", A.Name("n"), ONE),))
+    assert elems.rhs[0].elems == (ONE, A.IntLit(2, "2"))
+
+
+def test_refinement_ellipses() -> None:
+    src = "class C ... {\n  method Inc... {\n    ...;\n    assert ...;\n  }\n  ghost predicate Valid...\n}\n"
+    (cls,) = program(src).decls
+    inc, valid = cls.members
+    assert inc.name == "Inc" and inc.params == ()
+    assert inc.body.stmts == (A.Skeleton(), A.AssertStmt("assert", None))
+    assert pos(inc.body.stmts[0]) == (3, 5, 3, 9)
+    assert isinstance(valid, A.Function) and valid.ghost and valid.body is None

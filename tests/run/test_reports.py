@@ -1,10 +1,12 @@
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
-from run_samples import BUILD_ERROR, MIXED, NO_BODY
+from run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY
 
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import render
+from dspec2test.run import RunResult
 
 
 def test_json_document_follows_the_run_schema() -> None:
@@ -54,3 +56,10 @@ def test_terminal_no_body_says_so_plainly() -> None:
     text = render(NO_BODY)
     assert text.startswith("prog.dfy: no implementation yet: Abs has no body")
     assert "no implementation yet: Abs has no body" in text.splitlines()[-2]
+
+
+def test_terminal_violated_postcondition_shows_clause_and_actual() -> None:
+    v = replace(FAILED, expected="r >= 0", clause="r >= 0", clause_line=15, actual="r = -3")
+    text = render(RunResult("prog.dfy", (v,), rounds=1))
+    assert "broken clause at prog.dfy:15: r >= 0" in text and "actual r = -3" in text
+    assert "expected r >= 0" not in text

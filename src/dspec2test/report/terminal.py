@@ -78,10 +78,16 @@ def _explanation(v: Verdict) -> list[str]:
     if v.status is not Status.FAILED:
         return [v.message] if v.message else []
     out = []
+    where = f"{Path(v.file).name}:{v.clause_line}" if v.clause_line else ""
+    if v.clause and v.expected == v.clause:  # a postcondition checked on the actual outputs
+        out.append(f"broken clause at {where}: {v.clause}")
+        if v.actual:
+            out.append(f"actual {v.actual}")
+        return out
     if v.expected is not None or v.actual is not None:
         out.append(f"expected {v.expected or '?'}, actual {v.actual or '?'}")
-    if v.clause_line:
-        out.append(f"broken clause at {Path(v.file).name}:{v.clause_line}" + (f": {v.clause}" if v.clause else ""))
+    if where:
+        out.append(f"broken clause at {where}" + (f": {v.clause}" if v.clause else ""))
     if not out and v.message:
         out.append(v.message)
     return out

@@ -149,24 +149,32 @@ def _instances(enc, src: Source, t: RType, name: str, env: Env):
     w = enc.width
     if src.kind == "coll":
         return list(src.cands), None, env.budget // max(1, len(src.cands))
-    if src.kind in ("index", "int") and env.budget >= w:
+    if src.kind in ("index", "int"):
         lo = src.lo
-        inst = []
-        for i in range(w):
-            if src.kind == "index":
-                s = src.seq.v
-                inst.append((z3.IntVal(i) < z3.Length(s), enc.types.from_rep(s[i], src.elem)))
-            else:
-                inst.append((z3.BoolVal(True), TV(z3.simplify(lo + i), t)))
-        residual = None
-        if src.hi is None or not enc.prove(src.hi <= lo + w):
-            k = z3.Int(enc.types.fresh(name))
-            if src.kind == "index":
-                s = src.seq.v
-                residual = (k, z3.And(k >= w, k < z3.Length(s)), enc.types.from_rep(s[k], src.elem))
-            else:
-                residual = (k, k >= lo + w, TV(k, t))
-        return inst, residual, env.budget // w
+        exact = None
+        if src.hi is not None:
+            d = z3.simplify(src.hi - lo)
+            if z3.is_int_value(d):  # a concrete range (often, inside an outer expansion): exactly its values
+                exact = max(0, d.as_long())
+        n = exact if exact is not None and exact <= w else w
+        if n <= env.budget:
+            inst = []
+            for i in range(n):
+                if src.kind == "index":
+                    s = src.seq.v
+                    inst.append((z3.IntVal(i) < z3.Length(s), enc.types.from_rep(s[i], src.elem)))
+                else:
+                    inst.append((z3.BoolVal(True), TV(z3.simplify(lo + i), t)))
+            residual = None
+            if exact is None or exact > w:
+                if src.hi is None or not enc.prove(src.hi <= lo + w):
+                    k = z3.Int(enc.types.fresh(name))
+                    if src.kind == "index":
+                        s = src.seq.v
+                        residual = (k, z3.And(k >= w, k < z3.Length(s)), enc.types.from_rep(s[k], src.elem))
+                    else:
+                        residual = (k, k >= lo + w, TV(k, t))
+            return inst, residual, env.budget // max(1, n)
     # a plain quantifier
     if src.kind == "index":
         s = src.seq.v

@@ -39,28 +39,48 @@ class Model:
     raw: dict = field(default_factory=dict, compare=False)  # variable -> plain value (for exclusion/pinning)
 
 
-class _Query:
-    """A Z3 solver in a context of its own, so the same query searches the same way whatever ran before
-    in this process (Z3's heuristics depend on term ids, which depend on everything created earlier)."""
+class _Z3:
+    """A Z3 context of the Solver's own, so a query searches the same way whatever else ran before in
+    this process (Z3's heuristics follow term ids, which depend on everything created earlier). Terms are
+    built in the main context and translated here once."""
 
-    def __init__(self, timeout_ms: int, rec_defs: list):
-        self.rec_defs = rec_defs  # the encoder's recursive functions, redefined here as they appear
-        self.defined = 0
+    def __init__(self, rec_defs: list):
         self.ctx = z3.Context()
-        self.solver = z3.Solver(ctx=self.ctx)
-        self.set("timeout", timeout_ms)
-        self.solver.set("random_seed", SEED)
+        self.rec_defs = rec_defs  # the encoder's recursive functions, defined here as they appear
+        self.defined = 0
+        self._cache: dict[int, tuple] = {}
 
-    def set(self, key: str, value) -> None:
-        self.solver.set(key, value)
+    def tr(self, term):
+        hit = self._cache.get(term.get_id())
+        if hit is None:
+            hit = (term, term.translate(self.ctx))  # keep the source alive so its id stays unique
+            self._cache[term.get_id()] = hit
+        return hit[1]
 
-    def add(self, *formulas) -> None:
+    def sync(self) -> None:
         for rec, formals, body in self.rec_defs[self.defined:]:
             sorts = [_sort_in(rec.domain(i), self.ctx) for i in range(rec.arity())]
             here = z3.RecFunction(rec.name(), *sorts, _sort_in(rec.range(), self.ctx))
             z3.RecAddDefinition(here, [f.translate(self.ctx) for f in formals], body.translate(self.ctx))
         self.defined = len(self.rec_defs)
-        self.solver.add(*[f.translate(self.ctx) for f in formulas])
+
+
+class _Query:
+    """One Z3 solver in the Solver's context."""
+
+    def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False):
+        self.z = z
+        self.solver = z3.Optimize(ctx=z.ctx) if optimize else z3.Solver(ctx=z.ctx)
+        self.set("timeout", timeout_ms)
+        if not optimize:
+            self.solver.set("random_seed", SEED)
+
+    def set(self, key: str, value) -> None:
+        self.solver.set(key, value)
+
+    def add(self, *formulas) -> None:
+        self.z.sync()
+        self.solver.add(*[self.z.tr(f) for f in formulas])
 
     def check(self):
         return self.solver.check()
@@ -69,7 +89,7 @@ class _Query:
         return self.solver.model()
 
     def value(self, term) -> int:
-        return self.model().eval(term.translate(self.ctx), model_completion=True).as_long()
+        return self.model().eval(self.z.tr(term), model_completion=True).as_long()
 
     def push(self) -> None:
         self.solver.push()
@@ -107,14 +127,19 @@ class Solver:
         self.status_of_last = SolveResult.UNKNOWN
         self._unlimited: frozenset[str] = frozenset()  # variables whose sequence length is not limited now
         self._prove_cache: dict[tuple, bool] = {}
+        self._encoded: dict[tuple, z3.BoolRef] = {}
+        self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
+        self.z = _Z3(self.encoder.rec_defs)
 
     # ---------------------------------------------------------------- building blocks
 
     def _wf(self) -> list[z3.BoolRef]:
-        out = []
-        for v in self.vars:
-            out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
-        return out
+        if self._unlimited not in self._wf_cache:
+            out = []
+            for v in self.vars:
+                out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
+            self._wf_cache[self._unlimited] = out
+        return self._wf_cache[self._unlimited]
 
     def _nice(self, chars: frozenset[int]) -> list[z3.BoolRef]:
         """Preferences for readable models: small numbers, alphanumeric characters (or ones the constraints
@@ -155,10 +180,16 @@ class Solver:
         return out
 
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
-        return [self.encoder.boolean(c, self.env) for c in constraints]
+        out = []
+        for c in constraints:
+            key = (c, self._unlimited)  # AST nodes compare by structure (spans aside), so this is a safe key
+            if key not in self._encoded:
+                self._encoded[key] = self.encoder.boolean(c, self.env)
+            out.append(self._encoded[key])
+        return out
 
-    def _new(self) -> _Query:
-        return _Query(self.timeout_ms, self.encoder.rec_defs)
+    def _new(self, optimize: bool = False) -> _Query:
+        return _Query(self.z, self.timeout_ms, optimize)
 
     def _run(self, s) -> SolveResult:
         r = s.check()
@@ -235,8 +266,19 @@ class Solver:
         goal = self.encoder._int(self.encoder.enc(term, self.env))
         if goal.sort() == z3.RealSort():
             goal = z3.ToInt(goal)
+        facts = self._wf() + self._encode(constraints)
+        if not any("seq" in f.sexpr() for f in facts + [goal]):  # arithmetic only: Z3's optimiser is safe
+            o = self._new(optimize=True)
+            o.add(*facts)
+            h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
+            if self._run(o) is SolveResult.SAT:
+                bound = o.solver.upper(h) if maximize else o.solver.lower(h)
+                if "oo" in str(bound):
+                    return Unbounded()
+                if z3.is_int_value(bound):
+                    return bound.as_long()
         s = self._new()
-        s.add(*self._wf(), *self._encode(constraints))
+        s.add(*facts)
         if self._run(s) is not SolveResult.SAT:
             return None
         sign = 1 if maximize else -1
@@ -265,7 +307,7 @@ class Solver:
                     return Unbounded()
                 return None
             if r is SolveResult.SAT:
-                best, step = found, step * 2
+                best, step = found, step * 4
             else:
                 worst_unsat = best + sign * step
         while abs(worst_unsat - best) > 1:

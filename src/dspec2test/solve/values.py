@@ -108,7 +108,7 @@ class Env:
 
     vars: dict[str, TV]
     scope: Scope
-    budget: int = 4000  # how many instances quantifier expansion may still make at this nesting
+    budget: int = 400  # how many instances quantifier expansion may still make at this nesting
 
     def bind(self, names: dict[str, TV]) -> Env:
         return replace(self, vars={**self.vars, **names})
