@@ -166,3 +166,28 @@ def test_fork_pattern_results_published_by_a_trusted_run(world, tmp_path):
         assert publish.code == 0, publish.err
         assert publish.targets == []  # nothing was tested again
         assert len(server.reviews) == 1 and len(server.comments) == 3
+
+
+def test_push_event_tests_every_member_and_annotates(world, standin):
+    (world.tmp / "push.json").write_text('{"ref": "refs/heads/main", "after": "abc"}')
+    run = world.run(standin.url, event_path=str(world.tmp / "push.json"))
+    asked = {tuple(x) for x in run.targets[0]}
+    assert ("prog.dfy", "Untouched") in asked and ("other.dfy", "UsesSmall") in asked
+    assert standin.requests == []
+    assert "::error file=prog.dfy,line=30" in run.out  # Untouched's planted failure, now tested
+    assert "Not a pull request event" in run.summary
+
+
+def test_config_file_excludes_and_rejects_unknown_keys(world, standin):
+    from tests.action.helpers import commit
+
+    world.head = commit(world.repo, {".dspec2test.yml": "exclude: [other.dfy]\nfail_on: never\n"}, "config")
+    standin.set_head(world.head, standin.pull.files)
+    run = world.run(standin.url)
+    asked = {tuple(x) for x in run.targets[0]}
+    assert ("other.dfy", "UsesSmall") not in asked and ("prog.dfy", "Abs") in asked
+    assert run.code == 0  # fail_on: never from the file
+
+    world.head = commit(world.repo, {".dspec2test.yml": "bva: true\nreporters: review\n"}, "typo")
+    run = world.run(standin.url)
+    assert run.code == 2 and "'reporters'" in run.err and ".dspec2test.yml" in run.err
