@@ -37,7 +37,7 @@ def test_action_yml_outputs_and_docker_runs():
 
 
 def test_docs_list_every_input_with_its_default_every_output_and_config_key():
-    docs = (ROOT / "docs/action.md").read_text()
+    docs = (ROOT / "README.md").read_text()
     for spec in INPUTS:
         row = re.search(rf"^\| `{re.escape(spec.name)}` \| (.*?) \|", docs, re.M)
         assert row, spec.name
