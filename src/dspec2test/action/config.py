@@ -24,7 +24,7 @@ from dspec2test.action.inputs import (
     parse_shard,
 )
 
-# key -> one-line meaning (docs/action.md lists them; a test checks the two agree)
+# key -> one-line meaning (README.md lists them; a test checks the two agree)
 CONFIG_KEYS: dict[str, str] = {
     "include": "globs of files to test (default: every file the `paths` input selects)",
     "exclude": "globs of files never to test",

@@ -2,7 +2,7 @@
 
 GitHub passes every declared input as `INPUT_<NAME>` (upper case); outside GitHub they are unset and
 the defaults below apply, so `dspec2test action` also runs locally. tests/action checks that
-action.yml and docs/action.md agree with this table.
+action.yml and README.md agree with this table.
 """
 
 from __future__ import annotations

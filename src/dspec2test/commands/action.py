@@ -11,7 +11,7 @@ from dspec2test.action.runner import Context, run_action
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = "Configured by INPUT_* variables and GITHUB_* variables; see docs/action.md."
+    parser.epilog = "Configured by INPUT_* variables and GITHUB_* variables; see README.md."
 
 
 def main(args: argparse.Namespace | None, out: TextIO, err: TextIO) -> int:
