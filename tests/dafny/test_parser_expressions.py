@@ -363,3 +363,9 @@ def test_prefix_predicates_and_prefix_equality() -> None:
     assert p == A.Call(A.Index(A.Name("P#"), (A.Name("k"),)), (A.Name("s"),))
     eq = expr("a ==#[k + 1] b && c")
     assert eq == A.BinOp("&&", A.BinOp("==#[k + 1]", A.Name("a"), A.Name("b")), A.Name("c"))
+
+
+def test_fail_let_without_a_variable_and_leading_zero_numbers() -> None:
+    e = expr(":- Need(ok); 07")
+    assert isinstance(e, A.Let) and e.fail_op and e.pats == () and e.values == (A.Call(A.Name("Need"), (A.Name("ok"),)),)
+    assert e.body == A.IntLit(7, "07")
