@@ -43,9 +43,11 @@ class ToAst(ExprRules, StmtRules):
 
     def decl(self, meta, *children):
         mods = {c.value for c in children if isinstance(c, Wrap) and c.kind == "mod"}
-        body = children[-1]
-        sp = span(meta)
-        return _apply_mods(body, mods, sp)
+        prefix = tuple(c for c in children if isinstance(c, A.Attribute))
+        return _apply_mods(children[-1], mods, span(meta), prefix)
+
+    def at_attr(self, meta, name, args):
+        return A.Attribute(str(name), tuple(a for a, _ in args.value) if args is not None else (), span=span(meta))
 
     def attrs(self, meta, *items):
         return Wrap("attrs", tuple(items))
@@ -306,11 +308,14 @@ def _members(decls: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(d for c in decls if c is not None for d in _flat(c))
 
 
-def _apply_mods(body: Any, mods: set[str], sp: A.Span) -> Any:
+def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
+    """The declaration with its modifiers set, `@` attributes put first, and the span from the first word."""
     if isinstance(body, Wrap) and body.kind == "many":
-        return Wrap("many", tuple(_apply_mods(d, mods, d.span) for d in body.value))
+        return Wrap("many", tuple(_apply_mods(d, mods, d.span, prefix) for d in body.value))
     names = {f.name for f in fields(body)}
     changes: dict[str, Any] = {"span": sp}
+    if prefix and "attributes" in names:
+        changes["attributes"] = prefix + body.attributes
     for mod in mods:
         if mod in names and mod != "name":
             changes[mod] = True
