@@ -208,3 +208,11 @@ def test_at_attributes_before_declarations() -> None:
     assert [a.name for a in meth.attributes] == ["Test", "ResourceLimit"]
     assert meth.attributes[1].args == (A.StringLit("1e7", '"1e7"'),)
     assert pos(meth) == (3, 3, 5, 17)
+
+
+def test_constructor_defaults_and_numeric_labels() -> None:
+    src = "datatype L<T> = Nil | Cons(T, tail: L<T> := Nil)\nlemma X(y: int) requires 8: 0 <= y { label 0: assert y >= 0; }\n"
+    dt, lemma = program(src).decls
+    assert dt.ctors[1].params[1] == A.Formal("tail", A.NamedType("L", (A.NamedType("T"),)), default=A.Name("Nil"))
+    assert lemma.spec.requires[0].label == "8"
+    assert lemma.body.stmts[0].label == "0"

@@ -173,3 +173,9 @@ def test_fail_operator_forms() -> None:
     assert c.op == ":-" and c.lhs == ()
     plain = stmt("var v :- Foo();")
     assert plain.op == ":-"
+
+
+def test_untyped_sized_array_with_elements() -> None:
+    assert stmt("a := new [3] [2, 5, 8];").rhs[0] == A.NewArray(
+        None, (A.IntLit(3, "3"),), None, (A.IntLit(2, "2"), A.IntLit(5, "5"), A.IntLit(8, "8"))
+    )

@@ -128,7 +128,8 @@ class ToAst(ExprRules, StmtRules):
 
     def ctor_formal_named(self, meta, *children):
         ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
-        return A.Formal(str(children[-2]), children[-1], ghost=ghost, span=span(meta))
+        *_, name, typ, default = children
+        return A.Formal(str(name), typ, ghost=ghost, default=default, span=span(meta))
 
     def ctor_formal_anon(self, meta, *children):
         ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)

@@ -116,6 +116,9 @@ class StmtRules(Transformer):
     def rhs_new_untyped_elems(self, meta, *elems):
         return A.NewArray(None, (), None, tuple(e for e in elems if e is not None), span=span(meta))
 
+    def rhs_new_untyped_sized_elems(self, meta, size, *elems):
+        return A.NewArray(None, (size,), None, tuple(e for e in elems if e is not None), span=span(meta))
+
     def rhs_new_array_elems(self, meta, typ, *elems):
         return A.NewArray(typ, (), None, tuple(e for e in elems if e is not None), span=span(meta))
 
