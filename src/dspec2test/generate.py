@@ -5,10 +5,32 @@ Implemented by the partition/solve/emit stages; this module only wires them (see
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from dspec2test.errors import Diagnostic
-from dspec2test.records import TestCase
+from dspec2test import solve
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.emit.tests_file import (
+    EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
+)
+from dspec2test.errors import Diagnostic, Severity, Unsupported
+from dspec2test.partition.contracts import Contract, select
+from dspec2test.partition.oracle import SolverLike, result_name
+from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
+from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
+from dspec2test.partition.walk import conj
+from dspec2test.records import Scenario, ScenarioKind, TestCase
+
+try:  # the parser lands on main separately; until then generation reports that it cannot parse
+    from dspec2test.dafny.parser import parse_file
+except ImportError:  # pragma: no cover - transitional
+    def parse_file(path: str) -> Any:
+        return Diagnostic(path, 1, 1, "the Dafny parser is not available in this build")
+
+# (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
+SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]]], SolverLike]
 
 
 @dataclass(frozen=True)
@@ -31,3 +53,141 @@ class Generated:
     cases: tuple[TestCase, ...]
     manifest: dict  # the `generate --json` manifest (DESIGN.md section 5)
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)  # parse errors, unsupported, caps
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+def generate(path: str, options: GenerateOptions = GenerateOptions(),
+             solver_factory: SolverFactory | None = None) -> Generated:
+    """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
+
+    Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
+    engine cannot handle becomes `unsupported` manifest entries and diagnostics, and the others go on.
+    """
+    parsed = parse_file(path)
+    if isinstance(parsed, Diagnostic):
+        return Generated(path, "", (), {"methods": []}, (parsed,))
+    factory = solver_factory or default_solver_factory(options)
+    ctx = EmitContext.of(parsed)
+    contracts = select(parsed, options.methods, options.unverified)
+    members = [MemberGeneration(c, ctx, options, factory).run() for c in contracts]
+    tests = [t for m in members for t in m.tests]
+    text = emit_file(path, modules_to_open([m.contract for m in members if m.tests]), tests)
+    manifest = {"methods": [m.entry for m in members]}
+    return Generated(path, text, tuple(tc for m in members for tc in m.cases), manifest,
+                     tuple(d for m in members for d in m.diagnostics))
+
+
+def default_solver_factory(options: GenerateOptions) -> SolverFactory:
+    def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]]) -> SolverLike:
+        return solve.Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
+
+    return make
+
+
+class MemberGeneration:
+    """One member through the pipeline; collects its tests, cases, manifest entry and diagnostics."""
+
+    def __init__(self, contract: Contract, ctx: EmitContext, options: GenerateOptions, factory: SolverFactory):
+        self.contract = contract
+        self.ctx = ctx
+        self.options = options
+        self.factory = factory
+        self.tests: list[str] = []
+        self.cases: list[TestCase] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.entry: dict[str, Any] = {"name": contract.name, "file": contract.file, "line": contract.line,
+                                      "kind": contract.kind, "body": not contract.body_missing,
+                                      "partitions": [], "unsupported": [], "unchecked": [], "capped": False}
+
+    def unsupported(self, exc: Unsupported) -> None:
+        line = exc.line or self.contract.line
+        construct = exc.construct or exc.message
+        self.entry["unsupported"].append({"construct": construct, "line": line, "message": exc.message})
+        self.diagnostics.append(Diagnostic(self.contract.file, line, exc.col, exc.message, Severity.UNSUPPORTED,
+                                           construct))
+
+    def warn(self, message: str) -> None:
+        self.diagnostics.append(Diagnostic(self.contract.file, self.contract.line, self.contract.col,
+                                           f"{self.contract.name}: {message}", Severity.WARNING))
+
+    def run(self) -> "MemberGeneration":
+        c = self.contract
+        try:
+            checks = checks_of(c, self.ctx)
+            self.entry["unchecked"] = [{"line": cl.line, "kind": cl.kind, "text": cl.text, "reason": why}
+                                       for cl, why in checks.unchecked]
+            receiver_decl(c)  # fail early when no receiver can be made
+            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars])
+            usable, bad = check_clauses(c.clauses, solver)
+            for clause, exc in bad:
+                self.unsupported(exc)
+            if any(clause.kind == "requires" for clause, _ in bad):
+                return self  # inputs could break an unencoded precondition: no trustworthy tests
+            res = partition(c, usable, solver, full=self.options.fdnf, cap=self.options.max_partitions)
+            self.entry["capped"] = res.capped
+            for message in res.messages:
+                self.warn(message)
+            whole = tuple(cl.expr for cl in usable)
+            for part in res.partitions:
+                self.entry["partitions"].append(self.partition(part, solver, checks, whole))
+        except Unsupported as exc:
+            self.unsupported(exc)
+        except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
+            self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
+                                         f"internal error while generating {c.name}: {exc}"))
+        return self
+
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Any, whole: tuple[ast.Expr, ...]) -> dict:
+        c = self.contract
+        implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
+        constraint = print_expr(conj(part.literals + tuple(implicit)))
+        out: dict[str, Any] = {"id": part.id, "label": part.label, "constraint": constraint,
+                               "clauses": list(part.clause_lines), "status": part.status.lower(), "scenarios": []}
+        if self.options.bva is not None:
+            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva)
+        else:
+            specs = [base_scenario(part)]
+        models = []
+        for spec in specs:
+            entry, model = self.scenario(part, spec, solver, checks, whole, ())
+            out["scenarios"].append(entry)
+            models.append(model)
+        if self.options.bva is None and models[0] is not None:
+            # --repeat: each further solution must differ from the previous ones in its inputs
+            for k in range(2, self.options.repeat + 1):
+                spec = ScenarioSpec(Scenario(part.id, k, ScenarioKind.REPEAT), part.literals)
+                entry, model = self.scenario(part, spec, solver, checks, whole, tuple(models))
+                if model is None:
+                    break  # no further distinct input exists (or the solver gave up)
+                out["scenarios"].append(entry)
+                models.append(model)
+        return out
+
+    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Any,
+                 whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...]) -> tuple[dict, Any]:
+        c = self.contract
+        sc = spec.scenario
+        entry: dict[str, Any] = {"id": sc.id, "kind": sc.kind.value, "pin": sc.pin, "test": None,
+                                 "inputs": {}, "outputs": {}, "unique": False, "status": "solved"}
+        model = solver.solve(spec.constraints, exclude)
+        if model is None:
+            status = result_name(getattr(solver, "status_of_last", "UNKNOWN")).lower()
+            entry["status"] = "unsat" if status == "unsat" else "unknown"
+            if sc.kind is not ScenarioKind.REPEAT:
+                self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({entry['status']})")
+            return entry, None
+        missing = [v.name for v in c.vars if v.name not in model.values]
+        if missing:
+            raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
+        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
+        tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
+                      partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
+                      inputs={v.name: model.values[v.name] for v in c.params},
+                      outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
+                      clauses=part.clause_lines)
+        self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
+        self.cases.append(tc)
+        entry.update(test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique)
+        return entry, model

@@ -82,3 +82,4 @@ class Verdict:
     file: str = ""  # program file of the member
     member_line: int = 0  # line of the member's declaration
     label: str = ""  # partition label
+    pin: str | None = None  # the scenario's boundary pin, when it has one

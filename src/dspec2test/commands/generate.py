@@ -1,0 +1,78 @@
+"""`dspec2test generate FILE`: Dafny {:test} methods from the contracts, plus an optional JSON manifest.
+
+Exit 0 when the file was read (members the engine cannot handle are reported on stderr as
+`file:line: unsupported: <construct>` and in the manifest); 2 for bad usage or a file that does not parse.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from dspec2test.errors import Diagnostic, Severity
+from dspec2test.generate import GenerateOptions, generate
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = GenerateOptions()
+    parser.add_argument("file", metavar="FILE", help="the Dafny program")
+    parser.add_argument("--method", action="append", default=[], metavar="NAME",
+                        help="only this member (qualified or short name); repeatable")
+    parser.add_argument("--fdnf", action="store_true",
+                        help="Full DNF: every non-empty subset of disjuncts; drops short-circuit safety, so a "
+                             "partition may evaluate an expression outside its guard")
+    parser.add_argument("--bva", nargs="?", type=int, const=100, default=d.bva, metavar="N",
+                        help="boundary scenarios; N is the extreme used where a value is unbounded (default 100)")
+    parser.add_argument("--simplify", action="store_true",
+                        help="expect concrete outputs where Z3 proves them unique")
+    parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N",
+                        help="N distinct solutions per partition (ignored with --bva)")
+    parser.add_argument("--max-partitions", type=int, default=d.max_partitions, metavar="N",
+                        help="cap on partitions per member (default %(default)s)")
+    parser.add_argument("--length-limit", type=int, default=d.length_limit, metavar="N",
+                        help="largest collection size in generated inputs (default %(default)s)")
+    parser.add_argument("--timeout", type=float, default=d.timeout_s, metavar="S",
+                        help="Z3 time limit per query in seconds (default %(default)g)")
+    parser.add_argument("-o", "--output", metavar="TESTS.dfy", help="write the tests here (default: stdout)")
+    parser.add_argument("--json", metavar="MANIFEST.json", help="write the manifest (partitions, scenarios, tests)")
+
+
+def options_from(args: argparse.Namespace) -> GenerateOptions:
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
+                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
+                           length_limit=args.length_limit, timeout_s=args.timeout)
+
+
+def render(d: Diagnostic) -> str:
+    if d.severity is Severity.UNSUPPORTED:
+        return f"{d.file}:{d.line}: unsupported: {d.construct or d.message}"
+    return f"{d.file}:{d.line}:{d.col}: {d.severity.value}: {d.message}"
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    for flag, value in (("--repeat", args.repeat), ("--max-partitions", args.max_partitions),
+                        ("--length-limit", args.length_limit)):
+        if value < 1:
+            err.write(f"dspec2test generate: error: {flag} must be at least 1\n")
+            return 2
+    if args.bva is not None and args.bva < 1:
+        err.write("dspec2test generate: error: --bva N must be at least 1\n")
+        return 2
+    result = generate(args.file, options_from(args))
+    for d in result.diagnostics:
+        err.write(render(d) + "\n")
+    if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.manifest["methods"]:
+        return 2
+    missing = [m for m in args.method if not any(e["name"] == m or e["name"].split(".")[-1] == m
+                                                 for e in result.manifest["methods"])]
+    for m in missing:
+        err.write(f"{args.file}: error: no testable member named {m}\n")
+    if args.output:
+        Path(args.output).write_text(result.tests_text, encoding="utf-8")
+    else:
+        out.write(result.tests_text)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result.manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    return 2 if missing else 0

@@ -1,0 +1,130 @@
+"""`dspec2test run FILE`: generate tests (or take --tests), run them with real Dafny, report verdicts.
+
+Exit 0 when every test passed, 1 when any failed, timed out or errored, 2 for bad input (missing or
+unparsable program, a program that does not build).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import TextIO
+
+from dspec2test import generate as generation
+from dspec2test.emit.metadata import read_metadata
+from dspec2test.errors import Severity
+from dspec2test.generate import GenerateOptions
+from dspec2test.records import Status, TestCase
+from dspec2test.report.json_report import run_document
+from dspec2test.report.junit import junit_xml
+from dspec2test.report.terminal import TerminalProgress, render
+from dspec2test.run import RunOptions, run_tests
+from dspec2test.run.verify import VerifyError, unverified_members
+
+
+def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of `generate`, shared by `run` (and reusable by `check`)."""
+    d = GenerateOptions()
+    parser.add_argument("--method", action="append", default=[], metavar="NAME",
+                        help="only this member (qualified or short name); repeatable")
+    parser.add_argument("--fdnf", action="store_true",
+                        help="Full DNF: every non-empty subset of disjuncts (drops short-circuit safety)")
+    parser.add_argument("--bva", nargs="?", type=int, const=100, default=d.bva, metavar="N",
+                        help="boundary scenarios; N is the extreme used where a value is unbounded (default 100)")
+    parser.add_argument("--simplify", action="store_true", help="concrete expected outputs where unique")
+    parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N", help="N solutions per partition")
+    parser.add_argument("--max-partitions", type=int, default=d.max_partitions, metavar="N")
+    parser.add_argument("--length-limit", type=int, default=d.length_limit, metavar="N",
+                        help="largest collection size in generated inputs")
+
+
+def generate_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None) -> GenerateOptions:
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
+                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
+                           length_limit=args.length_limit, unverified=unverified)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the Dafny program")
+    add_generation_arguments(parser)
+    parser.add_argument("--tests", metavar="TESTS.dfy", help="run this tests file instead of generating one")
+    parser.add_argument("--timeout", type=float, default=RunOptions().timeout_s, metavar="S",
+                        help="wall-clock limit in seconds for the compiled tests of one dafny run; a test still running"
+                             " then is a timeout and the others run again (default %(default)g; compilation"
+                             " has its own cap of 600 s)")
+    parser.add_argument("--target", default=RunOptions().target, metavar="T",
+                        help="Dafny compilation target: cs (default), py, js, go, java")
+    parser.add_argument("--json", metavar="OUT", help="write the verdicts as JSON")
+    parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
+    parser.add_argument("--unverified", action="store_true",
+                        help="only the members that fail `dafny verify`, plus {:testEntry} ones")
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    program = Path(args.file)
+    if not program.is_file():
+        err.write(f"{program}: error: no such file\n")
+        return 2
+    unverified = None
+    if args.unverified:
+        try:
+            unverified = tuple(unverified_members(program))
+        except VerifyError as exc:
+            err.write(f"{program}: error: {exc}\n")
+            return 2
+        if not unverified:
+            out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
+            return 0
+    loaded = _load_tests(args, program, unverified, err)
+    if isinstance(loaded, int):
+        return loaded
+    tests_text, cases = loaded
+    if not cases:
+        out.write(f"{program}: no tests to run\n")
+        return 0
+    result = run_tests(program, tests_text, cases, RunOptions(target=args.target, timeout_s=args.timeout),
+                       TerminalProgress(err), tests_path=args.tests)
+    out.write(render(result))
+    if args.json:
+        Path(args.json).write_text(json.dumps(run_document(result), indent=2) + "\n")
+    if args.junit:
+        Path(args.junit).write_text(junit_xml(result.verdicts))
+    if result.program_broken:
+        return 2
+    return 0 if all(v.status is Status.PASSED for v in result.verdicts) else 1
+
+
+def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, ...] | None,
+                err: TextIO) -> tuple[str, list[TestCase]] | int:
+    """The tests text and its cases, from --tests or from generation; an exit code on bad input."""
+    if args.tests:
+        path = Path(args.tests)
+        if not path.is_file():
+            err.write(f"{path}: error: no such file\n")
+            return 2
+        text = path.read_text()
+        try:
+            cases = read_metadata(text)
+        except (ValueError, KeyError, TypeError) as exc:
+            err.write(f"{path}: error: unreadable // @dspec2test metadata: {exc}\n")
+            return 2
+        wanted = tuple(args.method) + (unverified or ())
+        return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]
+    generate = getattr(generation, "generate", None)
+    if generate is None:
+        err.write("error: test generation (dspec2test.generate.generate) is not available in this build; "
+                  "pass --tests TESTS.dfy\n")
+        return 2
+    generated = generate(str(program), generate_options(args, unverified))
+    for diagnostic in generated.diagnostics:
+        err.write(diagnostic.render() + "\n")
+    if not generated.cases and any(d.severity is Severity.ERROR for d in generated.diagnostics):
+        return 2
+    return generated.tests_text, list(generated.cases)
+
+
+def _selected(method: str, wanted: tuple[str, ...]) -> bool:
+    return any(method == w or method.endswith("." + w) for w in wanted)
+
+

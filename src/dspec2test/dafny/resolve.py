@@ -1,0 +1,272 @@
+"""Name and type resolution for contract expressions: just what encoding and literal printing need.
+
+`Scope` finds the declaration a name denotes from a member's enclosing module/class; `Resolver.rtype`
+turns a syntactic `ast.Type` into an `RType`, expanding type synonyms and keeping subset types and
+newtypes (with their constraint) so the solver can assert them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
+
+SCALARS = ("int", "bool", "real", "char")
+
+
+@dataclass(frozen=True)
+class RType:
+    """A resolved type. kind: int bool real char bv seq set multiset map tuple data arrow array subset newtype.
+
+    `args`: element/argument types (subset/newtype: (base,)); `name`: the Dafny name to print (datatypes,
+    subset types, newtypes; qualified where the declaration sits in a module); `decl`: the declaration;
+    `scope`: where names inside the declaration resolve.
+    """
+
+    kind: str
+    args: tuple[RType, ...] = ()
+    width: int = 0
+    name: str = ""
+    decl: object = field(default=None, compare=False, hash=False, repr=False)
+    scope: Scope | None = field(default=None, compare=False, hash=False, repr=False)
+    is_string: bool = False  # written `string`: printed as a string literal
+
+    @property
+    def base(self) -> RType:
+        """The type with subset/newtype layers stripped (what operations act on)."""
+        t = self
+        while t.kind in ("subset", "newtype"):
+            t = t.args[0]
+        return t
+
+    @property
+    def elem(self) -> RType:
+        return self.base.args[0]
+
+
+INT = RType("int")
+BOOL = RType("bool")
+REAL = RType("real")
+CHAR = RType("char")
+NAT_NAME = "nat"
+
+
+def seq_of(t: RType) -> RType:
+    return RType("seq", (t,))
+
+
+STRING = RType("seq", (CHAR,), is_string=True)
+
+
+@dataclass(frozen=True)
+class Scope:
+    """A lookup position: the module path (names of nested modules from the top) and the enclosing class."""
+
+    resolver: Resolver = field(compare=False, hash=False, repr=False)
+    module: tuple[str, ...] = ()
+    cls: ast.ClassDecl | ast.Datatype | None = field(default=None, compare=False, hash=False)
+
+    def lookup(self, name: str) -> tuple[object, Scope] | None:
+        return self.resolver.lookup(self, name)
+
+    def prefix(self) -> str:
+        return "".join(m + "." for m in self.module)
+
+
+class Resolver:
+    """Indexes a program's declarations by module so names and types can be resolved from any member."""
+
+    def __init__(self, program: ast.Program):
+        self.program = program
+        self.modules: dict[tuple[str, ...], dict[str, object]] = {}
+        self.imports: dict[tuple[str, ...], list[ast.Import]] = {}
+        self.member_scope: dict[int, Scope] = {}  # id(member) -> scope
+        self._index((), program.decls, None)
+
+    # ---------------------------------------------------------------- indexing
+
+    def _index(self, path: tuple[str, ...], decls: tuple, cls) -> None:
+        table = self.modules.setdefault(path, {})
+        for d in decls:
+            if isinstance(d, ast.Module):
+                sub = path + tuple(d.name.split("."))
+                table.setdefault(d.name.split(".")[0], d)
+                self._index(sub, d.decls, None)
+            elif isinstance(d, ast.Import):
+                self.imports.setdefault(path, []).append(d)
+            elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
+                table.setdefault(d.name, d)
+                if isinstance(d, ast.Datatype):
+                    for c in d.ctors:
+                        table.setdefault(c.name, c)
+                scope = Scope(self, path, d if isinstance(d, (ast.ClassDecl, ast.Datatype)) else None)
+                for m in getattr(d, "members", ()):
+                    self.member_scope[id(m)] = scope
+                    if isinstance(d, ast.ClassDecl) and getattr(m, "static", False) is False and d.name != "_default":
+                        pass
+                    table.setdefault(d.name + "." + getattr(m, "name", ""), m)
+            elif hasattr(d, "name"):
+                table.setdefault(d.name, d)
+                self.member_scope[id(d)] = Scope(self, path, cls)
+
+    def scope_of(self, member: object | None) -> Scope:
+        if member is None:
+            return Scope(self, ())
+        return self.member_scope.get(id(member), Scope(self, ()))
+
+    # ---------------------------------------------------------------- names
+
+    def lookup(self, scope: Scope, name: str) -> tuple[object, Scope] | None:
+        """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in."""
+        parts = name.split(".")
+        if len(parts) > 1:
+            mod = self._module_path(scope, parts[:-1])
+            if mod is not None:
+                return self._in_module(mod, parts[-1])
+            # Type.member (static member or constructor qualified by its datatype)
+            head = self.lookup(scope, ".".join(parts[:-1]))
+            if head and isinstance(head[0], (ast.Datatype, ast.ClassDecl)):
+                d, s = head
+                if isinstance(d, ast.Datatype):
+                    for c in d.ctors:
+                        if c.name == parts[-1]:
+                            return c, s
+                for m in d.members:
+                    if getattr(m, "name", None) == parts[-1]:
+                        return m, Scope(self, s.module, d)
+            return None
+        if scope.cls is not None:
+            for m in getattr(scope.cls, "members", ()):
+                if getattr(m, "name", None) == name:
+                    return m, scope
+        path = scope.module
+        while True:  # the enclosing modules, innermost first (lenient: Dafny needs imports for outer ones)
+            found = self._in_module(path, name)
+            if found:
+                return found
+            for imp in self.imports.get(path, []):
+                if imp.opened:
+                    target = self._module_path(Scope(self, path), imp.target.split("."))
+                    if target is not None:
+                        found = self._in_module(target, name)
+                        if found:
+                            return found
+            if not path:
+                return None
+            path = path[:-1]
+
+    def _in_module(self, path: tuple[str, ...], name: str) -> tuple[object, Scope] | None:
+        d = self.modules.get(path, {}).get(name)
+        if d is None:
+            return None
+        if isinstance(d, ast.Module):
+            return d, Scope(self, path + (name,))
+        if isinstance(d, ast.Ctor):
+            return d, Scope(self, path)
+        return d, self.member_scope.get(id(d), Scope(self, path))
+
+    def _module_path(self, scope: Scope, parts: list[str]) -> tuple[str, ...] | None:
+        """The module a (possibly aliased) dotted module name denotes, or None."""
+        path = scope.module
+        while True:
+            for imp in self.imports.get(path, []):
+                if (imp.alias or imp.target.split(".")[-1]) == parts[0]:
+                    target = tuple(imp.target.split("."))
+                    cand = self._absolute(path, target)
+                    if cand is not None:
+                        rest = cand + tuple(parts[1:])
+                        if rest in self.modules:
+                            return rest
+            cand = path + tuple(parts)
+            if cand in self.modules:
+                return cand
+            if not path:
+                return None
+            path = path[:-1]
+
+    def _absolute(self, path: tuple[str, ...], target: tuple[str, ...]) -> tuple[str, ...] | None:
+        while True:
+            if path + target in self.modules:
+                return path + target
+            if not path:
+                return None
+            path = path[:-1]
+
+    # ---------------------------------------------------------------- types
+
+    def rtype(self, t: ast.Type, scope: Scope, tsubst: dict[str, RType] | None = None) -> RType:
+        """Resolve a syntactic type; type parameters come from `tsubst` (default `int`)."""
+        tsubst = tsubst or {}
+        line, col = t.span.line, t.span.col
+        if isinstance(t, ast.TupleType):
+            if not t.elems:
+                return RType("tuple")
+            if len(t.elems) == 1:
+                return self.rtype(t.elems[0], scope, tsubst)
+            return RType("tuple", tuple(self.rtype(e, scope, tsubst) for e in t.elems))
+        if isinstance(t, ast.ArrowType):
+            if t.arrow == "~>":
+                raise Unsupported("heap-reading function type", line, col)
+            return RType("arrow", tuple(self.rtype(p, scope, tsubst) for p in t.params)
+                         + (self.rtype(t.result, scope, tsubst),))
+        name = t.name.rstrip("?")
+        args = tuple(self.rtype(a, scope, tsubst) for a in t.args)
+        if name in tsubst and not args:
+            return tsubst[name]
+        if name in SCALARS:
+            return RType(name)
+        if name == "nat":
+            return RType("subset", (INT,), name="nat")
+        if name == "string":
+            return STRING
+        if name.startswith("bv") and name[2:].isdigit():
+            return RType("bv", width=int(name[2:]))
+        if name in ("seq", "set", "multiset", "iset"):
+            if len(args) != 1:
+                args = (INT,)
+            if name == "iset":
+                raise Unsupported("iset", line, col)
+            return RType(name, args)
+        if name in ("map", "imap"):
+            if name == "imap":
+                raise Unsupported("imap", line, col)
+            return RType("map", args if len(args) == 2 else (INT, INT))
+        if name == "array":
+            return RType("array", args or (INT,))
+        if name in ("ORDINAL", "object") or name.startswith("array"):
+            raise Unsupported(f"type {name}", line, col)
+        found = self.lookup(scope, name)
+        if found is None:
+            raise Unsupported(f"unknown type {name}", line, col)
+        decl, dscope = found
+        params = [p.name for p in getattr(decl, "type_params", ())]
+        inner = dict(zip(params, args + (INT,) * (len(params) - len(args))))
+        if isinstance(decl, ast.TypeSynonym):
+            if decl.rhs is None:
+                raise Unsupported(f"opaque type {name}", line, col)
+            return self.rtype(decl.rhs, dscope, inner)
+        qual = dscope.prefix() + decl.name
+        if isinstance(decl, ast.SubsetType):
+            base = self.rtype(decl.base, dscope, inner)
+            return RType("subset", (base,), name=qual, decl=decl, scope=dscope)
+        if isinstance(decl, ast.Newtype):
+            base = self.rtype(decl.base, dscope, inner)
+            return RType("newtype", (base,), name=qual, decl=decl, scope=dscope)
+        if isinstance(decl, ast.Datatype):
+            if decl.co:
+                raise Unsupported("codatatype", line, col)
+            targs = tuple(inner[p] for p in params)
+            return RType("data", targs, name=qual, decl=decl, scope=dscope)
+        raise Unsupported(f"type {name}", line, col)
+
+    def ctor_fields(self, dt: RType, ctor: ast.Ctor) -> list[tuple[str, RType]]:
+        """The (name, type) of each constructor formal, with the datatype's type arguments substituted."""
+        decl: ast.Datatype = dt.decl
+        subst = dict(zip([p.name for p in decl.type_params], dt.args))
+        return [(f.name, self.rtype(f.type, dt.scope, subst)) for f in ctor.params]
+
+    def ctor_name(self, dt: RType, ctor: ast.Ctor, from_scope: Scope) -> str:
+        """How a constructor is written in a test that lives in the default module."""
+        decl: ast.Datatype = dt.decl
+        return dt.scope.prefix() + decl.name + "." + ctor.name if dt.scope.module else ctor.name

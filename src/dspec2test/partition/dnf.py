@@ -1,0 +1,184 @@
+"""Safe DNF and Full DNF of one clause: an ordered, lazy sequence of branches (conjunctions of literals).
+
+Safe DNF follows Dafny's short-circuit evaluation: branch i carries the negations of the guards of the
+branches before it, so no branch evaluates a sub-expression whose guard is false, and the branches of
+one expression are pairwise disjoint. Full DNF enumerates every non-empty subset of satisfied
+disjuncts of an n-ary disjunction (lazily, without bitmasks); it drops short-circuit safety.
+
+`branches(e, positive)` yields tuples of literals whose disjunction is equivalent to `e` (positive) or
+`!e` (negative).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+
+from dspec2test.dafny import ast
+from dspec2test.partition.walk import conj, free_names, negate, pattern_names
+
+Branch = tuple[ast.Expr, ...]
+Factory = Callable[[], Iterator[Branch]]
+
+
+def branches(e: ast.Expr, positive: bool = True, full: bool = False) -> Iterator[Branch]:
+    return _Splitter(full).split(e, positive)
+
+
+def lazy_product(factories: list[Factory]) -> Iterator[Branch]:
+    """Cross product of lazily produced branch sequences, concatenating literals, in order."""
+    if not factories:
+        yield ()
+        return
+    for head in factories[0]():
+        for tail in lazy_product(factories[1:]):
+            yield head + tail
+
+
+class _Splitter:
+    def __init__(self, full: bool):
+        self.full = full
+
+    def f(self, e: ast.Expr, positive: bool) -> Factory:
+        return lambda: self.split(e, positive)
+
+    def split(self, e: ast.Expr, pos: bool) -> Iterator[Branch]:
+        if self.full:
+            ds = self._disjuncts(e, pos)
+            if ds is not None and len(ds) > 1:
+                return self._subsets(ds)
+        method = getattr(self, "split_" + type(e).__name__, None)
+        if method is not None:
+            out = method(e, pos)
+            if out is not None:
+                return out
+        return iter([(e if pos else negate(e),)])
+
+    # ------------------------------------------------------------ Full DNF
+
+    def _disjuncts(self, e: ast.Expr, pos: bool) -> list[tuple[ast.Expr, bool]] | None:
+        """The flattened disjuncts (expression, polarity) of `e` under `pos`, or None if not a disjunction."""
+        if isinstance(e, ast.UnOp) and e.op == "!":
+            return self._disjuncts(e.operand, not pos)
+        if not isinstance(e, ast.BinOp):
+            return None
+        parts: list[tuple[ast.Expr, bool]]
+        if pos and e.op == "||":
+            parts = [(e.left, True), (e.right, True)]
+        elif pos and e.op == "==>":
+            parts = [(e.left, False), (e.right, True)]
+        elif pos and e.op == "<==":
+            parts = [(e.left, True), (e.right, False)]
+        elif not pos and e.op == "&&":
+            parts = [(e.left, False), (e.right, False)]
+        else:
+            return None
+        flat: list[tuple[ast.Expr, bool]] = []
+        for sub, p in parts:
+            flat.extend(self._disjuncts(sub, p) or [(sub, p)])
+        return flat
+
+    def _subsets(self, ds: list[tuple[ast.Expr, bool]]) -> Iterator[Branch]:
+        # itertools.product over (True, False) per disjunct: lazy, no integer masks to overflow.
+        for choice in itertools.product((True, False), repeat=len(ds)):
+            if not any(choice):
+                continue
+            yield from lazy_product([self.f(d, p if c else not p) for (d, p), c in zip(ds, choice)])
+
+    # ------------------------------------------------------------ Safe DNF rules
+
+    def _then(self, first: tuple[ast.Expr, bool], second: tuple[ast.Expr, bool]) -> Iterator[Branch]:
+        return lazy_product([self.f(*first), self.f(*second)])
+
+    def _seq(self, *parts: Factory) -> Iterator[Branch]:
+        for p in parts:
+            yield from p()
+
+    def split_UnOp(self, e: ast.UnOp, pos: bool) -> Iterator[Branch] | None:
+        if e.op != "!":
+            return None
+        return self.split(e.operand, not pos)
+
+    def split_BoolLit(self, e: ast.BoolLit, pos: bool) -> Iterator[Branch] | None:
+        return iter([(ast.BoolLit(e.value == pos),)])
+
+    def split_BinOp(self, e: ast.BinOp, pos: bool) -> Iterator[Branch] | None:
+        a, b = e.left, e.right
+        op = e.op
+        if op == "&&":
+            if pos:  # A && B
+                return self._then((a, True), (b, True))
+            return self._seq(self.f(a, False), lambda: self._then((a, True), (b, False)))  # !A, A && !B
+        if op == "||":
+            if pos:  # A, !A && B
+                return self._seq(self.f(a, True), lambda: self._then((a, False), (b, True)))
+            return self._then((a, False), (b, False))
+        if op == "==>":
+            if pos:  # !A, A && B
+                return self._seq(self.f(a, False), lambda: self._then((a, True), (b, True)))
+            return self._then((a, True), (b, False))
+        if op == "<==":  # A <== B is A || !B, evaluated left to right
+            if pos:
+                return self._seq(self.f(a, True), lambda: self._then((a, False), (b, False)))
+            return self._then((a, False), (b, True))
+        if op == "<==>":
+            if pos:  # A && B, !A && !B
+                return self._seq(lambda: self._then((a, True), (b, True)), lambda: self._then((a, False), (b, False)))
+            return self._seq(lambda: self._then((a, True), (b, False)), lambda: self._then((a, False), (b, True)))
+        return None
+
+    def split_IfThenElse(self, e: ast.IfThenElse, pos: bool) -> Iterator[Branch] | None:
+        if e.binding:
+            return None  # `if x :| P then ...` binds in the branches: keep whole
+        return self._seq(lambda: self._then((e.cond, True), (e.then, pos)),
+                         lambda: self._then((e.cond, False), (e.els, pos)))
+
+    def split_Let(self, e: ast.Let, pos: bool) -> Iterator[Branch] | None:
+        if e.such_that is not None or e.fail_op:
+            return None
+        names = frozenset(n for p in e.pats for n in pattern_names(p))
+
+        def wrap(lit: ast.Expr) -> ast.Expr:
+            if names & free_names(lit):
+                return ast.Let(e.pats, e.values, lit, ghost=e.ghost, span=e.span)
+            return lit
+
+        return (tuple(wrap(lit) for lit in br) for br in self.split(e.body, pos))
+
+    def split_MatchExpr(self, e: ast.MatchExpr, pos: bool) -> Iterator[Branch] | None:
+        if any(isinstance(c.body, tuple) for c in e.cases):
+            return None
+
+        def case_branches(i: int) -> Iterator[Branch]:
+            case = e.cases[i]
+            before = tuple(ast.MatchCase(c.pattern, ast.BoolLit(False)) for c in e.cases[:i])
+            after = (ast.MatchCase(ast.PatWild(), ast.BoolLit(False)),) if i < len(e.cases) - 1 else ()
+
+            def wrap(lit: ast.Expr) -> ast.Expr:
+                # Earlier cases map to false, so the literal also says "the scrutinee matches case i only".
+                return ast.MatchExpr(e.scrutinee, before + (ast.MatchCase(case.pattern, lit),) + after, span=e.span)
+
+            for br in self.split(case.body, pos):  # type: ignore[arg-type]
+                yield tuple(wrap(lit) for lit in br)
+
+        return self._seq(*[(lambda i=i: case_branches(i)) for i in range(len(e.cases))])
+
+    def split_Quantifier(self, e: ast.Quantifier, pos: bool) -> Iterator[Branch] | None:
+        # exists (positive) and not-forall (negative) are disjunctions over the body's branches.
+        if (e.kind == "exists") != pos:
+            return None
+        body = e.body if e.kind == "exists" else negate(e.body)
+        if e.range is not None:
+            body = ast.BinOp("&&", e.range, body)
+        inner = list(itertools.islice(self.split(body, True), 65))
+        if len(inner) <= 1 or len(inner) > 64:
+            return None
+
+        def q(br: Branch) -> ast.Expr:
+            return ast.Quantifier("exists", e.vars, None, conj(br), e.attributes, span=e.span)
+
+        def gen() -> Iterator[Branch]:
+            for i, br in enumerate(inner):
+                yield tuple(negate(q(prev)) for prev in inner[:i]) + (q(br),)
+
+        return gen()

@@ -1,0 +1,102 @@
+"""Partitions of a contract: the cross product of every clause's branches, pruned by the solver.
+
+The product is walked depth first, clause by clause, asking the solver about each prefix, so an
+unsatisfiable prefix cuts its whole subtree and the product never materialises. The walk stops at the
+cap (and says so) or when a budget of solver calls is spent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.errors import Unsupported
+from dspec2test.partition.contracts import Contract, ContractClause
+from dspec2test.partition.dnf import branches
+from dspec2test.partition.oracle import SolverLike, is_unsat, result_name
+from dspec2test.partition.walk import conj
+
+
+@dataclass(frozen=True)
+class PartitionSpec:
+    id: int  # 1-based within the member
+    literals: tuple[ast.Expr, ...]
+    label: str
+    clause_lines: tuple[int, ...]
+    status: str = "SAT"  # "SAT" or "UNKNOWN" (solver gave up; kept, it may still solve)
+
+
+@dataclass
+class PartitionResult:
+    partitions: list[PartitionSpec] = field(default_factory=list)
+    capped: bool = False  # the cap or the solver budget cut the enumeration
+    unknown_prefixes: int = 0
+    messages: list[str] = field(default_factory=list)
+
+
+def label_of(literals: tuple[ast.Expr, ...]) -> str:
+    return print_expr(conj(literals))
+
+
+def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: SolverLike, *, full: bool = False,
+              cap: int = 64, budget: int | None = None) -> PartitionResult:
+    """Partitions over `clauses` (the contract's clauses the solver can encode).
+
+    Raises Unsupported when the solver cannot encode a literal.
+    """
+    result = PartitionResult()
+    budget_left = [budget if budget is not None else max(256, cap * 32)]
+    lines = tuple(sorted({c.line for c in contract.clauses}))
+
+    def dedupe(lits: tuple[ast.Expr, ...]) -> tuple[ast.Expr, ...]:
+        seen: list[ast.Expr] = []
+        for lit in lits:
+            if lit not in seen and not (isinstance(lit, ast.BoolLit) and lit.value):
+                seen.append(lit)
+        return tuple(seen)
+
+    def walk(i: int, prefix: tuple[ast.Expr, ...], unknown: bool) -> bool:
+        """False when the enumeration must stop (cap or budget)."""
+        if i == len(clauses):
+            if len(result.partitions) >= cap:
+                result.capped = True
+                return False
+            result.partitions.append(PartitionSpec(len(result.partitions) + 1, prefix, label_of(prefix), lines,
+                                                   "UNKNOWN" if unknown else "SAT"))
+            return True
+        for br in branches(clauses[i].expr, True, full):
+            lits = dedupe(prefix + br)
+            if any(isinstance(lit, ast.BoolLit) and not lit.value for lit in lits):
+                continue
+            if budget_left[0] <= 0:
+                result.capped = True
+                result.messages.append(f"stopped after {budget} solver calls")
+                return False
+            budget_left[0] -= 1
+            res = solver.check(lits)
+            if is_unsat(res):
+                continue
+            if not walk(i + 1, lits, unknown or result_name(res) == "UNKNOWN"):
+                return False
+        return True
+
+    walk(0, (), False)
+    if result.capped and len(result.partitions) >= cap:
+        result.messages.append(f"partition cap of {cap} reached; more combinations were not explored "
+                               f"(raise --max-partitions)")
+    return result
+
+
+def check_clauses(clauses: tuple[ContractClause, ...], solver: SolverLike) -> tuple[
+        tuple[ContractClause, ...], list[tuple[ContractClause, Unsupported]]]:
+    """Split clauses into those the solver encodes and those it reports unsupported."""
+    ok, bad = [], []
+    for c in clauses:
+        try:
+            solver.check([c.expr])
+        except Unsupported as exc:
+            bad.append((c, exc))
+        else:
+            ok.append(c)
+    return tuple(ok), bad

@@ -1,0 +1,139 @@
+"""Scenarios of a partition: the base one, and with BVA one per (variable, edge) with one variable pinned.
+
+Numeric edges are the least and greatest values of `v - t` inside the partition, for t = 0 and every
+term the partition compares `v` with, so symbolic edges (`x == |s| - 1`) are found as well as literal
+ones (`x == 0`). Inputs with no finite edge on a side are pinned at -N / N; outputs only at finite
+edges. Booleans get true and false, collections length 0, 1 and > 1. Pins the partition contradicts
+or already implies are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.errors import Unsupported
+from dspec2test.partition.contracts import Contract, Var
+from dspec2test.partition.oracle import SolverLike, is_unsat
+from dspec2test.partition.partitions import PartitionSpec
+from dspec2test.partition.types import TypeIndex
+from dspec2test.partition.walk import free_names, negate, walk
+from dspec2test.records import Scenario, ScenarioKind
+
+_COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}
+_LENGTHED = {"seq", "set", "multiset", "map"}
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    scenario: Scenario
+    constraints: tuple[ast.Expr, ...]  # the partition's literals plus the pin, if any
+
+
+def base_scenario(part: PartitionSpec) -> ScenarioSpec:
+    return ScenarioSpec(Scenario(part.id, 1, ScenarioKind.BASE), part.literals)
+
+
+def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, types: TypeIndex,
+                  extreme: int = 100) -> list[ScenarioSpec]:
+    """Base scenario first, then one per surviving pin, ids 1, 2, ..."""
+    out = [base_scenario(part)]
+    seen: set[str] = set()
+    names = {v.name for v in contract.vars}
+
+    def useful(pin: ast.Expr) -> bool:
+        text = print_expr(pin)
+        if text in seen:
+            return False
+        seen.add(text)
+        if is_unsat(solver.check(part.literals + (pin,))):
+            return False  # the partition does not allow this edge
+        # the partition already implies it: nothing new to test
+        return not is_unsat(solver.check(part.literals + (negate(pin),)))
+
+    for var in contract.vars:
+        for group in candidate_pins(var, part.literals, solver, types, names):
+            kept = [p for p in group.pins if useful(p)]
+            if not kept and group.fallback is not None and not var.is_output and useful(group.fallback(extreme)):
+                kept = [group.fallback(extreme)]
+            for pin in kept:
+                out.append(ScenarioSpec(Scenario(part.id, len(out) + 1, ScenarioKind.BVA, print_expr(pin)),
+                                        part.literals + (pin,)))
+    return out
+
+
+@dataclass(frozen=True)
+class PinGroup:
+    """Pins for one side of one variable; `fallback(N)` pins it at -N / N when none of them survives."""
+
+    pins: tuple[ast.Expr, ...]
+    fallback: Callable[[int], ast.Expr] | None = None
+
+
+def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
+                   names: set[str]) -> list[PinGroup]:
+    kind = types.kind(var.type)
+    v = ast.Name(var.name)
+    if kind == "bool":
+        return [PinGroup((v, ast.UnOp("!", v)))]
+    if kind in _LENGTHED or kind == "array":
+        size: ast.Expr = ast.MemberSelect(v, "Length") if kind == "array" else ast.Cardinality(v)
+        return [PinGroup((ast.BinOp("==", size, ast.IntLit(0)), ast.BinOp("==", size, ast.IntLit(1)),
+                          ast.BinOp(">", size, ast.IntLit(1))))]
+    if kind != "int":
+        return []
+    lower: list[ast.Expr] = []
+    upper: list[ast.Expr] = []
+    for t in [ast.IntLit(0), *compared_terms(var.name, literals, names)]:
+        term = v if _is_zero(t) else ast.BinOp("-", v, t)
+        for maximize, edges in ((False, lower), (True, upper)):
+            try:
+                k = solver.optimize(term, literals, maximize)
+            except Unsupported:
+                continue
+            if isinstance(k, int) and not isinstance(k, bool):
+                edges.append(ast.BinOp("==", v, shifted(t, k)))
+    return [PinGroup(tuple(lower), lambda n: ast.BinOp("==", v, _int(-n))),
+            PinGroup(tuple(upper), lambda n: ast.BinOp("==", v, _int(n)))]
+
+
+def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -> list[ast.Expr]:
+    """Terms that some comparison in the literals puts directly against `name`, in first-seen order."""
+    out: list[ast.Expr] = []
+
+    def consider(a: ast.Expr, b: ast.Expr) -> None:
+        for x, y in ((a, b), (b, a)):
+            if isinstance(x, ast.Name) and x.name == name:
+                fv = free_names(y)
+                if name not in fv and fv <= names and y not in out and not _is_zero(y):
+                    out.append(y)
+
+    for lit in literals:
+        for n in walk(lit):
+            if isinstance(n, ast.BinOp) and n.op in _COMPARISONS:
+                consider(n.left, n.right)
+            elif isinstance(n, ast.Chain):
+                for a, b in zip(n.operands, n.operands[1:]):
+                    consider(a, b)
+    return out
+
+
+def shifted(t: ast.Expr, k: int) -> ast.Expr:
+    """`t + k` printed nicely: a literal when t is one, `t`, `t + k` or `t - |k|`."""
+    if isinstance(t, ast.IntLit):
+        return _int(t.value + k)
+    if isinstance(t, ast.UnOp) and t.op == "-" and isinstance(t.operand, ast.IntLit):
+        return _int(k - t.operand.value)
+    if k == 0:
+        return t
+    return ast.BinOp("+" if k > 0 else "-", t, ast.IntLit(abs(k)))
+
+
+def _int(k: int) -> ast.Expr:
+    return ast.IntLit(k) if k >= 0 else ast.UnOp("-", ast.IntLit(-k))
+
+
+def _is_zero(t: ast.Expr) -> bool:
+    return isinstance(t, ast.IntLit) and t.value == 0

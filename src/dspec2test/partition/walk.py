@@ -1,0 +1,160 @@
+"""Generic traversal of the frozen AST: children, rebuilding with a function, names bound by binders.
+
+The AST nodes are dataclasses whose fields hold nodes, tuples of nodes or plain values, so one generic
+walker serves every node kind; only binders (quantifiers, comprehensions, lambdas, lets, match cases)
+need to know which names they bind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+
+from dspec2test.dafny import ast
+
+
+def _is_node(v: object) -> bool:
+    return isinstance(v, ast.Node)
+
+
+def children(node: ast.Node) -> Iterator[ast.Node]:
+    for f in dataclasses.fields(node):
+        if f.name == "span":
+            continue
+        yield from _nodes_in(getattr(node, f.name))
+
+
+def _nodes_in(v: object) -> Iterator[ast.Node]:
+    if _is_node(v):
+        yield v  # type: ignore[misc]
+    elif isinstance(v, tuple):
+        for item in v:
+            yield from _nodes_in(item)
+
+
+def walk(node: ast.Node) -> Iterator[ast.Node]:
+    """Every node below and including `node`, pre-order."""
+    yield node
+    for c in children(node):
+        yield from walk(c)
+
+
+def bound_names(node: ast.Node) -> frozenset[str]:
+    """Names a binder node introduces for its sub-expressions."""
+    if isinstance(node, (ast.Quantifier, ast.SetComprehension, ast.MapComprehension)):
+        return frozenset(v.name for v in node.vars)
+    if isinstance(node, ast.Lambda):
+        return frozenset(v.name for v in node.params)
+    if isinstance(node, ast.Let):
+        return frozenset(n for p in node.pats for n in pattern_names(p))
+    if isinstance(node, ast.MatchCase):
+        return frozenset(pattern_names(node.pattern))
+    if isinstance(node, ast.IfThenElse) and node.binding:
+        return frozenset(v.name for v in node.binding)
+    return frozenset()
+
+
+def pattern_names(p: ast.Pattern) -> Iterator[str]:
+    if isinstance(p, ast.PatVar):
+        yield p.name
+    elif isinstance(p, ast.PatCtor):
+        for a in p.args:
+            yield from pattern_names(a)
+    elif isinstance(p, ast.PatTuple):
+        for a in p.elems:
+            yield from pattern_names(a)
+    elif isinstance(p, ast.PatAlt):
+        for a in p.alts:
+            yield from pattern_names(a)
+    elif isinstance(p, ast.PatBind):
+        yield p.name
+        yield from pattern_names(p.pattern)
+
+
+def free_names(e: ast.Node) -> frozenset[str]:
+    """Names used in `e` that no binder inside `e` binds (over-approximate: lets bind in their values too)."""
+    out: set[str] = set()
+
+    def go(n: ast.Node, bound: frozenset[str]) -> None:
+        if isinstance(n, ast.Name) and n.name not in bound:
+            out.add(n.name)
+        inner = bound | bound_names(n)
+        for c in children(n):
+            go(c, inner)
+
+    go(e, frozenset())
+    return frozenset(out)
+
+
+def rebuild(node: ast.Node, fn: Callable[[ast.Node], ast.Node | None]) -> ast.Node:
+    """Bottom-up rewrite: children first, then `fn(node)` (None keeps the node as rebuilt)."""
+    changes = {}
+    for f in dataclasses.fields(node):
+        if f.name == "span":
+            continue
+        v = getattr(node, f.name)
+        nv = _rebuild_value(v, fn)
+        if nv is not v:
+            changes[f.name] = nv
+    new = dataclasses.replace(node, **changes) if changes else node
+    out = fn(new)
+    return new if out is None else out
+
+
+def _rebuild_value(v: object, fn: Callable[[ast.Node], ast.Node | None]) -> object:
+    if _is_node(v):
+        return rebuild(v, fn)  # type: ignore[arg-type]
+    if isinstance(v, tuple):
+        items = tuple(_rebuild_value(i, fn) for i in v)
+        return v if all(a is b for a, b in zip(items, v)) else items
+    return v
+
+
+def substitute(e: ast.Expr, mapping: dict[str, ast.Expr]) -> ast.Expr:
+    """Replace free occurrences of names; binders that rebind a name hide it from their scope."""
+
+    def go(n: ast.Node, live: dict[str, ast.Expr]) -> ast.Node:
+        if not live:
+            return n
+        if isinstance(n, ast.Name) and n.name in live:
+            return live[n.name]
+        hidden = bound_names(n)
+        inner = {k: v for k, v in live.items() if k not in hidden} if hidden else live
+        changes = {}
+        for f in dataclasses.fields(n):
+            if f.name == "span":
+                continue
+            v = getattr(n, f.name)
+            nv = _sub_value(v, inner, go)
+            if nv is not v:
+                changes[f.name] = nv
+        return dataclasses.replace(n, **changes) if changes else n
+
+    return go(e, dict(mapping))  # type: ignore[return-value]
+
+
+def _sub_value(v: object, live: dict[str, ast.Expr], go: Callable) -> object:
+    if _is_node(v):
+        return go(v, live)
+    if isinstance(v, tuple):
+        items = tuple(_sub_value(i, live, go) for i in v)
+        return v if all(a is b for a, b in zip(items, v)) else items
+    return v
+
+
+def conj(lits: tuple[ast.Expr, ...] | list[ast.Expr]) -> ast.Expr:
+    """Left-nested `&&` of the literals; `true` when there are none."""
+    if not lits:
+        return ast.BoolLit(True)
+    out = lits[0]
+    for lit in lits[1:]:
+        out = ast.BinOp("&&", out, lit)
+    return out
+
+
+def negate(e: ast.Expr) -> ast.Expr:
+    if isinstance(e, ast.UnOp) and e.op == "!":
+        return e.operand
+    if isinstance(e, ast.BoolLit):
+        return ast.BoolLit(not e.value)
+    return ast.UnOp("!", e, span=e.span)

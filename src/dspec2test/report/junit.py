@@ -1,0 +1,54 @@
+"""JUnit XML: one testcase per generated test, with the member's file and line.
+
+classname is file and member (`prog.dfy.M.Sum`), name is partition and scenario (`p1 s2: x == 0`), so
+test reporters group by method and show which class failed. Timeouts are failures of type `timeout`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from junit_xml import TestCase as JUnitCase
+from junit_xml import TestSuite, to_xml_report_string
+
+from dspec2test.records import Status, Verdict
+
+
+def test_name(v: Verdict) -> str:
+    return f"p{v.partition} s{v.scenario}: {v.pin or v.label or 'true'}"
+
+
+def detail(v: Verdict) -> str:
+    """The failure text: inputs, the broken clause and expected versus actual."""
+    lines = [f"test: {v.test}"]
+    if v.inputs:
+        lines.append("inputs: " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()))
+    if v.label:
+        lines.append(f"partition: {v.label}")
+    if v.clause_line:
+        where = f"{Path(v.file).name}:{v.clause_line}" if v.file else f"line {v.clause_line}"
+        lines.append(f"clause: {where}" + (f": {v.clause}" if v.clause else ""))
+    if v.expected is not None and v.expected != v.clause:
+        lines.append(f"expected: {v.expected}")
+    if v.actual is not None:
+        lines.append(f"actual: {v.actual}")
+    if v.message:
+        lines.append(f"message: {v.message}")
+    return "\n".join(lines)
+
+
+def junit_xml(verdicts: list[Verdict] | tuple[Verdict, ...], suite_name: str = "dspec2test") -> str:
+    by_file: dict[str, list[JUnitCase]] = defaultdict(list)
+    for v in verdicts:
+        case = JUnitCase(test_name(v), classname=f"{Path(v.file).name}.{v.method}", file=v.file,
+                         line=v.member_line or None)
+        if v.status is Status.FAILED:
+            case.add_failure_info(message=v.message, output=detail(v), failure_type="failure")
+        elif v.status is Status.TIMEOUT:
+            case.add_failure_info(message=v.message, output=detail(v), failure_type="timeout")
+        elif v.status is Status.ERROR:
+            case.add_error_info(message=v.message, output=detail(v), error_type="error")
+        by_file[v.file].append(case)
+    suites = [TestSuite(f"{suite_name}: {Path(f).name}", cases, file=f) for f, cases in by_file.items()]
+    return to_xml_report_string(suites or [TestSuite(suite_name, [])])

@@ -1,0 +1,91 @@
+"""`--unverified`: the members whose verification fails (asked of `dafny verify`), plus `{:testEntry}` ones.
+
+As the paper's tool did: a developer whose proof fails gets concrete failing inputs for exactly those.
+Dafny reports a failure at a line inside the member (a return path, an assertion); the enclosing member
+is found from the parser's spans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dspec2test.dafny import ast
+from dspec2test.errors import Diagnostic
+from dspec2test.run.output import build_errors
+from dspec2test.run.process import run_limited
+from dspec2test.toolchain import find_toolchain
+
+from dspec2test.dafny.parser import iter_members, parse_file
+
+
+@dataclass(frozen=True)
+class MemberSpan:
+    name: str  # qualified, as TestCase.method names it: "M.C.Find"
+    line: int
+    end_line: int
+    test_entry: bool
+
+
+class VerifyError(Exception):
+    """dafny verify could not say which members fail (missing tool, resolution error, timeout)."""
+
+
+def unverified_members(path: str | Path, timeout_s: float = 600.0) -> list[str]:
+    """Members of the program at `path` that fail `dafny verify`, then the `{:testEntry}` ones, no repeats."""
+    parsed = parse_file(str(path))
+    if isinstance(parsed, Diagnostic):
+        raise VerifyError(parsed.render())
+    members = list(member_spans(parsed))
+    failures = verification_failures(path, timeout_s)
+    return select_unverified(members, failures, Path(path).name)
+
+
+def select_unverified(members: list[MemberSpan], failures: list[Diagnostic], file_name: str) -> list[str]:
+    chosen = []
+    for diag in failures:
+        if Path(diag.file).name != file_name:
+            continue
+        member = enclosing_member(members, diag.line)
+        if member:
+            chosen.append(member.name)
+    chosen += [m.name for m in members if m.test_entry]
+    return list(dict.fromkeys(chosen))
+
+
+def enclosing_member(members: list[MemberSpan], line: int) -> MemberSpan | None:
+    """The innermost member whose lines contain `line`."""
+    around = [m for m in members if m.line <= line <= m.end_line]
+    return min(around, key=lambda m: m.end_line - m.line) if around else None
+
+
+def verification_failures(path: str | Path, timeout_s: float = 600.0) -> list[Diagnostic]:
+    tools = find_toolchain()
+    if not tools.dafny:
+        raise VerifyError("dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
+    path = Path(path).resolve()
+    argv = [tools.dafny, "verify", *tools.solver_args(), path.name]
+    done = run_limited(argv, path.parent, tools.dafny_env(), timeout_s)
+    if done.timed_out:
+        raise VerifyError(f"dafny verify did not finish within {timeout_s:g} s")
+    errors = list(build_errors(done.stdout) + build_errors(done.stderr))
+    if "resolution/type errors" in done.stdout or "parse errors" in done.stdout:
+        first = errors[0].render() if errors else done.stdout.strip().splitlines()[-1]
+        raise VerifyError(f"dafny verify could not resolve the program: {first}")
+    return errors
+
+
+def member_spans(program: ast.Program) -> Iterator[MemberSpan]:
+    for name, member in iter_members(program):
+        test_entry = any(a.name == "testEntry" for a in member.attributes)
+        yield MemberSpan(name, member.span.line, member.span.end_line, test_entry)
+
+
+def clause_texts(path: str | Path) -> dict[int, str]:
+    """Line -> source text of each requires/ensures clause in the program (empty if it does not parse)."""
+    parsed = parse_file(str(path))
+    if isinstance(parsed, Diagnostic):
+        return {}
+    return {clause.span.line: clause.text for _, member in iter_members(parsed)
+            for clause in member.spec.requires + member.spec.ensures if clause.text}

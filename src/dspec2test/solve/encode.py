@@ -1,0 +1,818 @@
+"""Dafny contract expressions to Z3, with the Dafny type of every subterm (see values.TV).
+
+Names resolve through `dafny.resolve`; user functions are inlined (non-recursive) or become Z3 recursive
+functions; quantifiers with an integer lower bound (or over a collection) are expanded a few steps and
+keep a residual Z3 quantifier for the rest, dropped when the bound provably leaves no rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RType, Scope, seq_of
+from dspec2test.errors import Unsupported
+from dspec2test.solve.types import Types
+from dspec2test.solve import quant
+from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_, multiset_from_cands, or_, unsupported as _u
+
+ANY = RType("any")  # element type of `[]` before its context gives one
+COMPARE = ("<", "<=", ">", ">=")
+
+
+@dataclass
+class Encoder:
+    resolver: Resolver
+    types: Types
+    prove: Callable[[z3.BoolRef], bool]  # True when the formula holds under the variables' constraints
+    no_old: bool = True  # the member has no modifies clause, so old(e) == e
+    width: int = 11  # quantifier expansion steps
+    _recfuns: dict = field(default_factory=dict)
+    rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
+    _recursive: dict = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- entry points
+
+    def boolean(self, e: ast.Expr, env: Env) -> z3.BoolRef:
+        tv = self.enc(e, env)
+        if tv.t.base.kind != "bool":
+            raise _u("non-boolean constraint", e)
+        return tv.v
+
+    def constraint_of(self, t: RType, tv: TV) -> z3.BoolRef:
+        """A subset type's or newtype's constraint, for value tv."""
+        decl = t.decl
+        env = Env({decl.var: TV(tv.v, t)}, t.scope)
+        return self.boolean(decl.constraint, env)
+
+    # ---------------------------------------------------------------- dispatch
+
+    def enc(self, e: ast.Expr, env: Env) -> TV:
+        fn = getattr(self, "e_" + type(e).__name__, None)
+        if fn is None:
+            raise _u(_CONSTRUCT.get(type(e).__name__, type(e).__name__), e)
+        return fn(e, env)
+
+    def e_IntLit(self, e, env):
+        return TV(z3.IntVal(e.value), INT, lit=e.value)
+
+    def e_RealLit(self, e, env):
+        return TV(z3.RealVal(e.text.replace("_", "")), REAL)
+
+    def e_BoolLit(self, e, env):
+        return TV(z3.BoolVal(e.value), BOOL)
+
+    def e_CharLit(self, e, env):
+        return TV(z3.IntVal(ord(e.value)), CHAR)
+
+    def e_StringLit(self, e, env):
+        return TV(_seq_lit([z3.IntVal(ord(c)) for c in e.value], z3.IntSort()), STRING)
+
+    def e_Name(self, e, env):
+        if e.name in env.vars:
+            return env.vars[e.name]
+        return self._global(e.name, e, env)
+
+    def _global(self, name: str, node, env: Env) -> TV:
+        found = env.scope.lookup(name)
+        if found is None:
+            raise _u(f"unknown name {name}", node)
+        decl, scope = found
+        if isinstance(decl, ast.Const):
+            if decl.value is None:
+                raise _u("const without a value", node)
+            tv = self.enc(decl.value, Env({}, scope))
+            if decl.type is not None:
+                tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))
+            return tv
+        if isinstance(decl, ast.Ctor):
+            if decl.params:
+                raise _u("constructor used as a function value", node)
+            return self._construct(decl, scope, [], node)
+        if isinstance(decl, ast.Function) and not decl.params:
+            return self._call_function(decl, scope, [], node, env)
+        raise _u(f"name {name} ({type(decl).__name__.lower()})", node)
+
+    # ---------------------------------------------------------------- operators
+
+    def e_UnOp(self, e, env):
+        a = self.enc(e.operand, env)
+        if e.op == "!":
+            return TV(z3.Not(a.v), BOOL)
+        if a.lit is not None:
+            return TV(z3.IntVal(-a.lit), INT, lit=-a.lit)
+        return TV(-a.v, a.t)
+
+    def e_Chain(self, e, env):
+        vals = [self.enc(o, env) for o in e.operands]
+        parts = [self._binop(op, vals[i], vals[i + 1], e) for i, op in enumerate(e.ops)]
+        return TV(and_(p.v for p in parts), BOOL)
+
+    def e_BinOp(self, e, env):
+        op = e.op
+        if op in ("&&", "||", "==>", "<==", "<==>"):
+            a, b = self.boolean(e.left, env), self.boolean(e.right, env)
+            v = {"&&": lambda: z3.And(a, b), "||": lambda: z3.Or(a, b), "==>": lambda: z3.Implies(a, b),
+                 "<==": lambda: z3.Implies(b, a), "<==>": lambda: a == b}[op]()
+            return TV(v, BOOL)
+        if op == "==#":
+            raise _u("prefix equality", e)
+        return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
+
+    def _binop(self, op: str, a: TV, b: TV, node) -> TV:
+        if op in ("in", "!in"):
+            v = self.member(a, b, node)
+            return TV(z3.Not(v) if op == "!in" else v, BOOL)
+        a, b = self.unify(a, b)
+        k = a.t.base.kind
+        if op == "==":
+            return TV(self.eq(a, b, node), BOOL)
+        if op == "!=":
+            return TV(z3.Not(self.eq(a, b, node)), BOOL)
+        if k in ("set", "multiset", "map"):
+            return self._collection_op(op, a, b, node)
+        if k in ("seq", "array"):
+            if op == "+":
+                return TV(z3.Concat(a.v, b.v), a.t if not a.t.is_string else STRING)
+            if op in ("<", "<="):  # prefix
+                pre = z3.PrefixOf(a.v, b.v)
+                return TV(z3.And(pre, a.v != b.v) if op == "<" else pre, BOOL)
+            raise _u(f"sequence operator {op}", node)
+        if k == "bv":
+            return self._bv_op(op, a, b, node)
+        if op in COMPARE:
+            x, y = a.v, b.v
+            return TV({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op], BOOL)
+        if k not in ("int", "real"):
+            raise _u(f"operator {op} on {k}", node)
+        x, y = a.v, b.v
+        if op == "+":
+            return TV(x + y, a.t)
+        if op == "-":
+            return TV(x - y, a.t)
+        if op == "*":
+            return TV(x * y, a.t)
+        if op == "/":
+            return TV(x / y, a.t)
+        if op == "%":
+            if k == "real":
+                raise _u("% on real", node)
+            return TV(x % y, a.t)
+        raise _u(f"operator {op} on {k}", node)
+
+    def _bv_op(self, op, a, b, node):
+        x, y = a.v, b.v
+        table = {"+": lambda: x + y, "-": lambda: x - y, "*": lambda: x * y, "/": lambda: z3.UDiv(x, y),
+                 "%": lambda: z3.URem(x, y), "&": lambda: x & y, "|": lambda: x | y, "^": lambda: x ^ y,
+                 "<<": lambda: x << y, ">>": lambda: z3.LShR(x, y)}
+        if op in table:
+            return TV(table[op](), a.t)
+        if op in COMPARE:
+            return TV({"<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}[op](x, y), BOOL)
+        raise _u(f"bitvector operator {op}", node)
+
+    def _collection_op(self, op, a: TV, b: TV, node) -> TV:
+        k = a.t.base.kind
+        x, y = a.v, b.v
+        if k == "set":
+            if op == "+":
+                return TV(SetV(x.cands + y.cands), a.t)
+            if op == "*":
+                return TV(SetV(tuple((z3.And(g, y.member(e)), e) for g, e in x.cands)), a.t)
+            if op == "-":
+                return TV(SetV(tuple((z3.And(g, z3.Not(y.member(e))), e) for g, e in x.cands)), a.t)
+            if op in ("<=", "<", ">=", ">"):
+                if op in (">=", ">"):
+                    x, y = y, x
+                sub = and_(z3.Implies(g, y.member(e)) for g, e in x.cands)
+                return TV(z3.And(sub, z3.Not(self.eq(TV(y, a.t), TV(x, a.t), node))) if op in ("<", ">") else sub, BOOL)
+            if op == "!!":
+                return TV(and_(z3.Implies(g, z3.Not(y.member(e))) for g, e in x.cands), BOOL)
+        if k == "multiset":
+            if op == "+":
+                return TV(MultisetV(x.cands + y.cands, lambda v: x.count(v) + y.count(v)), a.t)
+            if op == "*":
+                return TV(MultisetV(x.cands, lambda v: _min(x.count(v), y.count(v))), a.t)
+            if op == "-":
+                return TV(MultisetV(x.cands, lambda v: _max0(x.count(v) - y.count(v))), a.t)
+            if op in ("<=", "<", ">=", ">"):
+                if op in (">=", ">"):
+                    x, y = y, x
+                sub = and_(z3.Implies(g, x.count(e) <= y.count(e)) for g, e in x.cands)
+                return TV(z3.And(sub, z3.Not(self.eq(TV(y, a.t), TV(x, a.t), node))) if op in ("<", ">") else sub, BOOL)
+            if op == "!!":
+                return TV(and_(z3.Implies(g, y.count(e) == 0) for g, e in x.cands), BOOL)
+        if k == "map":
+            if op == "+":
+                keys = SetV(x.keys.cands + y.keys.cands)
+                return TV(MapV(keys, lambda kk: z3.If(y.keys.member(kk), y.get(kk), x.get(kk))), a.t)
+        raise _u(f"{k} operator {op}", node)
+
+    def _map_minus(self, m: TV, s: TV) -> TV:
+        x, y = m.v, s.v
+        keys = SetV(tuple((z3.And(g, z3.Not(y.member(e))), e) for g, e in x.keys.cands))
+        return TV(MapV(keys, x.get), m.t)
+
+    def member(self, x: TV, coll: TV, node) -> z3.BoolRef:
+        k = coll.t.base.kind
+        if k == "any":
+            return z3.BoolVal(False)
+        et = coll.t.base.args[0]
+        x = self.coerce(x, et)
+        if k in ("seq", "array"):
+            return z3.Contains(coll.v, z3.Unit(self.types.to_rep(x)))
+        if k == "set":
+            return coll.v.member(self.types.to_rep(x))
+        if k == "multiset":
+            return coll.v.count(self.types.to_rep(x)) > 0
+        if k == "map":
+            return coll.v.keys.member(self.types.to_rep(x))
+        raise _u(f"`in` on {k}", node)
+
+    # ---------------------------------------------------------------- typing helpers
+
+    def coerce(self, tv: TV, t: RType) -> TV:
+        """Give an integer literal (or `[]`) the type its context wants."""
+        b = t.base
+        if tv.lit is not None:
+            if b.kind == "real":
+                return TV(z3.RealVal(tv.lit), t)
+            if b.kind == "bv":
+                return TV(z3.BitVecVal(tv.lit, b.width), t)
+            if b.kind in ("int", "char"):
+                return TV(tv.v, t, tv.lit)
+        if tv.t.base.kind == "seq" and tv.t.base.args[0] == ANY and b.kind in ("seq", "array"):
+            return TV(z3.Empty(self.types.sort(b)), t)
+        if tv.t.base.kind == "seq" and b.kind in ("seq", "array") and tv.t.base.args[0] != b.args[0]:
+            return TV(tv.v, RType(b.kind, b.args, is_string=b.is_string) if tv.t.base.args[0] == ANY else tv.t)
+        return tv
+
+    def unify(self, a: TV, b: TV) -> tuple[TV, TV]:
+        if a.lit is not None and b.lit is None:
+            a = self.coerce(a, b.t)
+        elif b.lit is not None and a.lit is None:
+            b = self.coerce(b, a.t)
+        ka, kb = a.t.base, b.t.base
+        if ka.kind == "seq" and ka.args[0] == ANY and kb.kind in ("seq", "array"):
+            a = self.coerce(a, b.t)
+        elif kb.kind == "seq" and kb.args[0] == ANY and ka.kind in ("seq", "array"):
+            b = self.coerce(b, a.t)
+        elif ka.kind == "set" and ka.args[0] == ANY:
+            a = TV(a.v, b.t)
+        elif kb.kind == "set" and kb.args[0] == ANY:
+            b = TV(b.v, a.t)
+        return a, b
+
+    def eq(self, a: TV, b: TV, node) -> z3.BoolRef:
+        a, b = self.unify(a, b)
+        k = a.t.base.kind
+        x, y = a.v, b.v
+        if k == "set" or (k == "any" and isinstance(x, SetV)):
+            return z3.And(and_(z3.Implies(g, y.member(e)) for g, e in x.cands),
+                          and_(z3.Implies(g, x.member(e)) for g, e in y.cands))
+        if k == "multiset":
+            return and_(z3.Implies(g, x.count(e) == y.count(e)) for g, e in x.cands + y.cands)
+        if k == "map":
+            same_keys = self.eq(TV(x.keys, RType("set", (a.t.base.args[0],))), TV(y.keys, RType("set", (a.t.base.args[0],))), node)
+            return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
+        if isinstance(x, FuncV) or isinstance(y, FuncV):
+            raise _u("equality of functions", node)
+        if x.sort() != y.sort():
+            raise _u(f"comparison of {x.sort()} with {y.sort()}", node)
+        return x == y
+
+    # ---------------------------------------------------------------- collections
+
+    def e_Cardinality(self, e, env):
+        a = self.enc(e.expr, env)
+        k = a.t.base.kind
+        if k in ("seq", "array"):
+            return TV(z3.Length(a.v), INT)
+        if k == "set":
+            if a.v.rep is not None:
+                return TV(z3.Length(a.v.rep), INT)
+            return TV(a.v.card(), INT)
+        if k == "multiset":
+            return TV(a.v.card(), INT)
+        if k == "map":
+            return TV(a.v.keys.card(), INT)
+        if k == "any":
+            return TV(z3.IntVal(0), INT)
+        raise _u(f"|e| on {k}", e)
+
+    def e_SeqDisplay(self, e, env):
+        if not e.elems:
+            return TV(None, RType("seq", (ANY,)))
+        vals = [self.enc(x, env) for x in e.elems]
+        et = next((v.t for v in vals if v.lit is None), vals[0].t)
+        vals = [self.coerce(v, et) for v in vals]
+        return TV(_seq_lit([self.types.to_rep(v) for v in vals], self.types.sort(et)), seq_of(et))
+
+    def e_SetDisplay(self, e, env):
+        if e.infinite:
+            raise _u("iset display", e)
+        vals = [self.enc(x, env) for x in e.elems]
+        et = next((v.t for v in vals if v.lit is None), vals[0].t if vals else ANY)
+        return TV(SetV(tuple((z3.BoolVal(True), self.types.to_rep(self.coerce(v, et))) for v in vals)), RType("set", (et,)))
+
+    def e_MultisetDisplay(self, e, env):
+        vals = [self.enc(x, env) for x in e.elems]
+        et = next((v.t for v in vals if v.lit is None), vals[0].t if vals else ANY)
+        cands = tuple((z3.BoolVal(True), self.types.to_rep(self.coerce(v, et))) for v in vals)
+        return TV(multiset_from_cands(cands), RType("multiset", (et,)))
+
+    def e_MultisetConv(self, e, env):
+        a = self.enc(e.expr, env)
+        k = a.t.base.kind
+        et = a.t.base.args[0] if a.t.base.args else ANY
+        if k == "set":
+            return TV(multiset_from_cands(a.v.cands), RType("multiset", (et,)))
+        if k in ("seq", "array"):
+            s = a.v
+            cands = tuple((z3.IntVal(i) < z3.Length(s), s[i]) for i in range(self._seq_bound(s, e)))
+            return TV(multiset_from_cands(cands), RType("multiset", (et,)))
+        if k == "any":
+            return TV(multiset_from_cands(()), RType("multiset", (ANY,)))
+        raise _u(f"multiset() of {k}", e)
+
+    def _seq_bound(self, s, node) -> int:
+        """A static bound on a sequence's length (needed to list its elements)."""
+        for n in (self.types.cap, 2 * self.types.cap, 4 * self.types.cap):
+            if self.prove(z3.Length(s) <= n):
+                return n
+        raise _u("multiset of a sequence without a small length bound", node)
+
+    def e_MapDisplay(self, e, env):
+        if e.infinite:
+            raise _u("imap display", e)
+        items = [(self.enc(k, env), self.enc(v, env)) for k, v in e.items]
+        if not items:
+            return TV(MapV(SetV(()), lambda k: k), RType("map", (ANY, ANY)))
+        kt = next((k.t for k, _ in items if k.lit is None), items[0][0].t)
+        vt = next((v.t for _, v in items if v.lit is None), items[0][1].t)
+        ks = [self.types.to_rep(self.coerce(k, kt)) for k, _ in items]
+        vs = [self.types.to_rep(self.coerce(v, vt)) for _, v in items]
+
+        def get(x, ks=ks, vs=vs):
+            out = vs[-1]
+            for kk, vv in zip(ks, vs):  # later items win, as in Dafny
+                out = z3.If(x == kk, vv, out)
+            return out
+
+        return TV(MapV(SetV(tuple((z3.BoolVal(True), k) for k in ks)), get), RType("map", (kt, vt)))
+
+    def e_Index(self, e, env):
+        if len(e.indices) != 1:
+            raise _u("multi-dimensional array", e)
+        s = self.enc(e.seq, env)
+        i = self.enc(e.indices[0], env)
+        k = s.t.base.kind
+        if k in ("seq", "array"):
+            i = self.coerce(i, INT)
+            if i.t.base.kind == "bv":
+                i = TV(z3.BV2Int(i.v), INT)
+            return self.types.from_rep(s.v[i.v], s.t.base.args[0])
+        if k == "map":
+            kt, vt = s.t.base.args
+            return self.types.from_rep(s.v.get(self.types.to_rep(self.coerce(i, kt))), vt)
+        if k == "multiset":
+            return TV(s.v.count(self.types.to_rep(self.coerce(i, s.t.base.args[0]))), INT)
+        raise _u(f"indexing {k}", e)
+
+    def e_Slice(self, e, env):
+        if e.parts:
+            raise _u("sequence split slice", e)
+        s = self.enc(e.seq, env)
+        if s.t.base.kind not in ("seq", "array"):
+            raise _u(f"slice of {s.t.base.kind}", e)
+        t = s.t.base if s.t.base.kind == "seq" else seq_of(s.t.base.args[0])
+        n = z3.Length(s.v)
+        lo = self._int(self.enc(e.lo, env)) if e.lo is not None else z3.IntVal(0)
+        hi = self._int(self.enc(e.hi, env)) if e.hi is not None else n
+        if e.lo is None and e.hi is None:
+            return TV(s.v, t)
+        return TV(z3.Extract(s.v, lo, hi - lo), t)
+
+    def _int(self, tv: TV):
+        tv = self.coerce(tv, INT)
+        if tv.t.base.kind == "bv":
+            return z3.BV2Int(tv.v)
+        return tv.v
+
+    def e_Update(self, e, env):
+        s = self.enc(e.seq, env)
+        k = s.t.base.kind
+        if k == "seq":
+            i = self._int(self.enc(e.index, env))
+            v = self.types.to_rep(self.coerce(self.enc(e.value, env), s.t.base.args[0]))
+            n = z3.Length(s.v)
+            return TV(z3.Concat(z3.Extract(s.v, 0, i), z3.Unit(v), z3.Extract(s.v, i + 1, n - i - 1)), s.t)
+        if k == "map":
+            kt, vt = s.t.base.args
+            kk = self.types.to_rep(self.coerce(self.enc(e.index, env), kt))
+            vv = self.types.to_rep(self.coerce(self.enc(e.value, env), vt))
+            old = s.v
+            return TV(MapV(SetV(old.keys.cands + ((z3.BoolVal(True), kk),)),
+                           lambda x: z3.If(x == kk, vv, old.get(x))), s.t)
+        if k == "multiset":
+            raise _u("multiset update", e)
+        raise _u(f"update of {k}", e)
+
+    def e_MemberSelect(self, e, env):
+        name = e.name
+        dotted = _dotted(e)
+        if dotted is not None and dotted.split(".")[0] not in env.vars:
+            return self._global(dotted, e, env)
+        obj = self.enc(e.obj, env)
+        b = obj.t.base
+        if b.kind == "array" and name == "Length":
+            return TV(z3.Length(obj.v), INT)
+        if b.kind == "map" and name in ("Keys", "Values", "Items"):
+            m = obj.v
+            kt, vt = b.args
+            if name == "Keys":
+                return TV(m.keys, RType("set", (kt,)))
+            if name == "Values":
+                return TV(SetV(tuple((g, m.get(k)) for g, k in m.keys.cands)), RType("set", (vt,)))
+            raise _u("map Items", e)
+        if b.kind == "tuple" and name.isdigit():
+            make, accs = self.types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+            i = int(name)
+            return self.types.from_rep(accs[i](obj.v), b.args[i])
+        if b.kind == "data":
+            infos = self.types.ctors_of(b)
+            if name.endswith("?"):
+                for info in infos:
+                    if info.ctor.name == name[:-1]:
+                        return TV(info.test(obj.v), BOOL)
+                raise _u(f"unknown constructor test {name}", e)
+            for info in infos:
+                for fname, ft, acc in info.fields:
+                    if fname == name:
+                        return self.types.from_rep(acc(obj.v), ft)
+            raise _u(f"datatype member {name}", e)
+        if b.kind == "bv" or name in ("Floor", "IsLimit", "IsSucc", "Offset", "IsNat"):
+            if b.kind == "real" and name == "Floor":
+                return TV(z3.ToInt(obj.v), INT)
+            raise _u(f"member .{name}", e)
+        raise _u(f"field or member .{name}", e)
+
+    def e_DatatypeUpdate(self, e, env):
+        obj = self.enc(e.obj, env)
+        if obj.t.base.kind != "data":
+            raise _u("datatype update on a non-datatype", e)
+        updates = {n: self.enc(v, env) for n, v in e.updates}
+        result = None
+        for info in reversed(self.types.ctors_of(obj.t)):
+            names = [f for f, _, _ in info.fields]
+            if not set(updates) <= set(names):
+                continue
+            args = [self.types.to_rep(self.coerce(updates[f], ft)) if f in updates else acc(obj.v)
+                    for f, ft, acc in info.fields]
+            made = info.make(*args)
+            result = made if result is None else z3.If(info.test(obj.v), made, result)
+        if result is None:
+            raise _u("datatype update of unknown field", e)
+        return TV(result, obj.t.base)
+
+    def e_TupleExpr(self, e, env):
+        if len(e.elems) == 1:
+            return self.enc(e.elems[0], env)
+        if not e.elems:
+            raise _u("unit value", e)
+        vals = [self.enc(x, env) for x in e.elems]
+        t = RType("tuple", tuple(v.t for v in vals))
+        self.types.sort(t)
+        make, _ = self.types.tuple_make[t]
+        return TV(make(*[self.types.to_rep(v) for v in vals]), t)
+
+    # ---------------------------------------------------------------- casts
+
+    def e_Cast(self, e, env):
+        a = self.enc(e.expr, env)
+        t = self.resolver.rtype(e.type, env.scope)
+        src, dst = a.t.base.kind, t.base.kind
+        if a.lit is not None:
+            return self.coerce(a, t)
+        if src == dst and src != "bv":
+            return TV(a.v, t)
+        if dst in ("int", "char") and src in ("int", "char"):
+            return TV(a.v, t)
+        if dst in ("int", "char") and src == "real":
+            return TV(z3.ToInt(a.v), t)
+        if dst in ("int", "char") and src == "bv":
+            return TV(z3.BV2Int(a.v), t)
+        if dst == "real" and src in ("int", "char"):
+            return TV(z3.ToReal(a.v), t)
+        if dst == "bv" and src in ("int", "char"):
+            return TV(z3.Int2BV(a.v, t.base.width), t)
+        if dst == "bv" and src == "bv":
+            w0, w1 = a.t.base.width, t.base.width
+            v = a.v if w0 == w1 else z3.ZeroExt(w1 - w0, a.v) if w1 > w0 else z3.Extract(w1 - 1, 0, a.v)
+            return TV(v, t)
+        raise _u(f"cast from {src} to {dst}", e)
+
+    # ---------------------------------------------------------------- control
+
+    def e_IfThenElse(self, e, env):
+        if e.binding:
+            raise _u("if-such-that expression", e)
+        c = self.boolean(e.cond, env)
+        a, b = self.unify(self.enc(e.then, env), self.enc(e.els, env))
+        return self.ite(c, a, b, e)
+
+    def ite(self, c, a: TV, b: TV, node) -> TV:
+        x, y = a.v, b.v
+        if isinstance(x, SetV):
+            return TV(SetV(tuple((z3.And(c, g), v) for g, v in x.cands)
+                           + tuple((z3.And(z3.Not(c), g), v) for g, v in y.cands)), a.t)
+        if isinstance(x, MultisetV):
+            cands = tuple((z3.And(c, g), v) for g, v in x.cands) + tuple((z3.And(z3.Not(c), g), v) for g, v in y.cands)
+            return TV(MultisetV(cands, lambda v: z3.If(c, x.count(v), y.count(v))), a.t)
+        if isinstance(x, MapV):
+            keys = SetV(tuple((z3.And(c, g), v) for g, v in x.keys.cands)
+                        + tuple((z3.And(z3.Not(c), g), v) for g, v in y.keys.cands))
+            return TV(MapV(keys, lambda k: z3.If(c, x.get(k), y.get(k))), a.t)
+        if isinstance(x, FuncV) or isinstance(y, FuncV):
+            raise _u("conditional function value", node)
+        if x is None or y is None:
+            raise _u("conditional with an untyped empty sequence", node)
+        return TV(z3.If(c, x, y), a.t)
+
+    def e_Let(self, e, env):
+        if e.such_that is not None:
+            raise _u("let such that", e)
+        if e.fail_op:
+            raise _u("let with :-", e)
+        if len(e.pats) != len(e.values):
+            raise _u("let with mismatched patterns", e)
+        binds: dict[str, TV] = {}
+        conds = []
+        for p, v in zip(e.pats, e.values):
+            tv = self.enc(v, env)
+            if isinstance(p, ast.PatVar) and p.type is not None:
+                tv = self.coerce(tv, self.resolver.rtype(p.type, env.scope))
+            c, b = self.pattern(p, tv, env)
+            conds.append(c)
+            binds.update(b)
+        return self.enc(e.body, env.bind(binds))
+
+    def e_MatchExpr(self, e, env):
+        scrut = self.enc(e.scrutinee, env)
+        arms = []
+        for case in e.cases:
+            if not isinstance(case.body, ast.Node):
+                raise _u("match statement", case)
+            cond, binds = self.pattern(case.pattern, scrut, env)
+            arms.append((cond, self.enc(case.body, env.bind(binds))))
+        if not arms:
+            raise _u("empty match", e)
+        result = arms[-1][1]
+        for cond, val in reversed(arms[:-1]):
+            val, result = self.unify(val, result)
+            result = self.ite(cond, val, result, e)
+        return result
+
+    def pattern(self, p, tv: TV, env: Env) -> tuple[z3.BoolRef, dict[str, TV]]:
+        """Condition for `tv` to match pattern `p`, and the variables it binds."""
+        b = tv.t.base
+        if isinstance(p, ast.PatWild):
+            return z3.BoolVal(True), {}
+        if isinstance(p, ast.PatBind):
+            c, binds = self.pattern(p.pattern, tv, env)
+            return c, {**binds, p.name: tv}
+        if isinstance(p, ast.PatAlt):
+            conds = [self.pattern(a, tv, env)[0] for a in p.alts]
+            return or_(conds), {}
+        if isinstance(p, ast.PatLit):
+            lit = self.coerce(self.enc(p.value, env), tv.t)
+            return self.eq(tv, lit, p), {}
+        if isinstance(p, ast.PatVar):
+            if b.kind == "data":
+                for info in self.types.ctors_of(b):
+                    if info.ctor.name == p.name.split(".")[-1] and not info.fields:
+                        return info.test(tv.v), {}
+            return z3.BoolVal(True), {p.name: tv}
+        if isinstance(p, ast.PatTuple):
+            if b.kind != "tuple" or len(b.args) != len(p.elems):
+                if len(p.elems) == 1:
+                    return self.pattern(p.elems[0], tv, env)
+                raise _u("tuple pattern on a non-tuple", p)
+            make, accs = self.types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+            conds, binds = [], {}
+            for acc, et, sub in zip(accs, b.args, p.elems):
+                c, bb = self.pattern(sub, self.types.from_rep(acc(tv.v), et), env)
+                conds.append(c)
+                binds.update(bb)
+            return and_(conds), binds
+        if isinstance(p, ast.PatCtor):
+            if b.kind != "data":
+                raise _u("constructor pattern on a non-datatype", p)
+            for info in self.types.ctors_of(b):
+                if info.ctor.name == p.name.split(".")[-1]:
+                    conds, binds = [info.test(tv.v)], {}
+                    for (fname, ft, acc), sub in zip(info.fields, p.args):
+                        c, bb = self.pattern(sub, self.types.from_rep(acc(tv.v), ft), env)
+                        conds.append(c)
+                        binds.update(bb)
+                    return and_(conds), binds
+            raise _u(f"unknown constructor {p.name}", p)
+        raise _u("pattern", p)
+
+    def e_Old(self, e, env):
+        if e.label is None and self.no_old:
+            return self.enc(e.expr, env)
+        raise _u("old", e)
+
+    def e_StmtExpr(self, e, env):
+        return self.enc(e.expr, env)
+
+    # ---------------------------------------------------------------- calls
+
+    def e_Call(self, e, env):
+        if e.label is not None:
+            raise _u("two-state call", e)
+        if any(n is not None for n in e.arg_names):
+            raise _u("named arguments", e)
+        callee = e.callee
+        if isinstance(callee, ast.Name) and callee.name in env.vars:
+            f = env.vars[callee.name]
+            return self._apply(f, [self.enc(a, env) for a in e.args], e)
+        name = callee.name if isinstance(callee, ast.Name) else _dotted(callee)
+        if name is None or name.split(".")[0] in env.vars:
+            fv = self.enc(callee, env)
+            return self._apply(fv, [self.enc(a, env) for a in e.args], e)
+        found = env.scope.lookup(name)
+        if found is None:
+            raise _u(f"unknown function {name}", e)
+        decl, scope = found
+        args = [self.enc(a, env) for a in e.args]
+        if isinstance(decl, ast.Ctor):
+            return self._construct(decl, scope, args, e)
+        if isinstance(decl, ast.Function):
+            return self._call_function(decl, scope, args, e, env)
+        if isinstance(decl, ast.Method):
+            raise _u("method call in an expression", e)
+        raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    def _apply(self, f: TV, args: list[TV], node) -> TV:
+        if not isinstance(f.v, FuncV):
+            raise _u("call of a non-function value", node)
+        ptypes = f.t.base.args[:-1]
+        reps = [self.types.to_rep(self.coerce(a, t)) for a, t in zip(args, ptypes)]
+        return self.types.from_rep(f.v.apply(reps), f.t.base.args[-1])
+
+    def _construct(self, ctor: ast.Ctor, scope: Scope, args: list[TV], node) -> TV:
+        dtdecl = self._datatype_of(ctor, scope)
+        # instantiate type parameters from the arguments (default int)
+        subst: dict[str, RType] = {}
+        for formal, a in zip(ctor.params, args):
+            _match_type(formal.type, a.t, subst, {p.name for p in dtdecl.type_params})
+        targs = tuple(subst.get(p.name, INT) for p in dtdecl.type_params)
+        dt = RType("data", targs, name=scope.prefix() + dtdecl.name, decl=dtdecl, scope=scope)
+        info = self.types.ctor_info(dt, ctor.name)
+        if len(args) != len(info.fields):
+            raise _u("constructor arity", node)
+        reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
+        return TV(info.make(*reps) if reps else info.make(), dt)
+
+    def _datatype_of(self, ctor: ast.Ctor, scope: Scope) -> ast.Datatype:
+        for d in self.resolver.modules.get(scope.module, {}).values():
+            if isinstance(d, ast.Datatype) and any(c is ctor for c in d.ctors):
+                return d
+        raise _u("constructor outside a datatype", ctor)
+
+    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env) -> TV:
+        if f.body is None:
+            raise _u(f"function {f.name} without a body", node)
+        if len(args) != len(f.params):
+            raise _u(f"call of {f.name} with {len(args)} arguments", node)
+        fscope = self.resolver.scope_of(f)
+        if fscope.cls is not None and isinstance(fscope.cls, ast.ClassDecl) and not f.static:
+            raise _u("instance function", node)
+        subst: dict[str, RType] = {}
+        for formal, a in zip(f.params, args):
+            _match_type(formal.type, a.t, subst, {p.name for p in f.type_params})
+        for p in f.type_params:
+            subst.setdefault(p.name, INT)
+        ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]
+        rtype = self.resolver.rtype(f.result_type, fscope, subst)
+        args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
+        if not self._is_recursive(f, fscope):
+            binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
+            out = self.enc(f.body, Env(binds, fscope, env.budget))
+            return self.coerce(out, rtype)
+        key = (id(f), tuple(ptypes), rtype)
+        if key not in self._recfuns:
+            sorts = [self.types.sort(t) for t in ptypes]
+            rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
+            self._recfuns[key] = rec
+            formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
+            binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
+            body = self.coerce(self.enc(f.body, Env(binds, fscope, 0)), rtype)
+            rep = self.types.to_rep(body)
+            z3.RecAddDefinition(rec, formals, rep)
+            self.rec_defs.append((rec, formals, rep))
+        rec = self._recfuns[key]
+        return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
+
+    def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
+        if id(f) not in self._recursive:
+            seen: set[int] = set()
+            todo = [(f, scope)]
+            found = False
+            while todo and not found:
+                g, s = todo.pop()
+                for name in _called_names(g.body):
+                    hit = s.lookup(name)
+                    if hit and isinstance(hit[0], ast.Function):
+                        if hit[0] is f:
+                            found = True
+                            break
+                        if id(hit[0]) not in seen and hit[0].body is not None:
+                            seen.add(id(hit[0]))
+                            todo.append((hit[0], self.resolver.scope_of(hit[0])))
+            self._recursive[id(f)] = found
+        return self._recursive[id(f)]
+
+    # ---------------------------------------------------------------- binders
+
+    def e_Quantifier(self, e, env):
+        return TV(quant.encode_quantifier(self, e, env), BOOL)
+
+    def e_SetComprehension(self, e, env):
+        return quant.encode_set_comprehension(self, e, env)
+
+    def e_MapComprehension(self, e, env):
+        return quant.encode_map_comprehension(self, e, env)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _seq_lit(reps, sort):
+    if not reps:
+        return z3.Empty(z3.SeqSort(sort))
+    units = [z3.Unit(r) for r in reps]
+    return units[0] if len(units) == 1 else z3.Concat(*units)
+
+
+def _min(a, b):
+    return z3.If(a <= b, a, b)
+
+
+def _max0(a):
+    return z3.If(a >= 0, a, 0)
+
+
+def _dotted(e) -> str | None:
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.MemberSelect):
+        head = _dotted(e.obj)
+        return None if head is None else head + "." + e.name
+    return None
+
+
+def _called_names(e) -> list[str]:
+    """Names of functions a body calls (or mentions), for recursion detection."""
+    out: list[str] = []
+
+    def walk(x):
+        if isinstance(x, ast.Call):
+            d = _dotted(x.callee)
+            if d:
+                out.append(d)
+        elif isinstance(x, ast.Name):
+            out.append(x.name)
+        if isinstance(x, ast.Node):
+            for v in vars(x).values():
+                walk(v)
+        elif isinstance(x, tuple):
+            for v in x:
+                walk(v)
+
+    walk(e)
+    return out
+
+
+def _match_type(t: ast.Type, actual: RType, subst: dict[str, RType], params: set[str]) -> None:
+    """Infer type-parameter instantiations by matching a formal's syntactic type against an argument type."""
+    if isinstance(t, ast.NamedType):
+        if not t.args and t.name in params:
+            if t.name not in subst and actual.kind != "any" and not (actual.args and actual.args[0].kind == "any"):
+                subst[t.name] = actual
+            return
+        b = actual.base
+        for sub, act in zip(t.args, b.args):
+            _match_type(sub, act, subst, params)
+
+
+_CONSTRUCT = {
+    "Lambda": "lambda", "Old": "old", "Fresh": "fresh", "Allocated": "allocated", "Unchanged": "unchanged",
+    "ThisExpr": "this", "NullLit": "null", "Wildcard": "wildcard", "TypeTest": "type test",
+    "FrameField": "frame field", "SeqInit": "seq constructor",
+}

@@ -1,0 +1,228 @@
+"""Z3 models to plain Python values, those to Dafny literal text, and back to Z3 terms (for exclusion
+and pinning). Plain values: int (also chars and bitvectors), bool, Fraction, tuples for sequences,
+sets (in rep order), multisets, tuples and map items, `Data` for datatype values, `Func` for functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import z3
+
+from dspec2test.dafny.resolve import RType
+from dspec2test.solve.types import Types
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV
+
+
+@dataclass(frozen=True)
+class Data:
+    ctor: str
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Func:
+    entries: tuple  # ((args...), value)
+    default: object
+
+
+# ---------------------------------------------------------------- reading models
+
+
+def read_var(model: z3.ModelRef, tv: TV, types: Types):
+    v = tv.v
+    b = tv.t.base
+    if isinstance(v, FuncV):
+        fn = v.fn.translate(model.ctx)
+        interp = model[fn] if any(fn.eq(d) for d in model.decls()) else None
+        ptypes, rt = b.args[:-1], b.args[-1]
+        if interp is None:
+            return Func((), read_term(model, z3.FreshConst(types.sort(rt)), rt, types, complete=True))
+        entries = []
+        for row in interp.as_list()[:-1]:
+            args = tuple(read_term(model, a, t, types) for a, t in zip(row[:-1], ptypes))
+            entries.append((args, read_term(model, row[-1], rt, types)))
+        return Func(tuple(entries), read_term(model, interp.else_value(), rt, types))
+    if isinstance(v, (SetV, MultisetV, MapV)):
+        return read_term(model, v.rep, tv.t, types)
+    return read_term(model, v, tv.t, types)
+
+
+def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool = True):
+    b = t.base
+    k = b.kind
+    if term.ctx != z3.main_ctx():  # function table entries come in the model's own context
+        term = term.translate(z3.main_ctx())
+    val = model.eval(term.translate(model.ctx), model_completion=complete)
+    if k in ("int", "char", "bv"):
+        return val.as_long() if z3.is_int_value(val) or z3.is_bv_value(val) else 0
+    if k == "bool":
+        return z3.is_true(val)
+    if k == "real":
+        if z3.is_rational_value(val):
+            return Fraction(val.numerator_as_long(), val.denominator_as_long())
+        if z3.is_algebraic_value(val):
+            return Fraction(val.approx(6).as_fraction())
+        return Fraction(0)
+    if k in ("seq", "array", "set", "multiset"):
+        n = model.eval(z3.Length(term).translate(model.ctx), model_completion=True).as_long()
+        return tuple(read_term(model, term[i], b.args[0], types) for i in range(n))
+    if k == "map":
+        srt = types.sort(b)
+        keys = read_term(model, srt.accessor(0, 0)(term), RType("seq", (b.args[0],)), types)
+        vals = read_term(model, srt.accessor(0, 1)(term), RType("seq", (b.args[1],)), types)
+        return tuple(zip(keys, vals))
+    if k == "tuple":
+        _, accs = types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+        return tuple(read_term(model, acc(term), et, types) for acc, et in zip(accs, b.args))
+    if k == "data":
+        types.sort(b)
+        info = types.ctor_of_z3.get(val.decl().name())
+        if info is None:
+            return Data("?", ())
+        return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
+    raise ValueError(f"cannot read a {k} value")
+
+
+# ---------------------------------------------------------------- Dafny literal text
+
+_ESC = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\0": "\\0"}
+
+
+def _char_body(c: int, quote: str) -> str:
+    ch = chr(c)
+    if ch == quote:
+        return "\\" + ch
+    if ch in _ESC:
+        return _ESC[ch]
+    if 32 <= c < 127:
+        return ch
+    return "\\U{%X}" % c
+
+
+def char_lit(c: int) -> str:
+    return "'" + _char_body(c, "'") + "'"
+
+
+def string_lit(cs) -> str:
+    return '"' + "".join(_char_body(c, '"') for c in cs) + '"'
+
+
+def real_lit(x: Fraction) -> str:
+    n, d = x.numerator, x.denominator
+    d2, twos, fives = d, 0, 0
+    while d2 % 2 == 0:
+        d2, twos = d2 // 2, twos + 1
+    while d2 % 5 == 0:
+        d2, fives = d2 // 5, fives + 1
+    if d2 != 1:
+        return f"({n}.0 / {d}.0)"
+    places = max(twos, fives)
+    scaled = abs(n) * (10 ** places) // d
+    sign = "-" if n < 0 else ""
+    if places == 0:
+        return f"{sign}{scaled}.0"
+    digits = str(scaled).rjust(places + 1, "0")
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
+
+
+def _sort_key(pv, t: RType):
+    k = t.base.kind
+    if k in ("int", "char", "bv", "real", "bool"):
+        return (0, pv, "")
+    return (1, 0, literal(pv, t, None))
+
+
+def literal(pv, t: RType, types: Types | None) -> str:
+    """Dafny text for a plain value of type t (a test file in the default module can use it)."""
+    b = t.base
+    k = b.kind
+    if k in ("int", "bv"):
+        return str(pv)
+    if k == "bool":
+        return "true" if pv else "false"
+    if k == "char":
+        return char_lit(pv)
+    if k == "real":
+        return real_lit(pv)
+    if k in ("seq", "array"):
+        if b.args[0].base.kind == "char":
+            return string_lit(pv)
+        return "[" + ", ".join(literal(x, b.args[0], types) for x in pv) + "]"
+    if k == "set":
+        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+        return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
+    if k == "multiset":
+        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+        return "multiset{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
+    if k == "map":
+        items = sorted(pv, key=lambda kv: _sort_key(kv[0], b.args[0]))
+        return "map[" + ", ".join(f"{literal(kk, b.args[0], types)} := {literal(v, b.args[1], types)}"
+                                  for kk, v in items) + "]"
+    if k == "tuple":
+        return "(" + ", ".join(literal(x, et, types) for x, et in zip(pv, b.args)) + ")"
+    if k == "data":
+        info = types.ctor_info(b, pv.ctor)
+        name = _ctor_text(b, pv.ctor)
+        if not info.fields:
+            return name
+        return name + "(" + ", ".join(literal(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)) + ")"
+    if k == "arrow":
+        return _lambda(pv, b, types)
+    raise ValueError(f"no literal for {k}")
+
+
+def _ctor_text(dt: RType, ctor: str) -> str:
+    # In a nested module the datatype must be named: M.List.Cons; at top level the bare name is enough.
+    if dt.scope is not None and dt.scope.module:
+        return f"{dt.name}.{ctor}"
+    return ctor
+
+
+def _lambda(f: Func, b: RType, types) -> str:
+    ptypes, rt = b.args[:-1], b.args[-1]
+    names = ["x"] if len(ptypes) == 1 else [f"x{i}" for i in range(len(ptypes))]
+    body = literal(f.default, rt, types)
+    for args, val in reversed(f.entries):
+        cond = " && ".join(f"{n} == {literal(a, pt, types)}" for n, a, pt in zip(names, args, ptypes))
+        body = f"if {cond} then {literal(val, rt, types)} else {body}"
+    head = names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+    return f"{head} => {body}"
+
+
+# ---------------------------------------------------------------- back to Z3
+
+
+def term_of(pv, t: RType, types: Types):
+    """The rep term of a plain value (None for functions, which are never pinned)."""
+    b = t.base
+    k = b.kind
+    if k in ("int", "char"):
+        return z3.IntVal(pv)
+    if k == "bool":
+        return z3.BoolVal(pv)
+    if k == "real":
+        return z3.RealVal(f"{pv.numerator}/{pv.denominator}")
+    if k == "bv":
+        return z3.BitVecVal(pv, b.width)
+    if k in ("seq", "array", "set", "multiset"):
+        et = b.args[0]
+        parts = [z3.Unit(term_of(x, et, types)) for x in pv]
+        if not parts:
+            return z3.Empty(types.sort(b))
+        return parts[0] if len(parts) == 1 else z3.Concat(*parts)
+    if k == "map":
+        srt = types.sort(b)
+        keys = term_of(tuple(kk for kk, _ in pv), RType("seq", (b.args[0],)), types)
+        vals = term_of(tuple(v for _, v in pv), RType("seq", (b.args[1],)), types)
+        return srt.constructor(0)(keys, vals)
+    if k == "tuple":
+        types.sort(b)
+        make, _ = types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+        return make(*[term_of(x, et, types) for x, et in zip(pv, b.args)])
+    if k == "data":
+        info = types.ctor_info(b, pv.ctor)
+        args = [term_of(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)]
+        return info.make(*args) if args else info.make()
+    return None

@@ -1,0 +1,366 @@
+"""The one place that runs Z3: satisfiability, models as Dafny literals, optimisation, uniqueness."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Sequence
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.resolve import Resolver, RType
+from dspec2test.errors import Unsupported
+from dspec2test.solve.encode import Encoder
+from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.solve.types import Types
+from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
+
+NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
+SEED = 0
+PROBE_MS = 1000  # time limit of each optimisation probe after the first model
+UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
+
+
+class SolveResult(str, Enum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Unbounded:
+    """The optimised term has no bound in the asked direction."""
+
+
+@dataclass(frozen=True)
+class Model:
+    values: dict[str, str]  # variable -> Dafny literal text
+    raw: dict = field(default_factory=dict, compare=False)  # variable -> plain value (for exclusion/pinning)
+
+
+class _Z3:
+    """A Z3 context of the Solver's own, so a query searches the same way whatever else ran before in
+    this process (Z3's heuristics follow term ids, which depend on everything created earlier). Terms are
+    built in the main context and translated here once."""
+
+    def __init__(self, rec_defs: list):
+        self.ctx = z3.Context()
+        self.rec_defs = rec_defs  # the encoder's recursive functions, defined here as they appear
+        self.defined = 0
+        self._cache: dict[int, tuple] = {}
+
+    def tr(self, term):
+        hit = self._cache.get(term.get_id())
+        if hit is None:
+            hit = (term, term.translate(self.ctx))  # keep the source alive so its id stays unique
+            self._cache[term.get_id()] = hit
+        return hit[1]
+
+    def sync(self) -> None:
+        for rec, formals, body in self.rec_defs[self.defined:]:
+            sorts = [_sort_in(rec.domain(i), self.ctx) for i in range(rec.arity())]
+            here = z3.RecFunction(rec.name(), *sorts, _sort_in(rec.range(), self.ctx))
+            z3.RecAddDefinition(here, [f.translate(self.ctx) for f in formals], body.translate(self.ctx))
+        self.defined = len(self.rec_defs)
+
+
+class _Query:
+    """One Z3 solver in the Solver's context."""
+
+    def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False):
+        self.z = z
+        self.solver = z3.Optimize(ctx=z.ctx) if optimize else z3.Solver(ctx=z.ctx)
+        self.set("timeout", timeout_ms)
+        if not optimize:
+            self.solver.set("random_seed", SEED)
+
+    def set(self, key: str, value) -> None:
+        self.solver.set(key, value)
+
+    def add(self, *formulas) -> None:
+        self.z.sync()
+        self.solver.add(*[self.z.tr(f) for f in formulas])
+
+    def check(self):
+        return self.solver.check()
+
+    def model(self) -> z3.ModelRef:
+        return self.solver.model()
+
+    def value(self, term) -> int:
+        return self.model().eval(self.z.tr(term), model_completion=True).as_long()
+
+    def push(self) -> None:
+        self.solver.push()
+
+    def pop(self) -> None:
+        self.solver.pop()
+
+
+@dataclass(frozen=True)
+class _Var:
+    name: str
+    type: RType
+    output: bool
+    tv: TV
+
+
+class Solver:
+    """Z3 queries about one member's variables. Each query starts a fresh Z3 solver (no shared state)."""
+
+    def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
+                 length_limit: int = 10, member=None):
+        self.resolver = Resolver(program)
+        self.scope = self.resolver.scope_of(member)
+        self.timeout_ms = max(1, int(timeout_s * 1000))
+        self.limit = length_limit
+        self.types = Types(self.resolver, cap=length_limit)
+        modifies = getattr(getattr(member, "spec", None), "modifies", ())
+        self.encoder = Encoder(self.resolver, self.types, prove=self._prove, no_old=not modifies,
+                               width=length_limit + 1)
+        self.vars: list[_Var] = []
+        for name, t, out in vars:
+            rt = self.resolver.rtype(t, self.scope)
+            self.vars.append(_Var(name, rt, out, self.types.declare(name, rt)))
+        self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
+        self.status_of_last = SolveResult.UNKNOWN
+        self._unlimited: frozenset[str] = frozenset()  # variables whose sequence length is not limited now
+        self._prove_cache: dict[tuple, bool] = {}
+        self._encoded: dict[tuple, z3.BoolRef] = {}
+        self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
+        self.z = _Z3(self.encoder.rec_defs)
+
+    # ---------------------------------------------------------------- building blocks
+
+    def _wf(self) -> list[z3.BoolRef]:
+        if self._unlimited not in self._wf_cache:
+            out = []
+            for v in self.vars:
+                out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
+            self._wf_cache[self._unlimited] = out
+        return self._wf_cache[self._unlimited]
+
+    def _nice(self, chars: frozenset[int]) -> list[z3.BoolRef]:
+        """Preferences for readable models: small numbers, alphanumeric characters (or ones the constraints
+        mention). `chars` empty means printable ASCII instead of alphanumerics."""
+        out = []
+        for v in self.vars:
+            out += self._nice_value(v.tv, chars, depth=0)
+        return out
+
+    def _nice_value(self, tv: TV, chars: frozenset[int] | None, depth: int) -> list[z3.BoolRef]:
+        b = tv.t.base
+        if depth > 2:
+            return []
+        if b.kind == "int":
+            return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
+        if b.kind == "char":
+            c = tv.v
+            if chars is None:
+                return [c >= 32, c < 127]
+            ranges = [z3.And(c >= ord(lo), c <= ord(hi)) for lo, hi in ("az", "09", "AZ")]
+            return [z3.Or(*ranges, *[c == k for k in sorted(chars)])]
+        v = tv.v
+        if isinstance(v, (SetV, MultisetV, MapV)):
+            if isinstance(v, MapV):
+                srt = self.types.sort(b)
+                parts = [(srt.accessor(0, 0)(v.rep), b.args[0]), (srt.accessor(0, 1)(v.rep), b.args[1])]
+            else:
+                parts = [(v.rep, b.args[0])]
+        elif b.kind in ("seq", "array"):
+            parts = [(v, b.args[0])]
+        else:
+            return []
+        out = []
+        for seq, et in parts:
+            for i in range(self.limit):
+                inner = and_(self._nice_value(self.types.from_rep(seq[i], et), chars, depth + 1))
+                out.append(z3.Implies(z3.IntVal(i) < z3.Length(seq), inner))
+        return out
+
+    def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
+        out = []
+        for c in constraints:
+            key = (c, self._unlimited)  # AST nodes compare by structure (spans aside), so this is a safe key
+            if key not in self._encoded:
+                self._encoded[key] = self.encoder.boolean(c, self.env)
+            out.append(self._encoded[key])
+        return out
+
+    def _new(self, optimize: bool = False) -> _Query:
+        return _Query(self.z, self.timeout_ms, optimize)
+
+    def _run(self, s) -> SolveResult:
+        r = s.check()
+        self.status_of_last = (SolveResult.SAT if r == z3.sat else SolveResult.UNSAT if r == z3.unsat
+                               else SolveResult.UNKNOWN)
+        return self.status_of_last
+
+    def _prove(self, formula: z3.BoolRef) -> bool:
+        """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
+        key = (formula.sexpr(), self._unlimited)
+        if key not in self._prove_cache:
+            s = z3.Solver()
+            s.set("timeout", min(self.timeout_ms, 2000))
+            s.set("random_seed", SEED)
+            s.add(*self._wf())
+            s.add(z3.Not(formula))
+            self._prove_cache[key] = s.check() == z3.unsat
+        return self._prove_cache[key]
+
+    def _pin(self, v: _Var, pv) -> z3.BoolRef | None:
+        if isinstance(v.tv.v, FuncV):
+            return None
+        rep = self.types.to_rep(v.tv)
+        return rep == term_of(pv, v.type, self.types)
+
+    def _model(self, zm: z3.ModelRef) -> Model:
+        raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
+        values = {v.name: literal(raw[v.name], v.type, self.types) for v in self.vars}
+        return Model(values, raw)
+
+    # ---------------------------------------------------------------- the interface
+
+    def check(self, constraints: Sequence[ast.Expr]) -> SolveResult:
+        self._unlimited = frozenset()
+        s = self._new()
+        s.add(*self._wf(), *self._encode(constraints))
+        return self._run(s)
+
+    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = ()) -> Model | None:
+        self._unlimited = frozenset()
+        base = self._wf() + self._encode(constraints)
+        for m in exclude:
+            diffs = []
+            for v in self.vars:
+                if not v.output and v.name in m.raw:
+                    pin = self._pin(v, m.raw[v.name])
+                    if pin is not None:
+                        diffs.append(z3.Not(pin))
+            if diffs:
+                base.append(z3.Or(diffs))
+        mentioned = frozenset(_chars_in(constraints))
+        for extra in (self._nice(mentioned), self._nice(None), []):
+            s = self._new()
+            s.add(*base, *extra)
+            if self._run(s) is SolveResult.SAT:
+                return self._model(s.model())
+        return None
+
+    def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):
+        """Integer optimum of term under the constraints; sequence lengths are not limited here."""
+        try:
+            self._unlimited = frozenset(v.name for v in self.vars)
+            return self._optimize(term, constraints, maximize)
+        except Unsupported:
+            # some encodings (multiset of a sequence) need a length bound: optimise within the limit
+            self._unlimited = frozenset()
+            return self._optimize(term, constraints, maximize)
+        finally:
+            self._unlimited = frozenset()
+
+    def _optimize(self, term, constraints, maximize):
+        # z3.Optimize aborts the process on some sequence formulas (4.8.12), so search with a plain solver:
+        # gallop away from a first model's value, then bisect between the last sat and the first unsat.
+        goal = self.encoder._int(self.encoder.enc(term, self.env))
+        if goal.sort() == z3.RealSort():
+            goal = z3.ToInt(goal)
+        facts = self._wf() + self._encode(constraints)
+        if not any("seq" in f.sexpr() for f in facts + [goal]):  # arithmetic only: Z3's optimiser is safe
+            o = self._new(optimize=True)
+            o.add(*facts)
+            h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
+            if self._run(o) is SolveResult.SAT:
+                bound = o.solver.upper(h) if maximize else o.solver.lower(h)
+                if "oo" in str(bound):
+                    return Unbounded()
+                if z3.is_int_value(bound):
+                    return bound.as_long()
+        s = self._new()
+        s.add(*facts)
+        if self._run(s) is not SolveResult.SAT:
+            return None
+        sign = 1 if maximize else -1
+        best = s.value(goal)
+
+        s.set("timeout", min(self.timeout_ms, PROBE_MS))
+
+        def beyond(v: int) -> tuple[SolveResult, int | None]:  # is a value at least as good as v possible?
+            s.push()
+            s.add(goal >= v if maximize else goal <= v)
+            r = self._run(s)
+            found = s.value(goal) if r is SolveResult.SAT else None
+            s.pop()
+            return r, found
+
+        step, worst_unsat = 1, None
+        while worst_unsat is None:
+            if step > UNBOUNDED_STEP:
+                self.status_of_last = SolveResult.SAT
+                return Unbounded()
+            r, found = beyond(best + sign * step)
+            if r is SolveResult.UNKNOWN:
+                # Z3's sequence theory gives up on long sequences: far beyond the length limit, call it unbounded
+                if step > self.limit:
+                    self.status_of_last = SolveResult.SAT
+                    return Unbounded()
+                return None
+            if r is SolveResult.SAT:
+                best, step = found, step * 4
+            else:
+                worst_unsat = best + sign * step
+        while abs(worst_unsat - best) > 1:
+            mid = (best + worst_unsat) // 2
+            r, found = beyond(mid)
+            if r is SolveResult.UNKNOWN:
+                return None
+            if r is SolveResult.SAT:
+                best = found
+            else:
+                worst_unsat = mid
+        self.status_of_last = SolveResult.SAT
+        return best
+
+    def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
+        """With the model's inputs fixed, can the outputs differ? Unsat means they are unique."""
+        outs = [v for v in self.vars if v.output]
+        ins = [v for v in self.vars if not v.output]
+        if any(isinstance(v.tv.v, FuncV) for v in self.vars):
+            return False
+        # outputs are not length-limited here, so uniqueness is not an artefact of the limit
+        self._unlimited = frozenset(v.name for v in outs)
+        try:
+            s = self._new()
+            s.add(*self._wf(), *self._encode(constraints))
+            s.add(*[self._pin(v, model.raw[v.name]) for v in ins])
+            if not outs:
+                return True
+            s.add(z3.Or([z3.Not(self._pin(v, model.raw[v.name])) for v in outs]))
+            return self._run(s) is SolveResult.UNSAT
+        finally:
+            self._unlimited = frozenset()
+
+    def literal_of(self, name: str, model: Model) -> str:
+        return model.values[name]
+
+
+def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
+    # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
+    return z3.Const("_", sort).translate(ctx).sort()
+
+
+def _chars_in(e) -> set[int]:
+    """Characters the constraints mention, so readable models may use them."""
+    out: set[int] = set()
+    if isinstance(e, ast.CharLit):
+        out.add(ord(e.value))
+    elif isinstance(e, ast.StringLit):
+        out.update(ord(c) for c in e.value)
+    if isinstance(e, ast.Node):
+        for v in vars(e).values():
+            out |= _chars_in(v)
+    elif isinstance(e, (tuple, list)):
+        for v in e:
+            out |= _chars_in(v)
+    return out

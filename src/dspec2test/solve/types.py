@@ -1,0 +1,304 @@
+"""Dafny types as Z3 sorts, declared variables, and their well-formedness constraints.
+
+Representations (a "rep" is the Z3 term a value of that type is stored as inside containers):
+int, nat, char and subset types over int: Int; real: Real; bool: Bool; bvN: BitVec(N); seq, string and
+array<T>: Seq(T); set<T>: a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
+non-decreasing Seq(T); map<K, V>: a datatype of a key Seq (like a set) and a value Seq; tuples and
+datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterpreted function
+(variables only).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.resolve import INT, Resolver, RType
+from dspec2test.errors import Unsupported
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV, and_
+
+ORDERED = ("int", "real", "char", "bv")
+CHAR_MAX = 0x10FFFF
+
+
+def rtype_str(t: RType) -> str:
+    """Dafny spelling of a resolved type (used in sort names and casts)."""
+    if t.kind in ("data", "subset", "newtype"):
+        if t.kind == "subset" and t.name == "nat":
+            return "nat"
+        return t.name + (f"<{', '.join(rtype_str(a) for a in t.args)}>" if t.kind == "data" and t.args else "")
+    if t.kind == "bv":
+        return f"bv{t.width}"
+    if t.kind == "seq" and t.is_string:
+        return "string"
+    if t.kind == "tuple":
+        return "(" + ", ".join(rtype_str(a) for a in t.args) + ")"
+    if t.kind == "arrow":
+        params = ", ".join(rtype_str(a) for a in t.args[:-1])
+        return f"({params}) -> {rtype_str(t.args[-1])}"
+    if t.args:
+        return f"{t.kind}<{', '.join(rtype_str(a) for a in t.args)}>"
+    return t.kind
+
+
+@dataclass(frozen=True)
+class CtorInfo:
+    dt: RType
+    ctor: ast.Ctor
+    make: z3.FuncDeclRef
+    test: z3.FuncDeclRef
+    fields: tuple[tuple[str, RType, z3.FuncDeclRef], ...]
+
+
+class Types:
+    """Sorts and variable declarations for one Solver (no state shared between solvers)."""
+
+    def __init__(self, resolver: Resolver, cap: int):
+        self.resolver = resolver
+        self.cap = cap  # static bound on set/multiset/map sizes (and on limited sequences)
+        self._sorts: dict[RType, z3.SortRef] = {}
+        self.ctors: dict[tuple[RType, str], CtorInfo] = {}
+        self.ctor_of_z3: dict[str, CtorInfo] = {}
+        self.tuple_make: dict[RType, tuple[z3.FuncDeclRef, tuple[z3.FuncDeclRef, ...]]] = {}
+        self._fresh = 0
+
+    def fresh(self, prefix: str) -> str:
+        self._fresh += 1
+        return f"{prefix}!{self._fresh}"
+
+    # ---------------------------------------------------------------- sorts
+
+    def sort(self, t: RType) -> z3.SortRef:
+        b = t.base
+        k = b.kind
+        if k in ("int", "char"):
+            return z3.IntSort()
+        if k == "bool":
+            return z3.BoolSort()
+        if k == "real":
+            return z3.RealSort()
+        if k == "bv":
+            return z3.BitVecSort(b.width)
+        if k in ("seq", "array", "set", "multiset"):
+            return z3.SeqSort(self.sort(b.args[0]))
+        key = RType(b.kind, b.args, b.width, b.name)
+        if key in self._sorts:
+            return self._sorts[key]
+        if k == "map":
+            dt = z3.Datatype(f"Map<{rtype_str(b.args[0])}, {rtype_str(b.args[1])}>")
+            dt.declare("mk", ("keys", z3.SeqSort(self.sort(b.args[0]))), ("vals", z3.SeqSort(self.sort(b.args[1]))))
+            self._sorts[key] = dt.create()
+            return self._sorts[key]
+        if k == "tuple":
+            elems = [self.sort(a) for a in b.args]
+            dt = z3.Datatype(rtype_str(b))
+            dt.declare("mk", *[(f"_{i}", s) for i, s in enumerate(elems)])
+            srt = dt.create()
+            self._sorts[key] = srt
+            self.tuple_make[key] = (srt.constructor(0), tuple(srt.accessor(0, i) for i in range(len(elems))))
+            return srt
+        if k == "data":
+            self._create_datatypes(b)
+            return self._sorts[key]
+        raise Unsupported(f"{rtype_str(b)} inside a collection or datatype")
+
+    def _create_datatypes(self, root: RType) -> None:
+        """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group."""
+        group: list[RType] = []
+        todo = [root]
+        while todo:
+            d = todo.pop()
+            d = RType(d.kind, d.args, d.width, d.name, d.decl, d.scope)
+            if d in group or RType(d.kind, d.args, d.width, d.name) in self._sorts:
+                continue
+            group.append(d)
+            for c in d.decl.ctors:
+                for _, ft in self.resolver.ctor_fields(d, c):
+                    if ft.base.kind == "data":
+                        todo.append(ft.base)
+        decls = {d: z3.Datatype(rtype_str(d)) for d in group}
+        for d in group:
+            for c in d.decl.ctors:
+                fields = []
+                for i, (fname, ft) in enumerate(self.resolver.ctor_fields(d, c)):
+                    fb = ft.base
+                    if fb.kind == "data" and fb in decls:
+                        srt = decls[fb]
+                    else:
+                        srt = self._sort_outside(fb, decls)
+                    fields.append((f"{c.name}.{fname or i}", srt))
+                decls[d].declare(c.name, *fields)
+        created = z3.CreateDatatypes(*decls.values())
+        for d, srt in zip(decls, created):
+            self._sorts[RType(d.kind, d.args, d.width, d.name)] = srt
+            for i, c in enumerate(d.decl.ctors):
+                fts = self.resolver.ctor_fields(d, c)
+                info = CtorInfo(d, c, srt.constructor(i), srt.recognizer(i),
+                                tuple((fn, ft, srt.accessor(i, j)) for j, (fn, ft) in enumerate(fts)))
+                self.ctors[(RType(d.kind, d.args, d.width, d.name), c.name)] = info
+                self.ctor_of_z3[srt.constructor(i).name()] = info
+
+    def _sort_outside(self, t: RType, group: dict) -> z3.SortRef:
+        names = {d.name for d in group}
+
+        def mentions(x: RType) -> bool:
+            return (x.kind == "data" and x.name in names) or any(mentions(a) for a in x.args)
+
+        if mentions(t):
+            raise Unsupported("datatype recursive through a collection or tuple")
+        return self.sort(t)
+
+    def ctor_info(self, dt: RType, name: str) -> CtorInfo:
+        b = dt.base
+        self.sort(b)
+        return self.ctors[(RType(b.kind, b.args, b.width, b.name), name)]
+
+    def ctors_of(self, dt: RType) -> list[CtorInfo]:
+        return [self.ctor_info(dt, c.name) for c in dt.base.decl.ctors]
+
+    # ---------------------------------------------------------------- reps <-> values
+
+    def from_rep(self, term, t: RType) -> TV:
+        """The encoded value of a rep term (a variable or an element read out of a container)."""
+        b = t.base
+        if b.kind in ("set", "multiset"):
+            cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(self.cap))
+            if b.kind == "set":
+                return TV(SetV(cands, term), t)
+
+            def count(x, cands=cands):
+                return z3.Sum([z3.If(z3.And(g, e == x), 1, 0) for g, e in cands]) if cands else z3.IntVal(0)
+
+            return TV(MultisetV(cands, count, term), t)
+        if b.kind == "map":
+            srt = self.sort(b)
+            keys, vals = srt.accessor(0, 0)(term), srt.accessor(0, 1)(term)
+            cands = tuple((z3.IntVal(i) < z3.Length(keys), keys[i]) for i in range(self.cap))
+
+            def get(k, keys=keys, vals=vals):
+                out = vals[0]
+                for i in reversed(range(self.cap)):
+                    out = z3.If(keys[i] == k, vals[i], out)
+                return out
+
+            return TV(MapV(SetV(cands, keys), get, term), t)
+        return TV(term, t)
+
+    def to_rep(self, tv: TV):
+        v = tv.v
+        if isinstance(v, (SetV, MultisetV, MapV)):
+            if v.rep is None:
+                raise Unsupported(f"{tv.t.base.kind} expression stored in a collection, datatype or function")
+            return v.rep
+        if isinstance(v, FuncV):
+            raise Unsupported("function value stored in a collection or datatype")
+        return v
+
+    # ---------------------------------------------------------------- variables
+
+    def declare(self, name: str, t: RType) -> TV:
+        b = t.base
+        if b.kind == "arrow":
+            doms = [self.sort(a) for a in b.args[:-1]]
+            return TV(FuncV(z3.Function(name, *doms, self.sort(b.args[-1]))), t)
+        if b.kind == "tuple" and not b.args:
+            raise Unsupported("unit type")
+        return self.from_rep(z3.Const(name, self.sort(t)), t)
+
+    def has_wf(self, t: RType) -> bool:
+        b = t.base
+        if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map"):
+            return True
+        if b.kind in ("seq", "array"):
+            return True  # at least a length limit when limited
+        if b.kind == "tuple":
+            return any(self.has_wf(a) for a in b.args)
+        return False
+
+    def wf(self, tv: TV, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+        """Constraints every value of the type satisfies; `limited` bounds sequence lengths by the cap.
+
+        `encode_constraint(rtype, tv)` encodes a subset type's/newtype's constraint for the value.
+        """
+        t = tv.t
+        out: list[z3.BoolRef] = []
+        if t.kind in ("subset", "newtype"):
+            out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint)
+            if t.name == "nat":
+                out.append(tv.v >= 0)
+            elif t.decl is not None and t.decl.constraint is not None:
+                out.append(encode_constraint(t, TV(tv.v, t.args[0])))
+            return out
+        b = t.base
+        if b.kind == "char":
+            c = tv.v
+            out.append(z3.Or(z3.And(c >= 0, c < 0xD800), z3.And(c >= 0xE000, c <= CHAR_MAX)))
+        elif b.kind in ("seq", "array"):
+            s = tv.v
+            if limited:
+                out += [z3.Length(s) <= self.cap, self._shape(s)]
+            et = b.args[0]
+            if self.has_wf(et):
+                if limited:
+                    for i in range(self.cap):
+                        inner = and_(self.wf(self.from_rep(s[i], et), limited, encode_constraint))
+                        out.append(z3.Implies(z3.IntVal(i) < z3.Length(s), inner))
+                else:
+                    k = z3.Int(self.fresh("k"))
+                    inner = and_(self.wf(self.from_rep(s[k], et), limited, encode_constraint))
+                    out.append(z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(s)), inner)))
+        elif b.kind in ("set", "multiset"):
+            w = tv.v.rep
+            out += [z3.Length(w) <= self.cap, self._shape(w)]
+            out += self._ordered(w, b.args[0], strict=b.kind == "set")
+            out += self._elems_wf(w, b.args[0], limited, encode_constraint)
+        elif b.kind == "map":
+            srt = self.sort(b)
+            keys, vals = srt.accessor(0, 0)(tv.v.rep), srt.accessor(0, 1)(tv.v.rep)
+            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys), self._shape(keys), self._shape(vals)]
+            out += self._ordered(keys, b.args[0], strict=True)
+            out += self._elems_wf(keys, b.args[0], limited, encode_constraint)
+            out += self._elems_wf(vals, b.args[1], limited, encode_constraint)
+        elif b.kind == "tuple":
+            make, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+            for acc, et in zip(accs, b.args):
+                if self.has_wf(et):
+                    out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint)
+        return out
+
+    def _shape(self, s) -> z3.BoolRef:
+        """s is one of the concatenations of 0..cap fresh elements: Z3's sequence solver (4.8.12) needs this
+        to decide nested sequences, and it makes element reads cheap."""
+        es = [z3.Const(self.fresh("e"), s.sort().basis()) for _ in range(self.cap)]
+        shape = None
+        for n in range(self.cap, -1, -1):
+            t = z3.Empty(s.sort()) if n == 0 else z3.Unit(es[0]) if n == 1 else z3.Concat(*[z3.Unit(e) for e in es[:n]])
+            shape = t if shape is None else z3.If(z3.Length(s) == n, t, shape)
+        return s == shape
+
+    def _elems_wf(self, w, et: RType, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+        if not self.has_wf(et):
+            return []
+        return [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(w[i], et), limited, encode_constraint)))
+                for i in range(self.cap)]
+
+    def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:
+        """Canonical order of a set/multiset/map-key sequence, so one value has one rep."""
+        out = []
+        kind = et.base.kind
+        for i in range(self.cap - 1):
+            a, b = w[i], w[i + 1]
+            if kind == "bv":
+                rel = z3.ULT(a, b) if strict else z3.ULE(a, b)
+            elif kind in ORDERED:
+                rel = a < b if strict else a <= b
+            else:  # unordered element sort: only distinctness (sets, map keys)
+                rel = z3.And([w[j] != b for j in range(i + 1)]) if strict else z3.BoolVal(True)
+            out.append(z3.Implies(z3.IntVal(i + 1) < z3.Length(w), rel))
+        return out
+
+
+def int_type() -> RType:
+    return INT

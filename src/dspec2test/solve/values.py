@@ -1,0 +1,119 @@
+"""Encoded values: a Z3 term for scalars, sequences and datatypes; guarded candidate lists for sets,
+multisets and maps (so membership, cardinality and equality stay quantifier-free); an uninterpreted
+function for function-typed parameters.
+
+A guarded candidate list `[(g, e), ...]` says "e is an element when g holds"; duplicates are allowed,
+so unions are concatenations and every operation stays linear in the (small, static) list length.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import z3
+
+from dspec2test.dafny.resolve import RType, Scope
+from dspec2test.errors import Unsupported
+
+Cands = tuple[tuple[z3.BoolRef, z3.ExprRef], ...]
+
+
+def _or(xs):
+    xs = list(xs)
+    return z3.BoolVal(False) if not xs else xs[0] if len(xs) == 1 else z3.Or(xs)
+
+
+def _and(xs):
+    xs = list(xs)
+    return z3.BoolVal(True) if not xs else xs[0] if len(xs) == 1 else z3.And(xs)
+
+
+@dataclass(frozen=True)
+class SetV:
+    cands: Cands
+    rep: z3.ExprRef | None = None  # the canonical sequence this set was read from, if any
+
+    def member(self, x) -> z3.BoolRef:
+        return _or(z3.And(g, e == x) for g, e in self.cands)
+
+    def distinct_flags(self) -> list[z3.BoolRef]:
+        """For each candidate: it is present and no earlier present candidate equals it."""
+        out = []
+        for i, (g, e) in enumerate(self.cands):
+            earlier = [z3.And(g2, e2 == e) for g2, e2 in self.cands[:i]]
+            out.append(z3.And(g, z3.Not(_or(earlier))) if earlier else g)
+        return out
+
+    def card(self) -> z3.ArithRef:
+        flags = self.distinct_flags()
+        return z3.Sum([z3.If(f, 1, 0) for f in flags]) if flags else z3.IntVal(0)
+
+
+@dataclass(frozen=True)
+class MultisetV:
+    cands: Cands  # every element with positive multiplicity appears among the present candidates
+    count: Callable[[z3.ExprRef], z3.ArithRef]
+    rep: z3.ExprRef | None = None
+
+    def card(self) -> z3.ArithRef:
+        flags = SetV(self.cands).distinct_flags()
+        terms = [z3.If(f, self.count(e), 0) for f, (_, e) in zip(flags, self.cands)]
+        return z3.Sum(terms) if terms else z3.IntVal(0)
+
+
+@dataclass(frozen=True)
+class MapV:
+    keys: SetV
+    get: Callable[[z3.ExprRef], z3.ExprRef]
+    rep: z3.ExprRef | None = None
+
+
+@dataclass(frozen=True)
+class FuncV:
+    fn: z3.FuncDeclRef
+
+    def apply(self, args):
+        return self.fn(*args)
+
+
+@dataclass(frozen=True)
+class TV:
+    """A typed encoded value. `lit` keeps an integer literal's value so it can take the type of its context."""
+
+    v: object
+    t: RType
+    lit: int | None = None
+
+
+def multiset_from_cands(cands: Cands) -> MultisetV:
+    def count(x):
+        terms = [z3.If(z3.And(g, e == x), 1, 0) for g, e in cands]
+        return z3.Sum(terms) if terms else z3.IntVal(0)
+
+    return MultisetV(cands, count)
+
+
+def and_(xs) -> z3.BoolRef:
+    return _and(xs)
+
+
+def or_(xs) -> z3.BoolRef:
+    return _or(xs)
+
+
+@dataclass(frozen=True)
+class Env:
+    """Bound names during encoding, the scope other names resolve in, and the quantifier expansion budget."""
+
+    vars: dict[str, TV]
+    scope: Scope
+    budget: int = 400  # how many instances quantifier expansion may still make at this nesting
+
+    def bind(self, names: dict[str, TV]) -> Env:
+        return replace(self, vars={**self.vars, **names})
+
+
+def unsupported(construct: str, node) -> Unsupported:
+    sp = getattr(node, "span", None)
+    return Unsupported(construct, sp.line if sp else 0, sp.col if sp else 0)

@@ -1,0 +1,100 @@
+import io
+import json
+from pathlib import Path
+
+import pytest
+from run_samples import ALL_PASSED, BUILD_ERROR, MIXED, NO_BODY
+
+from dspec2test import cli
+from dspec2test import generate as generation
+from dspec2test.commands import run as run_command
+from dspec2test.emit.metadata import read_metadata
+from dspec2test.run import RunResult
+
+FIX = Path(__file__).parent / "fixtures"
+
+
+def call(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    return cli.main(["run", *argv], out, err), out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def fake_run(monkeypatch: pytest.MonkeyPatch):
+    """Replace the dafny run by a canned result; remember what it was asked."""
+    asked = {}
+
+    def install(result: RunResult) -> dict:
+        def fake(program, tests_text, cases, options, progress=None, tests_path=None):
+            asked.update(program=str(program), cases=list(cases), options=options)
+            return result
+        monkeypatch.setattr(run_command, "run_tests", fake)
+        return asked
+    return install
+
+
+@pytest.mark.parametrize("result, code", [(ALL_PASSED, 0), (MIXED, 1), (NO_BODY, 1), (BUILD_ERROR, 2)])
+def test_exit_codes(fake_run, result: RunResult, code: int) -> None:
+    fake_run(result)
+    assert call(str(FIX / "prog.dfy"), "--tests", str(FIX / "crash_tests.dfy"))[0] == code
+
+
+def test_tests_file_metadata_and_options_reach_the_runner(fake_run, tmp_path: Path) -> None:
+    asked = fake_run(MIXED)
+    code, out, _ = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "crash_tests.dfy"), "--method", "Sum",
+                        "--target", "py", "--timeout", "7", "--json", str(tmp_path / "r.json"),
+                        "--junit", str(tmp_path / "r.xml"))
+    assert code == 1
+    assert [tc.name for tc in asked["cases"]] == ["Test_M_Sum_p1_s1", "Test_M_Sum_p2_s1"]
+    assert (asked["options"].target, asked["options"].timeout_s) == ("py", 7.0)
+    assert json.loads((tmp_path / "r.json").read_text())["summary"]["failed"] == 1
+    assert "<testsuites" in (tmp_path / "r.xml").read_text()
+    assert out.splitlines()[-1].startswith("4 tests:")
+
+
+def test_missing_files_are_bad_input() -> None:
+    assert call("nope.dfy")[0] == 2
+    code, _, err = call(str(FIX / "prog.dfy"), "--tests", "nope_tests.dfy")
+    assert code == 2 and "nope_tests.dfy: error: no such file" in err
+
+
+def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (FIX / "pass_tests.dfy").read_text()
+    seen = {}
+
+    def fake_generate(path, options):
+        seen.update(path=path, options=options)
+        return generation.Generated(path, text, tuple(read_metadata(text)), {})
+    monkeypatch.setattr(generation, "generate", fake_generate, raising=False)
+    asked = fake_run(ALL_PASSED)
+    code, _, _ = call(str(FIX / "prog.dfy"), "--bva", "--simplify", "--method", "M.Sum", "--max-partitions", "8")
+    assert code == 0
+    opts = seen["options"]
+    assert (opts.bva, opts.simplify, opts.methods, opts.max_partitions) == (100, True, ("M.Sum",), 8)
+    assert opts.unverified is None
+    assert len(asked["cases"]) == 2
+
+
+@pytest.mark.dafny
+def test_real_run_of_the_cli(tmp_path: Path) -> None:
+    for name in ("prog.dfy", "fail_tests.dfy"):
+        (tmp_path / name).write_text((FIX / name).read_text())
+    code, out, err = call(str(tmp_path / "prog.dfy"), "--tests", str(tmp_path / "fail_tests.dfy"), "--target", "py",
+                          "--junit", str(tmp_path / "r.xml"))
+    assert code == 1
+    assert "expected r >= 0, actual r = -3" in out
+    assert err.startswith("compiling and running 4 tests of prog.dfy with dafny (py)...")
+
+
+def test_unverified_selects_the_failing_members(fake_run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_command, "unverified_members", lambda path: ["M.Abs"])
+    asked = fake_run(ALL_PASSED)
+    assert call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")[0] == 0
+    assert [tc.name for tc in asked["cases"]] == ["Test_M_Abs_p1_s1", "Test_M_Abs_p2_s1"]
+
+
+def test_unverified_with_nothing_failing_runs_nothing(fake_run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_command, "unverified_members", lambda path: [])
+    asked = fake_run(MIXED)
+    code, out, _ = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")
+    assert code == 0 and "nothing to test" in out and not asked

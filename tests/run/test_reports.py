@@ -1,0 +1,65 @@
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
+from run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY
+
+from dspec2test.report.json_report import run_document
+from dspec2test.report.junit import junit_xml
+from dspec2test.report.terminal import render
+from dspec2test.run import RunResult
+
+
+def test_json_document_follows_the_run_schema() -> None:
+    doc = run_document(MIXED)
+    assert doc["summary"] == {"tests": 4, "passed": 1, "failed": 1, "timeout": 1, "error": 1}
+    first = doc["tests"][1]
+    assert {k: first[k] for k in ("name", "method", "partition", "scenario", "status", "message")} == {
+        "name": "Test_M_Sum_p2_s1", "method": "M.Sum", "partition": 2, "scenario": 1, "status": "failed",
+        "message": "dspec2test: expected r == 6 (ensures, line 4)"}
+    assert (first["expected"], first["actual"], first["clause_line"]) == ("6", "7", 4)
+
+
+def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
+    root = ET.fromstring(junit_xml(MIXED.verdicts))
+    cases = root.findall(".//testcase")
+    assert [(c.get("classname"), c.get("name")) for c in cases] == [
+        ("prog.dfy.M.Sum", "p1 s1: n >= 0"), ("prog.dfy.M.Sum", "p2 s1: n == 3"),
+        ("prog.dfy.M.Loop", "p1 s1: n > 5"), ("prog.dfy.M.Get", "p1 s1: true")]
+    assert [(c.get("file"), c.get("line")) for c in cases][2] == ("prog.dfy", "27")
+    assert cases[0].find("failure") is None and cases[0].find("error") is None
+    failure = cases[1].find("failure")
+    assert failure.get("type") == "failure"
+    for part in ("inputs: n = 3", "clause: prog.dfy:4", "expected: 6", "actual: 7"):
+        assert part in failure.text
+    assert cases[2].find("failure").get("type") == "timeout"
+    assert "IndexError" in cases[3].find("error").get("message")
+
+
+def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
+    text = render(MIXED)
+    lines = text.splitlines()
+    assert lines[:2] == ["M.Sum  prog.dfy:2", "  p1  n >= 0"]
+    assert lines[2].split() == ["pass", "s1", "n", "=", "3"]
+    assert lines[4].split() == ["FAIL", "s1", "n", "==", "3", "n", "=", "3"]
+    assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
+    assert "TIMEOUT" in text and "crashed: IndexError" in text
+    assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 timeout, 1 error (3 dafny runs, 4.2 s)"
+
+
+def test_terminal_build_error_is_one_report_not_per_test() -> None:
+    text = render(BUILD_ERROR)
+    assert "build failed in the program" in text and "prog.dfy:4:7: error: unresolved identifier: m" in text
+    assert "M.Sum" not in text  # no per-test dump
+
+
+def test_terminal_no_body_says_so_plainly() -> None:
+    text = render(NO_BODY)
+    assert text.startswith("prog.dfy: no implementation yet: Abs has no body")
+    assert "no implementation yet: Abs has no body" in text.splitlines()[-2]
+
+
+def test_terminal_violated_postcondition_shows_clause_and_actual() -> None:
+    v = replace(FAILED, expected="r >= 0", clause="r >= 0", clause_line=15, actual="r = -3")
+    text = render(RunResult("prog.dfy", (v,), rounds=1))
+    assert "broken clause at prog.dfy:15: r >= 0" in text and "actual r = -3" in text
+    assert "expected r >= 0" not in text

@@ -1,0 +1,66 @@
+"""The runner with the real Dafny (Python target for speed, one C# run)."""
+
+from pathlib import Path
+
+import pytest
+
+from dspec2test.emit.metadata import read_metadata
+from dspec2test.records import Status
+from dspec2test.run import RunOptions, RunResult, run_tests
+
+pytestmark = pytest.mark.dafny
+
+
+def run(folder: Path, program: str, tests: str, target: str = "py", timeout_s: float = 60) -> RunResult:
+    text = (folder / tests).read_text()
+    return run_tests(folder / program, text, read_metadata(text), RunOptions(target=target, timeout_s=timeout_s))
+
+
+def statuses(result: RunResult) -> dict[str, Status]:
+    return {v.test: v.status for v in result.verdicts}
+
+
+def test_pass_and_fail_with_expected_versus_actual(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "fail_tests.dfy")
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Abs_p1_s1": Status.FAILED,
+                                "Test_M_Abs_p2_s1": Status.ERROR, "Test_M_Sum_p2_s1": Status.PASSED}
+    failed = result.verdicts[1]
+    assert (failed.clause_line, failed.expected, failed.actual) == (15, "r >= 0", "r = -3")
+    assert result.rounds == 1 and not result.build_errors
+    assert (result.verdicts[2].clause_line, result.verdicts[2].clause) == (3, "n >= 0")  # from the program
+
+
+def test_crash_mid_run_is_resumed(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "crash_tests.dfy")
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Abs_p1_s1": Status.FAILED,
+                                "Test_M_Get_p1_s1": Status.ERROR, "Test_M_Sum_p2_s1": Status.PASSED}
+    assert "IndexError" in result.verdicts[2].message
+    assert result.rounds == 2
+
+
+def test_hanging_test_times_out_and_the_others_pass(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "hang_tests.dfy", timeout_s=10)
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Loop_p1_s1": Status.TIMEOUT,
+                                "Test_M_Sum_p2_s1": Status.PASSED}
+
+
+def test_build_error_is_reported_once_not_as_failures(fixtures: Path) -> None:
+    result = run(fixtures, "badprog.dfy", "badprog_tests.dfy")
+    assert [(Path(d.file).name, d.line) for d in result.build_errors] == [("badprog.dfy", 4), ("badprog.dfy", 8)]
+    assert result.program_broken
+    assert all(v.status is Status.ERROR and v.message.startswith("build failed:") for v in result.verdicts)
+
+
+def test_missing_body_is_the_tdd_red_state(fixtures: Path) -> None:
+    result = run(fixtures, "nobody.dfy", "nobody_tests.dfy")
+    assert set(result.no_body) == {"Abs", "N.Twice"} and not result.build_errors
+    messages = {v.test: v.message for v in result.verdicts}
+    assert messages["Test_Abs_p1_s1"] == "no implementation yet: Abs has no body"
+    assert messages["Test_N_Twice_p1_s1"] == "no implementation yet: N.Twice has no body"
+    assert messages["Test_Neg_p1_s1"].startswith("not run:")
+
+
+def test_default_csharp_target(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "fail_tests.dfy", target="cs")
+    assert [v.status for v in result.verdicts] == [Status.PASSED, Status.FAILED, Status.ERROR, Status.PASSED]
+    assert result.verdicts[1].actual == "r = -3"

@@ -1,0 +1,120 @@
+"""Uniqueness, optimisation, exclusion (--repeat), timeouts and unsupported constructs."""
+
+import pytest
+
+from dspec2test.dafny import ast as A
+from dspec2test.errors import Unsupported
+from dspec2test.solve import SolveResult, Solver, Unbounded
+from tests.solve.build import T, at, card, chain, i, idx, n, op, program
+
+EMPTY = program()
+INT = T("int")
+
+
+def test_unique_output():
+    s = Solver(EMPTY, [("x", INT, False), ("r", INT, True)])
+    c = [op("==", n("r"), op("+", n("x"), i(1)))]
+    m = s.solve(c)
+    assert m.raw["r"] == m.raw["x"] + 1 and s.outputs_unique(c, m)
+
+
+def test_not_unique_output():
+    s = Solver(EMPTY, [("x", INT, False), ("r", INT, True)])
+    c = [op(">=", n("r"), n("x"))]
+    m = s.solve(c)
+    assert not s.outputs_unique(c, m)
+
+
+def test_unique_sequence_output_not_an_artefact_of_the_length_limit():
+    s = Solver(EMPTY, [("x", INT, False), ("r", T("seq", INT), True)], length_limit=3)
+    c = [op(">=", card(n("r")), i(3))]
+    m = s.solve(c)
+    assert m is not None and not s.outputs_unique(c, m)
+
+
+def test_optimize_symbolic_edge():
+    s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
+    c = [chain(0, "<=", n("x"), "<", card(n("s")))]
+    assert s.optimize(op("-", n("x"), card(n("s"))), c, maximize=True) == -1
+    assert s.optimize(n("x"), c, maximize=False) == 0
+    assert s.optimize(n("x"), c, maximize=True) == Unbounded()
+
+
+def test_optimize_literal_bounds():
+    s = Solver(EMPTY, [("x", INT, False)])
+    c = [chain(-5, "<", n("x"), "<=", i(37))]
+    assert s.optimize(n("x"), c, maximize=True) == 37
+    assert s.optimize(n("x"), c, maximize=False) == -4
+    assert s.optimize(n("x"), [op(">", n("x"), i(0))], maximize=False) == 1
+    assert s.optimize(n("x"), [op(">", n("x"), i(0))], maximize=True) == Unbounded()
+    assert s.optimize(n("x"), [op(">", n("x"), n("x"))], maximize=True) is None
+
+
+def test_exclude_previous_inputs():
+    s = Solver(EMPTY, [("s", T("set", INT), False), ("r", INT, True)])
+    c = [op("==", card(n("s")), i(1)), op("==", n("r"), i(0))]
+    seen = []
+    for _ in range(3):
+        m = s.solve(c, exclude=seen)
+        assert m is not None
+        seen.append(m)
+    assert len({m.values["s"] for m in seen}) == 3
+
+
+def test_exclusion_exhausts_a_finite_domain():
+    s = Solver(EMPTY, [("b", T("bool"), False)])
+    first = s.solve([])
+    second = s.solve([], exclude=[first])
+    assert {first.values["b"], second.values["b"]} == {"true", "false"}
+    assert s.solve([], exclude=[first, second]) is None and s.status_of_last is SolveResult.UNSAT
+
+
+def test_check_results():
+    s = Solver(EMPTY, [("x", INT, False)])
+    assert s.check([op(">", n("x"), i(3))]) is SolveResult.SAT
+    assert s.check([op(">", n("x"), i(3)), op("<", n("x"), i(2))]) is SolveResult.UNSAT
+
+
+def test_same_query_same_model_text():
+    def run():
+        s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
+        return s.solve([op("==", card(n("s")), i(4)), op(">", idx(n("s"), 2), n("x"))]).values
+
+    assert run() == run()
+
+
+def test_timeout_gives_unknown():
+    # x^3 + y^3 == z^3 with positive integers: hopeless for Z3 in a millisecond
+    cube = lambda v: op("*", n(v), op("*", n(v), n(v)))  # noqa: E731
+    s = Solver(EMPTY, [(v, INT, False) for v in "xyz"], timeout_s=0.001)
+    c = [op("==", op("+", cube("x"), cube("y")), cube("z")), op(">", n("x"), i(0)), op(">", n("y"), i(0))]
+    assert s.check(c) is SolveResult.UNKNOWN
+    assert s.solve(c) is None and s.status_of_last is SolveResult.UNKNOWN
+
+
+@pytest.mark.parametrize("node, construct", [
+    (A.Lambda((A.BoundVar("y"),), n("y")), "lambda"),
+    (A.Fresh(n("x")), "fresh"),
+    (A.MultisetDisplay((A.Lambda((A.BoundVar("y"),), n("y")),)), "lambda"),
+])
+def test_unsupported_names_construct_and_line(node, construct):
+    s = Solver(EMPTY, [("x", INT, False)])
+    with pytest.raises(Unsupported) as err:
+        s.check([op("==", n("x"), at(7, node) if not isinstance(node, A.MultisetDisplay)
+                    else A.MultisetDisplay((at(7, node.elems[0]),)))])
+    assert err.value.construct == construct and err.value.line == 7
+
+
+def test_old_is_unsupported_only_when_the_member_modifies_the_heap():
+    mod = A.Method("method", "M", (), (), A.Spec(modifies=(A.Clause("modifies", (n("a"),)),)), None)
+    pure = A.Method("method", "P", (), (), A.Spec(), None)
+    c = [op("==", n("x"), at(3, A.Old(n("x"))))]
+    assert Solver(program(pure), [("x", INT, False)], member=pure).check(c) is SolveResult.SAT
+    with pytest.raises(Unsupported) as err:
+        Solver(program(mod), [("x", INT, False)], member=mod).check(c)
+    assert err.value.construct == "old" and err.value.line == 3
+
+
+def test_unknown_type_is_unsupported():
+    with pytest.raises(Unsupported):
+        Solver(EMPTY, [("x", at(4, T("Mystery")), False)])

@@ -1,0 +1,58 @@
+"""The CLI front door: version, doctor, usage errors."""
+
+import io
+
+from dspec2test import __version__, cli
+from dspec2test.commands import doctor
+
+
+def run(argv):
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = cli.main(argv, out, err)
+    except SystemExit as exc:  # argparse exits for --version and usage errors
+        code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_version_prints_project_version(capsys):
+    code, _, _ = run(["--version"])
+    assert code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_unknown_command_is_usage_error(capsys):
+    code, _, _ = run(["no-such-command"])
+    assert code == 2
+
+
+def test_doctor_reports_dafny_411_and_libraries():
+    code, out, err = run(["doctor"])
+    assert code == 0, err
+    lines = {line.split()[0]: line for line in out.splitlines()}
+    assert "4.11" in lines["dafny"]
+    for name in ("python", "lark", "PyGithub", "junit-xml", "pyyaml"):
+        assert name in lines and line_ok(lines[name]), out
+
+
+def line_ok(line):
+    return line.rstrip().endswith("ok")
+
+
+def test_doctor_flags_too_old_and_missing():
+    old = doctor.Check("lark", "1.0.0", "1.1.5")
+    missing = doctor.Check("dafny", None, "4.11.0", exact=True)
+    wrong = doctor.Check("dafny", "4.10.1", "4.11.0", exact=True)
+    good = doctor.Check("z3", "Z3 version 4.8.12 - 64 bit", "4.8.5")
+    assert "need >= 1.1.5" in old.problem
+    assert missing.problem == "missing"
+    assert "need 4.11.0" in wrong.problem
+    assert good.problem is None
+
+
+def test_doctor_exit_code_names_missing_tool(monkeypatch):
+    checks = [doctor.Check("dafny", None, "4.11.0", exact=True), doctor.Check("lark", "1.1.5", "1.1.5")]
+    monkeypatch.setattr(doctor, "collect", lambda: checks)
+    out, err = io.StringIO(), io.StringIO()
+    assert doctor.main(None, out, err) == 1
+    assert "dafny missing" in err.getvalue()
