@@ -198,3 +198,21 @@ def test_types_in_signatures() -> None:
     assert types["t"] == A.TupleType((A.NamedType("int"), A.TupleType((A.NamedType("bool"), A.NamedType("char")))))
     assert types["u"] == A.TupleType(())
     assert pos(m.params[0]) == (1, 37, 1, 50)
+
+
+def test_at_attributes_before_declarations() -> None:
+    src = 'module M {\n  const k := f\n  @Test\n  @ResourceLimit("1e7")\n  method T() { }\n}\n'
+    (mod,) = program(src).decls
+    const, meth = mod.decls
+    assert const.value == A.Name("f")  # `f` then a line starting with `@` is not the two-state call f@Test
+    assert [a.name for a in meth.attributes] == ["Test", "ResourceLimit"]
+    assert meth.attributes[1].args == (A.StringLit("1e7", '"1e7"'),)
+    assert pos(meth) == (3, 3, 5, 17)
+
+
+def test_constructor_defaults_and_numeric_labels() -> None:
+    src = "datatype L<T> = Nil | Cons(T, tail: L<T> := Nil)\nlemma X(y: int) requires 8: 0 <= y { label 0: assert y >= 0; }\n"
+    dt, lemma = program(src).decls
+    assert dt.ctors[1].params[1] == A.Formal("tail", A.NamedType("L", (A.NamedType("T"),)), default=A.Name("Nil"))
+    assert lemma.spec.requires[0].label == "8"
+    assert lemma.body.stmts[0].label == "0"

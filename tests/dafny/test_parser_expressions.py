@@ -363,3 +363,24 @@ def test_prefix_predicates_and_prefix_equality() -> None:
     assert p == A.Call(A.Index(A.Name("P#"), (A.Name("k"),)), (A.Name("s"),))
     eq = expr("a ==#[k + 1] b && c")
     assert eq == A.BinOp("&&", A.BinOp("==#[k + 1]", A.Name("a"), A.Name("b")), A.Name("c"))
+
+
+def test_fail_let_without_a_variable_and_leading_zero_numbers() -> None:
+    e = expr(":- Need(ok); 07")
+    assert isinstance(e, A.Let) and e.fail_op and e.pats == () and e.values == (A.Call(A.Name("Need"), (A.Name("ok"),)),)
+    assert e.body == A.IntLit(7, "07")
+
+
+def test_comma_after_a_comprehension_range_ends_it_unless_a_variable_follows() -> None:
+    call = expr("Sum(set k | 2 <= k <= 10, (k: int) => k)")
+    assert isinstance(call, A.Call) and len(call.args) == 2
+    assert isinstance(call.args[0], A.SetComprehension) and isinstance(call.args[1], A.Lambda)
+    two = expr("forall i | 0 <= i < n, k: nat | k < i :: f(i, k)")
+    assert [v.name for v in two.vars] == ["i", "k"]
+
+
+def test_generic_types_inside_comprehensions_and_type_tests() -> None:
+    comp = expr("iset e: iset<Result<A>> | P(e)")
+    assert comp.vars[0].type == A.NamedType("iset", (A.NamedType("Result", (A.NamedType("A"),)),))
+    test = expr("f is int -> bool")
+    assert test == A.TypeTest(A.Name("f"), A.ArrowType((A.NamedType("int"),), A.NamedType("bool")))

@@ -164,3 +164,18 @@ def test_refinement_ellipses() -> None:
     assert inc.body.stmts == (A.Skeleton(), A.AssertStmt("assert", None))
     assert pos(inc.body.stmts[0]) == (3, 5, 3, 9)
     assert isinstance(valid, A.Function) and valid.ghost and valid.body is None
+
+
+def test_fail_operator_forms() -> None:
+    a, b, c = stmts("var js :- expect Parse(s);\nx :- assert Check(x);\n:- Need(ok);")
+    assert a.op == ":- expect" and a.rhs[0].expr == A.Call(A.Name("Parse"), (A.Name("s"),))
+    assert b.op == ":- assert" and b.lhs == (X,)
+    assert c.op == ":-" and c.lhs == ()
+    plain = stmt("var v :- Foo();")
+    assert plain.op == ":-"
+
+
+def test_untyped_sized_array_with_elements() -> None:
+    assert stmt("a := new [3] [2, 5, 8];").rhs[0] == A.NewArray(
+        None, (A.IntLit(3, "3"),), None, (A.IntLit(2, "2"), A.IntLit(5, "5"), A.IntLit(8, "8"))
+    )

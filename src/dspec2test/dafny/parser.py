@@ -106,10 +106,22 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     ";": ("_SEMI", "_CHAIN_SEMI"),
     "{": ("_LBRACE", "_SET_OPEN"),
     "<": ("LESS", "_TYPE_LT"),
+    ",": ("_COMMA", "_QCOMMA"),
+    "@": ("_AT", "_DECL_AT"),
 }
 _TYPE_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_'?]*|-->|->|~>|==|!=|=>|\S)")
+# Dafny's list, plus what may follow a type (`x: seq<int> | P`, `:=`, `::`, clause keywords): a comparison
+# chain cannot continue with these, so reading them as the end of a type list is safe.
 _AFTER_GENERIC = {".", "(", "[", "{", "@", ")", "]", "}", ",", ";", "then", "else", "case", "==", "!=", "as",
-                  "is", "=>", "<", ">", ""}
+                  "is", "=>", "<", ">", "", "|", ":", "-->", "->", "~>", "reads", "requires", "ensures",
+                  "decreases", "modifies", "returns", "witness", "invariant", "method", "lemma", "function",
+                  "predicate", "ghost", "static", "class", "trait", "datatype", "codatatype", "type", "newtype",
+                  "const", "module", "import", "export", "constructor", "twostate", "least", "greatest",
+                  "iterator", "include", "opaque", "abstract", "by", "to", "downto"}
+
+
+# After `set x | P(x),` a further bound variable looks like `y:`, `y <-`, `y |`, `y {:` or `y ::`.
+_QVAR_AHEAD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_'?]*\s*(:(?![=|])|<-|\||\{:)")
 
 
 def _can_shift(states: dict[Any, Any], stack: list[Any], term: str) -> bool:
@@ -198,6 +210,12 @@ class _DafnyLexer(ContextualLexer):
                     fitting = [c for c in fitting if _can_shift(states, parser_state.state_stack, c)] or fitting
                 if len(fitting) > 1 and tok.value == "<":
                     fitting = ["_TYPE_LT" if looks_generic(lexer_state.text, tok.start_pos) else "LESS"]
+                elif len(fitting) > 1 and tok.value == "@":
+                    # `f@L(x)` is written tight; an attribute starts its own line or follows a space.
+                    at_word_start = tok.start_pos == 0 or lexer_state.text[tok.start_pos - 1].isspace()
+                    fitting = ["_DECL_AT" if at_word_start else "_AT"]
+                elif len(fitting) > 1 and tok.value == ",":
+                    fitting = ["_QCOMMA" if _QVAR_AHEAD.match(lexer_state.text, tok.end_pos) else "_COMMA"]
                 if fitting and fitting[0] != tok.type:
                     tok = Token.new_borrow_pos(fitting[0], tok.value, tok)
             yield tok

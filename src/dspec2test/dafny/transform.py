@@ -43,9 +43,11 @@ class ToAst(ExprRules, StmtRules):
 
     def decl(self, meta, *children):
         mods = {c.value for c in children if isinstance(c, Wrap) and c.kind == "mod"}
-        body = children[-1]
-        sp = span(meta)
-        return _apply_mods(body, mods, sp)
+        prefix = tuple(c for c in children if isinstance(c, A.Attribute))
+        return _apply_mods(children[-1], mods, span(meta), prefix)
+
+    def at_attr(self, meta, name, args):
+        return A.Attribute(str(name), tuple(a for a, _ in args.value) if args is not None else (), span=span(meta))
 
     def attrs(self, meta, *items):
         return Wrap("attrs", tuple(items))
@@ -126,7 +128,8 @@ class ToAst(ExprRules, StmtRules):
 
     def ctor_formal_named(self, meta, *children):
         ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
-        return A.Formal(str(children[-2]), children[-1], ghost=ghost, span=span(meta))
+        *_, name, typ, default = children
+        return A.Formal(str(name), typ, ghost=ghost, default=default, span=span(meta))
 
     def ctor_formal_anon(self, meta, *children):
         ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
@@ -306,11 +309,14 @@ def _members(decls: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(d for c in decls if c is not None for d in _flat(c))
 
 
-def _apply_mods(body: Any, mods: set[str], sp: A.Span) -> Any:
+def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
+    """The declaration with its modifiers set, `@` attributes put first, and the span from the first word."""
     if isinstance(body, Wrap) and body.kind == "many":
-        return Wrap("many", tuple(_apply_mods(d, mods, d.span) for d in body.value))
+        return Wrap("many", tuple(_apply_mods(d, mods, d.span, prefix) for d in body.value))
     names = {f.name for f in fields(body)}
     changes: dict[str, Any] = {"span": sp}
+    if prefix and "attributes" in names:
+        changes["attributes"] = prefix + body.attributes
     for mod in mods:
         if mod in names and mod != "name":
             changes[mod] = True

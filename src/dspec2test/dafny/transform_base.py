@@ -58,6 +58,17 @@ def decode_escapes(body: str) -> str:
     return "".join(out)
 
 
+def fail_op(tok: Token) -> str:
+    """`:-`, or `:- expect` (and assert, assume) with the spacing normalized."""
+    keyword = str(tok)[2:].strip()
+    return f":- {keyword}" if keyword else ":-"
+
+
+def int_value(text: str) -> int:
+    digits = text.replace("_", "")
+    return int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits)
+
+
 def strs(children: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(str(c) for c in children if isinstance(c, Token))
 

@@ -9,7 +9,7 @@ from lark import Token, Transformer, v_args
 
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.transform_base import (
-    TYPES, TransformError, Wrap, decode_escapes, exprs_of, first_of, fold, join, span, tok_span, wraps, wrap_value,
+    TYPES, TransformError, Wrap, decode_escapes, fail_op, int_value, exprs_of, first_of, fold, join, span, tok_span, wraps, wrap_value,
 )
 
 _CHAIN_OPS = {"<", "<=", ">", ">=", "==", "!="}
@@ -137,7 +137,10 @@ class ExprRules(Transformer):
         return A.MapComprehension(names, rng, key, value, infinite=True, span=span(meta))
 
     def let_op(self, meta, tok):
-        return Wrap("let_op", str(tok))
+        return Wrap("let_op", fail_op(tok) if tok.type == "FAIL_OP" else str(tok))
+
+    def let_fail_nolhs(self, meta, op, value, body):
+        return A.Let((), (value,), body, fail_op=True, span=span(meta))
 
     def let_pat(self, meta, pat):
         return Wrap("pat", pat)
@@ -147,7 +150,7 @@ class ExprRules(Transformer):
         pats = tuple(c.value for c in wraps(children, "pat"))
         op = wrap_value(children, "let_op")
         exprs = [c for c in children if not isinstance(c, (Token, Wrap))]
-        return A.Let(pats, tuple(exprs[:-1]), exprs[-1], None, ghost, op == ":-", span=span(meta))
+        return A.Let(pats, tuple(exprs[:-1]), exprs[-1], None, ghost, op.startswith(":-"), span=span(meta))
 
     def let_such_that(self, meta, *children):
         ghost = isinstance(children[0], Token) and children[0].type == "GHOST"
@@ -308,7 +311,7 @@ class ExprRules(Transformer):
 
     def int_lit(self, meta, tok):
         text = str(tok)
-        return A.IntLit(int(text.replace("_", ""), 0), text, span=span(meta))
+        return A.IntLit(int_value(text), text, span=span(meta))
 
     def real_lit(self, meta, tok):
         return A.RealLit(str(tok), span=span(meta))
@@ -394,7 +397,7 @@ class ExprRules(Transformer):
         sp = span(meta)
         text = str(tok)
         lit = A.RealLit(text, span=tok_span(tok)) if tok.type == "REAL" else A.IntLit(
-            int(text.replace("_", ""), 0), text, span=tok_span(tok))
+            int_value(text), text, span=tok_span(tok))
         return A.PatLit(A.UnOp("-", lit, span=sp), span=sp)
 
     def pat_bind(self, meta, pattern, name):

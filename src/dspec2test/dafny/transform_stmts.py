@@ -8,7 +8,7 @@ from lark import Token, Transformer, v_args
 
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.transform_base import (
-    TYPES, Wrap, first_of, span, tok_span, wrap_value, of_type,
+    TYPES, Wrap, fail_op, first_of, span, tok_span, wrap_value, of_type,
 )
 
 
@@ -63,8 +63,8 @@ class StmtRules(Transformer):
     def init_assign(self, meta, *rhs):
         return Wrap("init", (":=", tuple(rhs), None))
 
-    def init_fail(self, meta, *rhs):
-        return Wrap("init", (":-", tuple(rhs), None))
+    def init_fail(self, meta, op, *rhs):
+        return Wrap("init", (fail_op(op), tuple(rhs), None))
 
     def init_such_that(self, meta, expr):
         return Wrap("init", (":|", (), expr))
@@ -86,11 +86,12 @@ class StmtRules(Transformer):
         return A.Assign(lhs, rhs, ":=", span=span(meta))
 
     def assign_fail(self, meta, *children):
-        lhs, rhs = self._lhs_rhs(children)
-        return A.Assign(lhs, rhs, ":-", span=span(meta))
+        op = next(c for c in children if isinstance(c, Token) and c.type == "FAIL_OP")
+        lhs, rhs = self._lhs_rhs(tuple(c for c in children if c is not op))
+        return A.Assign(lhs, rhs, fail_op(op), span=span(meta))
 
-    def assign_fail_nolhs(self, meta, *rhs):
-        return A.Assign((), tuple(rhs), ":-", span=span(meta))
+    def assign_fail_nolhs(self, meta, op, *rhs):
+        return A.Assign((), tuple(rhs), fail_op(op), span=span(meta))
 
     def assign_such_that(self, meta, *children):
         return A.Assign(tuple(children[:-1]), (), ":|", children[-1], span=span(meta))
@@ -114,6 +115,9 @@ class StmtRules(Transformer):
 
     def rhs_new_untyped_elems(self, meta, *elems):
         return A.NewArray(None, (), None, tuple(e for e in elems if e is not None), span=span(meta))
+
+    def rhs_new_untyped_sized_elems(self, meta, size, *elems):
+        return A.NewArray(None, (size,), None, tuple(e for e in elems if e is not None), span=span(meta))
 
     def rhs_new_array_elems(self, meta, typ, *elems):
         return A.NewArray(typ, (), None, tuple(e for e in elems if e is not None), span=span(meta))
