@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dspec2test import solve
 from dspec2test.dafny import ast
+from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.tests_file import (
     EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
@@ -22,12 +22,8 @@ from dspec2test.partition.partitions import PartitionSpec, check_clauses, partit
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
 from dspec2test.records import Scenario, ScenarioKind, TestCase
+from dspec2test.solve import Solver
 
-try:  # the parser lands on main separately; until then generation reports that it cannot parse
-    from dspec2test.dafny.parser import parse_file
-except ImportError:  # pragma: no cover - transitional
-    def parse_file(path: str) -> Any:
-        return Diagnostic(path, 1, 1, "the Dafny parser is not available in this build")
 
 # (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
 SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]]], SolverLike]
@@ -81,7 +77,7 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
     def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]]) -> SolverLike:
-        return solve.Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
+        return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
 
     return make
 
