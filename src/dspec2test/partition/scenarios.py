@@ -43,19 +43,19 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
     seen: set[str] = set()
     names = {v.name for v in contract.vars}
 
-    def useful(pin: ast.Expr) -> bool:
+    def useful(pin: ast.Expr, attained: bool = False) -> bool:
         text = print_expr(pin)
         if text in seen:
             return False
         seen.add(text)
-        if is_unsat(solver.check(part.literals + (pin,))):
+        if not attained and is_unsat(solver.check(part.literals + (pin,))):
             return False  # the partition does not allow this edge
         # the partition already implies it: nothing new to test
         return not is_unsat(solver.check(part.literals + (negate(pin),)))
 
     for var in contract.vars:
         for group in candidate_pins(var, part.literals, solver, types, names):
-            kept = [p for p in group.pins if useful(p)]
+            kept = [p for p in group.pins if useful(p, group.attained)]
             if not kept and group.fallback is not None and not var.is_output and useful(group.fallback(extreme)):
                 kept = [group.fallback(extreme)]
             for pin in kept:
@@ -70,6 +70,7 @@ class PinGroup:
 
     pins: tuple[ast.Expr, ...]
     fallback: Callable[[int], ast.Expr] | None = None
+    attained: bool = False  # the pins are optima the solver reached, so they are satisfiable
 
 
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
@@ -95,8 +96,8 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
                 continue
             if isinstance(k, int) and not isinstance(k, bool):
                 edges.append(ast.BinOp("==", v, shifted(t, k)))
-    return [PinGroup(tuple(lower), lambda n: ast.BinOp("==", v, _int(-n))),
-            PinGroup(tuple(upper), lambda n: ast.BinOp("==", v, _int(n)))]
+    return [PinGroup(tuple(lower), lambda n: ast.BinOp("==", v, _int(-n)), attained=True),
+            PinGroup(tuple(upper), lambda n: ast.BinOp("==", v, _int(n)), attained=True)]
 
 
 def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -> list[ast.Expr]:
