@@ -13,7 +13,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.tests_file import (
-    EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
+    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.partition.contracts import Contract, select
@@ -135,7 +135,7 @@ class MemberGeneration:
                                          f"internal error while generating {c.name}: {exc}"))
         return self
 
-    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Any, whole: tuple[ast.Expr, ...]) -> dict:
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> dict:
         c = self.contract
         implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
         constraint = print_expr(conj(part.literals + tuple(implicit)))
@@ -161,7 +161,7 @@ class MemberGeneration:
                 models.append(model)
         return out
 
-    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Any,
+    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
                  whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...]) -> tuple[dict, Any]:
         c = self.contract
         sc = spec.scenario
