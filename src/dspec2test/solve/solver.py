@@ -89,25 +89,26 @@ class _Query:
         self.solver.add(*[self.z.tr(f) for f in formulas])
 
     def check(self):
-        lock = threading.Lock()
-        state = {"running": True, "fired": False}
+        done = threading.Event()
+        fired = []
 
         def interrupt() -> None:
-            with lock:
-                if state["running"]:
-                    state["fired"] = True
-                    self.z.ctx.interrupt()
+            # An interrupt that lands before Z3 starts searching is lost, so repeat until the check returns.
+            if done.wait(self.timeout_ms / 1000.0):
+                return
+            while not done.is_set():
+                fired.append(True)
+                self.z.ctx.interrupt()
+                done.wait(0.05)
 
-        timer = threading.Timer(self.timeout_ms / 1000.0, interrupt)
-        timer.daemon = True
-        timer.start()
+        watcher = threading.Thread(target=interrupt, daemon=True)
+        watcher.start()
         try:
             return self.solver.check()
         finally:
-            with lock:
-                state["running"] = False
-            timer.cancel()
-            if state["fired"]:
+            done.set()
+            watcher.join()
+            if fired:
                 self.z.interrupted = True  # the context may keep the cancel flag: later queries use a new one
 
     def model(self) -> z3.ModelRef:
