@@ -223,7 +223,11 @@ class Encoder:
         et = coll.t.base.args[0]
         x = self.coerce(x, et)
         if k in ("seq", "array"):
-            return z3.Contains(coll.v, z3.Unit(self.types.to_rep(x)))
+            rep = self.types.to_rep(x)
+            bound = self._seq_bound(coll, node, required=False)
+            if bound is not None:  # a short sequence: an explicit disjunction beats Z3's Contains
+                return or_(z3.And(z3.IntVal(i) < self.length(coll), self.nth(coll, i) == rep) for i in range(bound))
+            return z3.Contains(coll.v, z3.Unit(rep))
         if k == "set":
             return coll.v.member(self.types.to_rep(x))
         if k == "multiset":
@@ -290,7 +294,7 @@ class Encoder:
         a = self.enc(e.expr, env)
         k = a.t.base.kind
         if k in ("seq", "array"):
-            return TV(z3.Length(a.v), INT)
+            return TV(self.length(a), INT)
         if k == "set":
             if a.v.rep is not None:
                 return TV(z3.Length(a.v.rep), INT)
@@ -331,19 +335,30 @@ class Encoder:
         if k == "set":
             return TV(multiset_from_cands(a.v.cands), RType("multiset", (et,)))
         if k in ("seq", "array"):
-            s = a.v
-            cands = tuple((z3.IntVal(i) < z3.Length(s), s[i]) for i in range(self._seq_bound(s, e)))
+            cands = tuple((z3.IntVal(i) < self.length(a), self.nth(a, i)) for i in range(self._seq_bound(a, e)))
             return TV(multiset_from_cands(cands), RType("multiset", (et,)))
         if k == "any":
             return TV(multiset_from_cands(()), RType("multiset", (ANY,)))
         raise _u(f"multiset() of {k}", e)
 
-    def _seq_bound(self, s, node) -> int:
+    def _seq_bound(self, s: TV, node, required: bool = True) -> int | None:
         """A static bound on a sequence's length (needed to list its elements)."""
         for n in (self.types.cap, 2 * self.types.cap, 4 * self.types.cap):
-            if self.prove(z3.Length(s) <= n):
+            if self.prove(self.length(s) <= n):
                 return n
+        if not required:
+            return None
         raise _u("multiset of a sequence without a small length bound", node)
+
+    def length(self, s: TV):
+        return s.view[2] if s.view is not None else z3.Length(s.v)
+
+    def nth(self, s: TV, k):
+        """Element k of a sequence; of a slice, read straight from its base (simpler for Z3's solver)."""
+        if s.view is not None:
+            base, lo, _ = s.view
+            return base[z3.simplify(lo + k)]
+        return s.v[k]
 
     def e_MapDisplay(self, e, env):
         if e.infinite:
@@ -374,7 +389,7 @@ class Encoder:
             i = self.coerce(i, INT)
             if i.t.base.kind == "bv":
                 i = TV(z3.BV2Int(i.v), INT)
-            return self.types.from_rep(s.v[i.v], s.t.base.args[0])
+            return self.types.from_rep(self.nth(s, i.v), s.t.base.args[0])
         if k == "map":
             kt, vt = s.t.base.args
             return self.types.from_rep(s.v.get(self.types.to_rep(self.coerce(i, kt))), vt)
@@ -389,12 +404,18 @@ class Encoder:
         if s.t.base.kind not in ("seq", "array"):
             raise _u(f"slice of {s.t.base.kind}", e)
         t = s.t.base if s.t.base.kind == "seq" else seq_of(s.t.base.args[0])
-        n = z3.Length(s.v)
+        n = self.length(s)
         lo = self._int(self.enc(e.lo, env)) if e.lo is not None else z3.IntVal(0)
         hi = self._int(self.enc(e.hi, env)) if e.hi is not None else n
         if e.lo is None and e.hi is None:
-            return TV(s.v, t)
-        return TV(z3.Extract(s.v, lo, hi - lo), t)
+            return TV(s.v, t, view=s.view)
+        length = z3.simplify(hi - lo)
+        if s.view is not None:
+            base, lo0, _ = s.view
+            start = z3.simplify(lo0 + lo)
+        else:
+            base, start = s.v, lo
+        return TV(z3.Extract(base, start, length), t, view=(base, start, length))
 
     def _int(self, tv: TV):
         tv = self.coerce(tv, INT)

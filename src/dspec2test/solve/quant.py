@@ -122,7 +122,7 @@ def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str]) -> tuple[
     if coll is not None:
         k = coll.t.base.kind
         if k in ("seq", "array"):
-            return Source("index", seq=coll, lo=z3.IntVal(0), hi=z3.Length(coll.v), elem=t), t
+            return Source("index", seq=coll, lo=z3.IntVal(0), hi=enc.length(coll), elem=t), t
         if k in ("set", "multiset"):
             return Source("coll", cands=tuple((g, enc.types.from_rep(e, t)) for g, e in coll.v.cands)), t
         if k == "map":
@@ -161,8 +161,8 @@ def _instances(enc, src: Source, t: RType, name: str, env: Env):
             inst = []
             for i in range(n):
                 if src.kind == "index":
-                    s = src.seq.v
-                    inst.append((z3.IntVal(i) < z3.Length(s), enc.types.from_rep(s[i], src.elem)))
+                    s = src.seq
+                    inst.append((z3.IntVal(i) < enc.length(s), enc.types.from_rep(enc.nth(s, i), src.elem)))
                 else:
                     inst.append((z3.BoolVal(True), TV(z3.simplify(lo + i), t)))
             residual = None
@@ -170,16 +170,16 @@ def _instances(enc, src: Source, t: RType, name: str, env: Env):
                 if src.hi is None or not enc.prove(src.hi <= lo + w):
                     k = z3.Int(enc.types.fresh(name))
                     if src.kind == "index":
-                        s = src.seq.v
-                        residual = (k, z3.And(k >= w, k < z3.Length(s)), enc.types.from_rep(s[k], src.elem))
+                        s = src.seq
+                        residual = (k, z3.And(k >= w, k < enc.length(s)), enc.types.from_rep(enc.nth(s, k), src.elem))
                     else:
                         residual = (k, k >= lo + w, TV(k, t))
             return inst, residual, env.budget // max(1, n)
     # a plain quantifier
     if src.kind == "index":
-        s = src.seq.v
+        s = src.seq
         k = z3.Int(enc.types.fresh(name))
-        return [], (k, z3.And(k >= 0, k < z3.Length(s)), enc.types.from_rep(s[k], src.elem)), env.budget
+        return [], (k, z3.And(k >= 0, k < enc.length(s)), enc.types.from_rep(enc.nth(s, k), src.elem)), env.budget
     c = z3.Const(enc.types.fresh(name), enc.types.sort(t))
     tv = enc.types.from_rep(c, t)
     guard = and_(enc.types.wf(tv, False, enc.constraint_of)) if enc.types.has_wf(t) else z3.BoolVal(True)
@@ -241,8 +241,9 @@ def _finite_instances(enc, bv: ast.BoundVar, atoms, env: Env, node):
         for n in (enc.width, 2 * enc.width, 4 * enc.width):
             if enc.prove(src.hi <= src.lo + n):
                 if src.kind == "index":
-                    s = src.seq.v
-                    return [(z3.IntVal(i) < z3.Length(s), enc.types.from_rep(s[i], src.elem)) for i in range(n)], t
+                    s = src.seq
+                    return [(z3.IntVal(i) < enc.length(s), enc.types.from_rep(enc.nth(s, i), src.elem))
+                            for i in range(n)], t
                 return [(z3.BoolVal(True), TV(z3.simplify(src.lo + i), t)) for i in range(n)], t
     raise unsupported("comprehension without a small finite range", node)
 

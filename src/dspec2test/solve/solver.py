@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Sequence
@@ -18,6 +19,7 @@ from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
+PROVE_MS = 2000  # time limit of a bound proof made while encoding
 PROBE_MS = 1000  # time limit of each optimisation probe after the first model
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
@@ -49,6 +51,7 @@ class _Z3:
         self.rec_defs = rec_defs  # the encoder's recursive functions, defined here as they appear
         self.defined = 0
         self._cache: dict[int, tuple] = {}
+        self.interrupted = False
 
     def tr(self, term):
         hit = self._cache.get(term.get_id())
@@ -66,24 +69,47 @@ class _Z3:
 
 
 class _Query:
-    """One Z3 solver in the Solver's context."""
+    """One Z3 solver in the Solver's context.
+
+    The time limit is a Python timer that interrupts the context, not Z3's own `timeout`: Z3 4.8.12's
+    timer thread pool can deadlock after a timeout fires (Z3Prover/z3#5371)."""
 
     def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False):
         self.z = z
+        self.timeout_ms = timeout_ms
         self.solver = z3.Optimize(ctx=z.ctx) if optimize else z3.Solver(ctx=z.ctx)
-        self.set("timeout", timeout_ms)
         if not optimize:
             self.solver.set("random_seed", SEED)
 
-    def set(self, key: str, value) -> None:
-        self.solver.set(key, value)
+    def set_timeout(self, ms: int) -> None:
+        self.timeout_ms = ms
 
     def add(self, *formulas) -> None:
         self.z.sync()
         self.solver.add(*[self.z.tr(f) for f in formulas])
 
     def check(self):
-        return self.solver.check()
+        done = threading.Event()
+        fired = []
+
+        def interrupt() -> None:
+            # An interrupt that lands before Z3 starts searching is lost, so repeat until the check returns.
+            if done.wait(self.timeout_ms / 1000.0):
+                return
+            while not done.is_set():
+                fired.append(True)
+                self.z.ctx.interrupt()
+                done.wait(0.05)
+
+        watcher = threading.Thread(target=interrupt, daemon=True)
+        watcher.start()
+        try:
+            return self.solver.check()
+        finally:
+            done.set()
+            watcher.join()
+            if fired:
+                self.z.interrupted = True  # the context may keep the cancel flag: later queries use a new one
 
     def model(self) -> z3.ModelRef:
         return self.solver.model()
@@ -130,6 +156,7 @@ class Solver:
         self._encoded: dict[tuple, z3.BoolRef] = {}
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
         self.z = _Z3(self.encoder.rec_defs)
+        self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
 
     # ---------------------------------------------------------------- building blocks
 
@@ -189,6 +216,8 @@ class Solver:
         return out
 
     def _new(self, optimize: bool = False) -> _Query:
+        if self.z.interrupted:
+            self.z = _Z3(self.encoder.rec_defs)
         return _Query(self.z, self.timeout_ms, optimize)
 
     def _run(self, s) -> SolveResult:
@@ -201,12 +230,12 @@ class Solver:
         """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
         key = (formula.sexpr(), self._unlimited)
         if key not in self._prove_cache:
-            s = z3.Solver()
-            s.set("timeout", min(self.timeout_ms, 2000))
-            s.set("random_seed", SEED)
+            s = _Query(self._prover, min(self.timeout_ms, PROVE_MS))
             s.add(*self._wf())
             s.add(z3.Not(formula))
             self._prove_cache[key] = s.check() == z3.unsat
+            if self._prover.interrupted:
+                self._prover = _Z3(self.encoder.rec_defs)
         return self._prove_cache[key]
 
     def _pin(self, v: _Var, pv) -> z3.BoolRef | None:
@@ -284,7 +313,7 @@ class Solver:
         sign = 1 if maximize else -1
         best = s.value(goal)
 
-        s.set("timeout", min(self.timeout_ms, PROBE_MS))
+        s.set_timeout(min(self.timeout_ms, PROBE_MS))
 
         def beyond(v: int) -> tuple[SolveResult, int | None]:  # is a value at least as good as v possible?
             s.push()

@@ -84,6 +84,7 @@ class TV:
     v: object
     t: RType
     lit: int | None = None
+    view: tuple | None = None  # a slice: (base sequence, lo, length) with v == Extract(base, lo, length)
 
 
 def multiset_from_cands(cands: Cands) -> MultisetV:
