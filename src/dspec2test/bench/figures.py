@@ -49,6 +49,10 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
         "builds": run.builds,
         "mutants_per_s": _rate(run.subjects_run, run.wall.get("kill", 0.0)) if run.subjects_run else 0.0,
         "unsupported_programs": dict(sorted(run.unsupported.items())),
+        "per_program": {p.name: {"tests": run.prepared[p.name].tests if p.name in run.prepared else 0,
+                                 "generate_s": round(run.prepared[p.name].seconds, 2) if p.name in run.prepared else 0.0,
+                                 "supported": p.name not in run.unsupported}
+                        for p in bench.corpus.programs},
     }
 
 

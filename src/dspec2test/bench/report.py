@@ -76,6 +76,17 @@ def markdown(data: dict) -> str:
         if survivors:
             out.append(f"- survivors ({len(survivors)}): " + ", ".join(f"`{k}`" for k in survivors))
         out.append("")
+    names = list(data["strategies"])
+    if names:
+        out += ["## Per program (tests generated; - = unsupported)", "",
+                "| program | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+        for program in data["strategies"][names[0]]["per_program"]:
+            cells = []
+            for name in names:
+                info = data["strategies"][name]["per_program"][program]
+                cells.append(str(info["tests"]) if info["supported"] else f"- ({info['tests']})")
+            out.append(f"| {program} | " + " | ".join(cells) + " |")
+        out.append("")
     pairs = data["overlap"]["pairs"]
     if pairs:
         out += ["## Overlap of kills", "", "| pair | both | only first | only second | neither |", "|---|---|---|---|---|"]
