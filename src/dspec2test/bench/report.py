@@ -74,7 +74,8 @@ def markdown(data: dict) -> str:
             out.append(f"- unsupported `{program}`: {reason}")
         survivors = data["survivors"].get(name, {})
         if survivors:
-            out.append(f"- survivors ({len(survivors)}): " + ", ".join(f"`{k}`" for k in survivors))
+            out.append(f"- survivors ({len(survivors)}), with the mutated member where known:")
+            out += [f"  - `{k}`" + (f" in {site}" if site else "") for k, site in survivors.items()]
         out.append("")
     names = list(data["strategies"])
     if names:
