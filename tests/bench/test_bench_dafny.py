@@ -34,6 +34,9 @@ def test_batched_verdicts_equal_one_at_a_time(tmp_path):
     tools = find_toolchain()
     corpus = load_corpus(FIXTURES / "corpus")
     subjects = [Subject(m.name, m.text) for m in corpus.mutants if m.name != "absget_typo"]
+    # a[i - 2] at i == 1 reads a[-1] == a[1] in Python; Dafny halts: the driver must too.
+    original = corpus.programs[0].text
+    subjects.append(Subject("absget_negative", original.replace("v := a[i];", "v := a[i - 2];")))
     for stop_on_kill in (False, True):
         execute = lambda source, workdir: run_py(source, workdir, tools, TIMEOUT_S, stop_on_kill=stop_on_kill)
         batched, builds = run_batched(subjects, TESTS_TEXT, tmp_path / f"b{stop_on_kill}", execute, batch=True)
@@ -47,6 +50,8 @@ def test_batched_verdicts_equal_one_at_a_time(tmp_path):
         assert statuses["absget_crash"]["Test_Abs_p1_s1"] is Status.PASSED
         assert statuses["absget_loop"]["Test_Abs_p1_s1"] is Status.TIMEOUT
         assert set(statuses["absget_same"].values()) == {Status.PASSED}
+        negative = {r.name: r for r in batched["absget_negative"].results}["Test_Get_p1_s1"]
+        assert negative.status is Status.FAILED and "out of range" in negative.message
         assert len(statuses["absget_same"]) == 3
         if stop_on_kill:  # a killed version's other tests are skipped
             assert list(statuses["absget_loop"]) == ["Test_Abs_p1_s1"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from dspec2test.bench.engine import BenchRun, MutantClass, MutantStatus, StrategyRun, mutant_key
+from dspec2test.bench.sites import mutation_site
 
 KILLS = (MutantStatus.KILLED, MutantStatus.TIMEOUT)
 
@@ -49,6 +50,10 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
         "builds": run.builds,
         "mutants_per_s": _rate(run.subjects_run, run.wall.get("kill", 0.0)) if run.subjects_run else 0.0,
         "unsupported_programs": dict(sorted(run.unsupported.items())),
+        "per_program": {p.name: {"tests": run.prepared[p.name].tests if p.name in run.prepared else 0,
+                                 "generate_s": round(run.prepared[p.name].seconds, 2) if p.name in run.prepared else 0.0,
+                                 "supported": p.name not in run.unsupported}
+                        for p in bench.corpus.programs},
     }
 
 
@@ -84,6 +89,10 @@ def to_json(bench: BenchRun) -> dict:
     for name, figures in runs.items():
         figures["unique_kills"] = ov["unique_kills"][name]
     classes = [bench.classes[mutant_key(m)].value for m in bench.corpus.mutants]
+    texts = {p.name: p.text for p in bench.corpus.programs}
+    survivors = {k for r in bench.runs for k, s in r.status.items() if s is MutantStatus.SURVIVED}
+    sites = {mutant_key(m): mutation_site(m.program, texts[m.program], m.name)
+             for m in bench.corpus.mutants if mutant_key(m) in survivors}
     return {
         "corpus": str(bench.corpus.root),
         "classification": {
@@ -99,7 +108,7 @@ def to_json(bench: BenchRun) -> dict:
         "strategies": runs,
         "overlap": ov,
         "mutants": kill_matrix(bench),
-        "survivors": {r.strategy.value: {k: r.detail.get(k, "") for k in sorted(r.status)
+        "survivors": {r.strategy.value: {k: sites[k] for k in sorted(r.status)
                                          if r.status[k] is MutantStatus.SURVIVED and bench.classes[k] is MutantClass.BUG}
                       for r in bench.runs},
     }

@@ -74,7 +74,19 @@ def markdown(data: dict) -> str:
             out.append(f"- unsupported `{program}`: {reason}")
         survivors = data["survivors"].get(name, {})
         if survivors:
-            out.append(f"- survivors ({len(survivors)}): " + ", ".join(f"`{k}`" for k in survivors))
+            out.append(f"- survivors ({len(survivors)}), with the mutated member where known:")
+            out += [f"  - `{k}`" + (f" in {site}" if site else "") for k, site in survivors.items()]
+        out.append("")
+    names = list(data["strategies"])
+    if names:
+        out += ["## Per program (tests generated; - = unsupported)", "",
+                "| program | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+        for program in data["strategies"][names[0]]["per_program"]:
+            cells = []
+            for name in names:
+                info = data["strategies"][name]["per_program"][program]
+                cells.append(str(info["tests"]) if info["supported"] else f"- ({info['tests']})")
+            out.append(f"| {program} | " + " | ".join(cells) + " |")
         out.append("")
     pairs = data["overlap"]["pairs"]
     if pairs:
