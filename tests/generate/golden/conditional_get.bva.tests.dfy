@@ -29,13 +29,13 @@ method {:test} Test_ConditionalGet_p1_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-19, -19]", "x": "1"}, "outputs": {"r": "-19"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[33, 33]", "x": "0"}, "outputs": {"r": "33"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p1_s3()
 {
-  var s: seq<int> := [-19, -19];
-  var x: int := 1;
+  var s: seq<int> := [33, 33];
+  var x: int := 0;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
