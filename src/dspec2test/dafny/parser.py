@@ -2,7 +2,8 @@
 
 Two small steps make Dafny fit LALR(1):
 - comments (nested `/* */` too) are blanked to spaces first, so offsets, lines and columns stay exact;
-- a few characters map to several terminals (`|`, `<`, `;`, `{`); the lexer asks the automaton which
+- a few tokens map to several terminals (`|`, `<`, `;`, `{`, `,`, `@`, `=>`, `reads`, `requires`); the
+  lexer asks the automaton which
   of them it can take next (a stack-only trial run) and, for `<` after a name where both a comparison
   and generic arguments fit, looks ahead the way Dafny's own parser does (a type list, then `>`, then a
   character that may follow an instantiation).
