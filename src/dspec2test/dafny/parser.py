@@ -2,10 +2,10 @@
 
 Two small steps make Dafny fit LALR(1):
 - comments (nested `/* */` too) are blanked to spaces first, so offsets, lines and columns stay exact;
-- a few characters map to several terminals (`|`, `<`, `;`, `{`); the lexer asks the automaton which
-  of them it can take next (a stack-only trial run) and, for `<` after a name where both a comparison
-  and generic arguments fit, looks ahead the way Dafny's own parser does (a type list, then `>`, then a
-  character that may follow an instantiation).
+- a few tokens map to several terminals (`|`, `<`, `;`, `{`, `,`, `@`, `=>`, `reads`, `requires`); the
+  lexer asks the automaton which of them it can take next (a stack-only trial run) and, where several
+  fit, prefers one by a fixed order or a short look at the text: for `<` after a name, the way Dafny's
+  own parser does (a type list, then `>`, then a token that may follow an instantiation).
 """
 
 from __future__ import annotations
