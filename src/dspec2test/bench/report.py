@@ -116,7 +116,7 @@ def plot(data: dict, path: Path) -> None:
     ax.set_xticks(list(xs), names)
     ax.set_ylim(0, 105)
     ax.set_ylabel("kill rate (%)")
-    ax.set_title("Mutants that fail verification, killed by the generated tests")
+    ax.set_title("Kill rate on mutants that fail verification", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
