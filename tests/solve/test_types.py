@@ -215,3 +215,16 @@ def test_set_comprehension_over_indices():
     m = solve([("s", s), ("t", T("set", T("int")))], [op("==", n("t"), comp), op("==", card(n("s")), i(3)),
                                                       op("==", card(n("t")), i(2))])
     assert set(m.raw["t"]) == set(m.raw["s"]) and len(set(m.raw["s"])) == 2
+
+
+def test_input_sequences_prefer_pairwise_distinct_elements():
+    s = T("seq", T("int"))
+    m = solve([("s", s)], [op("==", card(n("s")), i(4))])
+    assert len(set(m.raw["s"])) == 4, m.values
+
+
+def test_distinct_elements_are_only_a_preference():
+    s = T("seq", T("int"))
+    m = solve([("s", s)], [op("==", card(n("s")), i(2)), op("==", idx(n("s"), 0), idx(n("s"), 1))])
+    a, b = m.raw["s"]
+    assert a == b

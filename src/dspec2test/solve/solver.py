@@ -206,6 +206,19 @@ class Solver:
                 out.append(z3.Implies(z3.IntVal(i) < z3.Length(seq), inner))
         return out
 
+    def _distinct(self) -> list[z3.BoolRef]:
+        """Preference for telling models: the elements of each input sequence or array pairwise different.
+        Z3's minimal models repeat one value ([0, 0]), on which index and off-by-one bugs go unseen."""
+        out = []
+        for v in self.vars:
+            if v.output or v.tv.t.base.kind not in ("seq", "array") or isinstance(v.tv.v, (SetV, MultisetV, MapV)):
+                continue
+            seq = v.tv.v
+            for j in range(1, self.limit):
+                for i in range(j):
+                    out.append(z3.Implies(z3.IntVal(j) < z3.Length(seq), seq[i] != seq[j]))
+        return out
+
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
         out = []
         for c in constraints:
@@ -270,8 +283,13 @@ class Solver:
             if diffs:
                 base.append(z3.Or(diffs))
         mentioned = frozenset(_chars_in(constraints))
-        for extra in (self._nice(mentioned), self._nice(None), []):
+        nice = self._nice(mentioned)
+        distinct = self._distinct()
+        tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
+        for k, extra in enumerate(tiers):
             s = self._new()
+            if distinct and k == 0:  # a preference only: do not spend the whole time limit on it
+                s.set_timeout(min(self.timeout_ms, PROBE_MS))
             s.add(*base, *extra)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
