@@ -120,6 +120,12 @@ class Encoder:
             return TV(v, BOOL)
         if op == "==#":
             raise _u("prefix equality", e)
+        if op in ("==", "!=") and isinstance(e.left, ast.NullLit) != isinstance(e.right, ast.NullLit):
+            # Generated inputs are always allocated: a reference compared with null is never null.
+            other = self.enc(e.right if isinstance(e.left, ast.NullLit) else e.left, env)
+            if other.t.base.kind != "array":
+                raise _u("null comparison on a non-array value", e)
+            return TV(z3.BoolVal(op == "!="), BOOL)
         return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
 
     def _binop(self, op: str, a: TV, b: TV, node) -> TV:

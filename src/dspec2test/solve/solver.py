@@ -264,14 +264,39 @@ class Solver:
 
     # ---------------------------------------------------------------- the interface
 
+    def _widened(self, query, *args):
+        """Run query within the length limit; if that is unsat, once more without it. The limit keeps
+        literals readable, it is no bound of the contract (`requires a.Length >= 20` must still be met)."""
+        try:
+            self._unlimited = frozenset()
+            result = query(*args)
+            if self.status_of_last is not SolveResult.UNSAT or not self._collections:
+                return result
+            self._unlimited = self._collections
+            try:
+                return query(*args)
+            except Unsupported:  # some encodings need the bound: the limited answer stands
+                self.status_of_last = SolveResult.UNSAT
+                return result
+        finally:
+            self._unlimited = frozenset()
+
+    @property
+    def _collections(self) -> frozenset[str]:
+        return frozenset(v.name for v in self.vars if v.tv.t.base.kind in ("seq", "array", "set", "multiset", "map"))
+
     def check(self, constraints: Sequence[ast.Expr]) -> SolveResult:
-        self._unlimited = frozenset()
+        return self._widened(self._check, constraints)
+
+    def _check(self, constraints: Sequence[ast.Expr]) -> SolveResult:
         s = self._new()
         s.add(*self._wf(), *self._encode(constraints))
         return self._run(s)
 
     def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = ()) -> Model | None:
-        self._unlimited = frozenset()
+        return self._widened(self._solve, constraints, exclude)
+
+    def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
         base = self._wf() + self._encode(constraints)
         for m in exclude:
             diffs = []
@@ -375,8 +400,8 @@ class Solver:
         ins = [v for v in self.vars if not v.output]
         if any(isinstance(v.tv.v, FuncV) for v in self.vars):
             return False
-        # outputs are not length-limited here, so uniqueness is not an artefact of the limit
-        self._unlimited = frozenset(v.name for v in outs)
+        # nothing is length-limited here (inputs are pinned anyway), so uniqueness is no artefact of the limit
+        self._unlimited = frozenset(v.name for v in self.vars)
         try:
             s = self._new()
             s.add(*self._wf(), *self._encode(constraints))
@@ -385,6 +410,8 @@ class Solver:
                 return True
             s.add(z3.Or([z3.Not(self._pin(v, model.raw[v.name])) for v in outs]))
             return self._run(s) is SolveResult.UNSAT
+        except Unsupported:  # an encoding that needs the bound: claim nothing, check the clauses instead
+            return False
         finally:
             self._unlimited = frozenset()
 
