@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import TextIO
 
 from dspec2test import __version__
-from dspec2test.commands import doctor, parse, generate, run
+from dspec2test.commands import action, bench, check, doctor, generate, merge, parse, run
 
 # (name, module, one-line help). Each module has add_arguments(parser) and main(args, out, err).
 COMMANDS: list[tuple[str, ModuleType, str]] = [
@@ -19,6 +19,10 @@ COMMANDS: list[tuple[str, ModuleType, str]] = [
     ("parse", parse, "list declarations and contracts with their lines, or a located error per file"),
     ("generate", generate, "write Dafny {:test} methods from the contracts (and a JSON manifest)"),
     ("run", run, "generate tests (or take --tests), run them against the implementation with Dafny, report"),
+    ("check", check, "test only the members a git diff affects (locally)"),
+    ("action", action, "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
+    ("merge", merge, "combine the JUnit or results files of sharded runs"),
+    ("bench", bench, "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),
 ]
 
 

@@ -9,11 +9,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from dspec2test import solve
 from dspec2test.dafny import ast
+from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.tests_file import (
-    EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
+    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.partition.contracts import Contract, select
@@ -22,12 +22,8 @@ from dspec2test.partition.partitions import PartitionSpec, check_clauses, partit
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
 from dspec2test.records import Scenario, ScenarioKind, TestCase
+from dspec2test.solve import Solver
 
-try:  # the parser lands on main separately; until then generation reports that it cannot parse
-    from dspec2test.dafny.parser import parse_file
-except ImportError:  # pragma: no cover - transitional
-    def parse_file(path: str) -> Any:
-        return Diagnostic(path, 1, 1, "the Dafny parser is not available in this build")
 
 # (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
 SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]]], SolverLike]
@@ -81,7 +77,7 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
     def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]]) -> SolverLike:
-        return solve.Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
+        return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
 
     return make
 
@@ -134,9 +130,12 @@ class MemberGeneration:
                 self.entry["partitions"].append(self.partition(part, solver, checks, whole))
         except Unsupported as exc:
             self.unsupported(exc)
+        except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
+            self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
+                                         f"internal error while generating {c.name}: {exc}"))
         return self
 
-    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Any, whole: tuple[ast.Expr, ...]) -> dict:
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> dict:
         c = self.contract
         implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
         constraint = print_expr(conj(part.literals + tuple(implicit)))
@@ -162,7 +161,7 @@ class MemberGeneration:
                 models.append(model)
         return out
 
-    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Any,
+    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
                  whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...]) -> tuple[dict, Any]:
         c = self.contract
         sc = spec.scenario

@@ -71,6 +71,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
     assert code == 0
     opts = seen["options"]
     assert (opts.bva, opts.simplify, opts.methods, opts.max_partitions) == (100, True, ("M.Sum",), 8)
+    assert opts.unverified is None
     assert len(asked["cases"]) == 2
 
 
@@ -81,5 +82,25 @@ def test_real_run_of_the_cli(tmp_path: Path) -> None:
     code, out, err = call(str(tmp_path / "prog.dfy"), "--tests", str(tmp_path / "fail_tests.dfy"), "--target", "py",
                           "--junit", str(tmp_path / "r.xml"))
     assert code == 1
-    assert "expected r >= 0, actual r = -3" in out
+    assert "broken clause at prog.dfy:15: r >= 0" in out and "actual r = -3" in out
     assert err.startswith("compiling and running 4 tests of prog.dfy with dafny (py)...")
+
+
+def test_unverified_selects_the_failing_members(fake_run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_command, "unverified_members", lambda path: ["M.Abs"])
+    asked = fake_run(ALL_PASSED)
+    assert call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")[0] == 0
+    assert [tc.name for tc in asked["cases"]] == ["Test_M_Abs_p1_s1", "Test_M_Abs_p2_s1"]
+
+
+def test_unverified_with_nothing_failing_runs_nothing(fake_run, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_command, "unverified_members", lambda path: [])
+    asked = fake_run(MIXED)
+    code, out, _ = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")
+    assert code == 0 and "nothing to test" in out and not asked
+
+
+def test_tests_file_without_metadata_is_bad_input(tmp_path: Path) -> None:
+    (tmp_path / "t.dfy").write_text("method {:test} T() { expect true; }\n")
+    code, _, err = call(str(FIX / "prog.dfy"), "--tests", str(tmp_path / "t.dfy"))
+    assert code == 2 and "no // @dspec2test metadata" in err

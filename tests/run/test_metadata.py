@@ -1,7 +1,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dspec2test.emit.metadata import MARKER, read_metadata, write_metadata
+from dspec2test.emit.metadata import MARKER, read_metadata, without_tests, write_metadata
+from dspec2test.emit.metadata import test_blocks as blocks
 from dspec2test.records import ScenarioKind
 from dspec2test.records import TestCase as Case
 
@@ -43,3 +44,14 @@ def test_reads_only_marker_lines_in_order() -> None:
 def test_kind_is_written_as_its_value() -> None:
     tc = Case("Test_A_p1_s2", "A", "p.dfy", 3, 1, 2, "x > 0", ScenarioKind.REPEAT, None)
     assert '"kind": "repeat"' in write_metadata(tc)
+
+
+def test_blocks_and_removal() -> None:
+    a = Case("Test_A_p1_s1", "A", "p.dfy", 3, 1, 1, "x > 0", ScenarioKind.BASE, None)
+    b = Case("Test_A_p2_s1", "A", "p.dfy", 3, 2, 1, "x <= 0", ScenarioKind.BASE, None)
+    text = "\n".join(["// header", "", write_metadata(a), "method {:test} Test_A_p1_s1() {", "}", "",
+                      write_metadata(b), "method {:test} Test_A_p2_s1() {", "}"]) + "\n"
+    assert blocks(text) == [("Test_A_p1_s1", 3, 6), ("Test_A_p2_s1", 7, 9)]
+    reduced = without_tests(text, {"Test_A_p1_s1"})
+    assert reduced.startswith("// header\n\n" + write_metadata(b))
+    assert read_metadata(reduced) == [b]

@@ -1,10 +1,12 @@
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 
-from run_samples import BUILD_ERROR, MIXED, NO_BODY
+from run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY
 
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import render
+from dspec2test.run import RunResult
 
 
 def test_json_document_follows_the_run_schema() -> None:
@@ -36,8 +38,9 @@ def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
 def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
     text = render(MIXED)
     lines = text.splitlines()
-    assert lines[0] == "M.Sum  prog.dfy:2"
-    assert lines[1].split()[:3] == ["pass", "p1", "s1"]
+    assert lines[:2] == ["M.Sum  prog.dfy:2", "  p1  n >= 0"]
+    assert lines[2].split() == ["pass", "s1", "n", "=", "3"]
+    assert lines[4].split() == ["FAIL", "s1", "n", "==", "3", "n", "=", "3"]
     assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
     assert "TIMEOUT" in text and "crashed: IndexError" in text
     assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 timeout, 1 error (3 dafny runs, 4.2 s)"
@@ -53,3 +56,10 @@ def test_terminal_no_body_says_so_plainly() -> None:
     text = render(NO_BODY)
     assert text.startswith("prog.dfy: no implementation yet: Abs has no body")
     assert "no implementation yet: Abs has no body" in text.splitlines()[-2]
+
+
+def test_terminal_violated_postcondition_shows_clause_and_actual() -> None:
+    v = replace(FAILED, expected="r >= 0", clause="r >= 0", clause_line=15, actual="r = -3")
+    text = render(RunResult("prog.dfy", (v,), rounds=1))
+    assert "broken clause at prog.dfy:15: r >= 0" in text and "actual r = -3" in text
+    assert "expected r >= 0" not in text

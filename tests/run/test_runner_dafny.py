@@ -27,6 +27,7 @@ def test_pass_and_fail_with_expected_versus_actual(fixtures: Path) -> None:
     failed = result.verdicts[1]
     assert (failed.clause_line, failed.expected, failed.actual) == (15, "r >= 0", "r = -3")
     assert result.rounds == 1 and not result.build_errors
+    assert (result.verdicts[2].clause_line, result.verdicts[2].clause) == (3, "n >= 0")  # from the program
 
 
 def test_crash_mid_run_is_resumed(fixtures: Path) -> None:
@@ -63,3 +64,21 @@ def test_default_csharp_target(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "fail_tests.dfy", target="cs")
     assert [v.status for v in result.verdicts] == [Status.PASSED, Status.FAILED, Status.ERROR, Status.PASSED]
     assert result.verdicts[1].actual == "r = -3"
+
+
+def test_missing_method_body_is_stubbed_so_the_others_run(fixtures: Path) -> None:
+    result = run(fixtures, "tdd.dfy", "tdd_tests.dfy")
+    assert result.no_body == ("Abs",)
+    assert statuses(result) == {"Test_Abs_p1_s1": Status.ERROR, "Test_Neg_p1_s1": Status.PASSED,
+                                "Test_Neg_p2_s1": Status.FAILED}
+    assert result.verdicts[0].message == "no implementation yet: Abs has no body"
+    assert (result.verdicts[2].expected, result.verdicts[2].actual, result.verdicts[2].clause) == ("-2", "-3", "r == -x")
+    assert Path(result.verdicts[2].file) == fixtures / "tdd.dfy"  # reported on the user's file, not the copy
+
+
+def test_a_generated_test_that_does_not_build_is_dropped_and_the_others_run(fixtures: Path) -> None:
+    result = run(fixtures, "prog.dfy", "onebad_tests.dfy")
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Sum_p3_s1": Status.ERROR,
+                                "Test_M_Sum_p2_s1": Status.PASSED}
+    assert "incorrect argument type" in result.verdicts[1].message
+    assert not result.build_errors and not result.program_broken

@@ -4,7 +4,10 @@ import pytest
 
 from dspec2test.dafny import ast
 from dspec2test.run.output import build_errors
-from dspec2test.run.verify import MemberSpan, member_spans, select_unverified, verification_failures
+from dspec2test.dafny.parser import parse_program
+from dspec2test.run.verify import (
+    MemberSpan, VerifyError, clause_texts, member_spans, select_unverified, unverified_members, verification_failures,
+)
 
 FIX = Path(__file__).parent / "fixtures"
 
@@ -53,6 +56,24 @@ def test_failures_in_other_files_are_ignored() -> None:
 
 
 @pytest.mark.dafny
-def test_dafny_verify_failures(tmp_path: Path) -> None:
+def test_dafny_verify_failures_to_members(tmp_path: Path) -> None:
     (tmp_path / "unverified.dfy").write_text((FIX / "unverified.dfy").read_text())
     assert sorted(d.line for d in verification_failures(tmp_path / "unverified.dfy")) == [10, 24, 32]
+    assert unverified_members(tmp_path / "unverified.dfy") == ["Top", "M.Bad", "M.C.Worse", "M.C.Entry"]
+
+
+def test_member_spans_from_the_parser_match() -> None:
+    parsed = parse_program((FIX / "unverified.dfy").read_text(), "unverified.dfy")
+    assert list(member_spans(parsed)) == list(member_spans(PROGRAM))
+
+
+def test_unparsable_program_is_a_verify_error(tmp_path: Path) -> None:
+    (tmp_path / "bad.dfy").write_text("method M( {")
+    with pytest.raises(VerifyError, match="bad.dfy:1"):
+        unverified_members(tmp_path / "bad.dfy")
+
+
+def test_clause_texts_by_line() -> None:
+    texts = clause_texts(FIX / "prog.dfy")
+    assert texts[3] == "n >= 0" and texts[16] == "x >= 0 ==> r == x"
+    assert clause_texts(FIX / "missing.dfy") == {}

@@ -40,8 +40,7 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def generate_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None) -> GenerateOptions:
-    methods = tuple(args.method) + (unverified or ())
-    return GenerateOptions(methods=tuple(dict.fromkeys(methods)), fdnf=args.fdnf, bva=args.bva,
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
                            simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
                            length_limit=args.length_limit, unverified=unverified)
 
@@ -51,7 +50,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_generation_arguments(parser)
     parser.add_argument("--tests", metavar="TESTS.dfy", help="run this tests file instead of generating one")
     parser.add_argument("--timeout", type=float, default=RunOptions().timeout_s, metavar="S",
-                        help="wall-clock limit per dafny run, in seconds (default %(default)g)")
+                        help="wall-clock limit in seconds for the compiled tests of one dafny run; a test still running"
+                             " then is a timeout and the others run again (default %(default)g; compilation"
+                             " has its own cap of 600 s)")
     parser.add_argument("--target", default=RunOptions().target, metavar="T",
                         help="Dafny compilation target: cs (default), py, js, go, java")
     parser.add_argument("--json", metavar="OUT", help="write the verdicts as JSON")
@@ -107,6 +108,9 @@ def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, 
             cases = read_metadata(text)
         except (ValueError, KeyError, TypeError) as exc:
             err.write(f"{path}: error: unreadable // @dspec2test metadata: {exc}\n")
+            return 2
+        if not cases:
+            err.write(f"{path}: error: no // @dspec2test metadata lines: not a tests file written by dspec2test\n")
             return 2
         wanted = tuple(args.method) + (unverified or ())
         return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]

@@ -643,9 +643,19 @@ class OpaqueBlock(Node):
     body: Block
 
 
+@dataclass(frozen=True)
+class NewPhase(Node):
+    """`new;` in a constructor body: the end of its initialization phase."""
+
+
+@dataclass(frozen=True)
+class Skeleton(Node):
+    """`...;` in a refinement module: the statements kept from the refined method."""
+
+
 Stmt = Union[
     Block, VarDecl, Assign, If, AltIf, While, For, MatchStmt, Return, Yield, AssertStmt, Print, Calc,
-    ForallStmt, Modify, Break, Reveal, Labeled, OpaqueBlock,
+    ForallStmt, Modify, Break, Reveal, Labeled, OpaqueBlock, NewPhase, Skeleton,
 ]
 
 

@@ -100,30 +100,51 @@ def strip_comments(text: str) -> str:
 # For each source character with several terminals: the candidates in order of preference.
 _CHOICES: dict[str, tuple[str, ...]] = {
     "|": ("_BAR", "_CARD_CLOSE", "BITOR", "_CARD_OPEN"),
-    "=>": ("_CASE_ARROW", "_LAMBDA_ARROW"),
+    "=>": ("_CASE_ARROW", "_SPEC_ARROW", "_LAMBDA_ARROW"),
+    "reads": ("READS", "_LAMBDA_READS", "_FIRST_READS"),
+    "requires": ("REQUIRES", "_LAMBDA_REQUIRES", "_FIRST_REQUIRES"),
     ";": ("_SEMI", "_CHAIN_SEMI"),
     "{": ("_LBRACE", "_SET_OPEN"),
     "<": ("LESS", "_TYPE_LT"),
+    ",": ("_COMMA", "_QCOMMA"),
+    "@": ("_AT", "_DECL_AT"),
 }
 _TYPE_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_'?]*|-->|->|~>|==|!=|=>|\S)")
+# Dafny's list, plus what may follow a type (`x: seq<int> | P`, `:=`, `::`, clause keywords): a comparison
+# chain cannot continue with these, so reading them as the end of a type list is safe.
 _AFTER_GENERIC = {".", "(", "[", "{", "@", ")", "]", "}", ",", ";", "then", "else", "case", "==", "!=", "as",
-                  "is", "=>", "<", ">", ""}
+                  "is", "=>", "<", ">", "", "|", ":", "-->", "->", "~>", "reads", "requires", "ensures",
+                  "decreases", "modifies", "returns", "witness", "invariant", "method", "lemma", "function",
+                  "predicate", "ghost", "static", "class", "trait", "datatype", "codatatype", "type", "newtype",
+                  "const", "module", "import", "export", "constructor", "twostate", "least", "greatest",
+                  "iterator", "include", "opaque", "abstract", "by", "to", "downto"}
+
+
+# After `set x | P(x),` a further bound variable looks like `y:`, `y <-`, `y |`, `y {:` or `y ::`.
+_QVAR_AHEAD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_'?]*\s*(:(?![=|])|<-|\||\{:)")
 
 
 def _can_shift(states: dict[Any, Any], stack: list[Any], term: str) -> bool:
-    """Would the LALR automaton accept `term` next? Replays only the reductions on a copy of the stack."""
-    stack = list(stack)
+    """Would the LALR automaton accept `term` next? Replays only the reductions, without copying the stack."""
+    depth = len(stack)  # stack[:depth] is what is left of the real stack
+    pushed: list[Any] = []  # states the replayed reductions pushed on top of it
+    top = stack[-1]
     while True:
-        action = states[stack[-1]].get(term)
+        action = states[top].get(term)
         if action is None:
             return False
-        kind, arg = action
+        kind, rule = action
         if kind is Shift:
             return True
-        size = len(arg.expansion)
-        if size:
-            del stack[-size:]
-        stack.append(states[stack[-1]][arg.origin.name][1])
+        size = len(rule.expansion)
+        if size <= len(pushed):
+            del pushed[len(pushed) - size :]
+        else:
+            depth -= size - len(pushed)
+            pushed.clear()
+        below = pushed[-1] if pushed else stack[depth - 1]
+        top = states[below][rule.origin.name][1]
+        pushed.append(top)
 
 
 def looks_generic(text: str, pos: int) -> bool:
@@ -189,6 +210,12 @@ class _DafnyLexer(ContextualLexer):
                     fitting = [c for c in fitting if _can_shift(states, parser_state.state_stack, c)] or fitting
                 if len(fitting) > 1 and tok.value == "<":
                     fitting = ["_TYPE_LT" if looks_generic(lexer_state.text, tok.start_pos) else "LESS"]
+                elif len(fitting) > 1 and tok.value == "@":
+                    # `f@L(x)` is written tight; an attribute starts its own line or follows a space.
+                    at_word_start = tok.start_pos == 0 or lexer_state.text[tok.start_pos - 1].isspace()
+                    fitting = ["_DECL_AT" if at_word_start else "_AT"]
+                elif len(fitting) > 1 and tok.value == ",":
+                    fitting = ["_QCOMMA" if _QVAR_AHEAD.match(lexer_state.text, tok.end_pos) else "_COMMA"]
                 if fitting and fitting[0] != tok.type:
                     tok = Token.new_borrow_pos(fitting[0], tok.value, tok)
             yield tok

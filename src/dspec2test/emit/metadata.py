@@ -40,3 +40,20 @@ def _from_dict(data: dict) -> TestCase:
     values["inputs"] = dict(values.get("inputs", {}))
     values["outputs"] = dict(values.get("outputs", {}))
     return TestCase(**values)
+
+
+def test_blocks(text: str) -> list[tuple[str, int, int]]:
+    """(test name, first line, last line) of each test: from its metadata line to the line before the next
+    one (or the end). 1-based, so Dafny's error lines in the tests file map to the test they are in."""
+    lines = text.splitlines()
+    starts = [(i + 1, read_metadata(line)[0].name) for i, line in enumerate(lines)
+              if line.strip().startswith(MARKER)]
+    ends = [start - 1 for start, _ in starts[1:]] + [len(lines)]
+    return [(name, start, end) for (start, name), end in zip(starts, ends)]
+
+
+def without_tests(text: str, names: set[str]) -> str:
+    """The tests text with the blocks of `names` removed (the header before the first test is kept)."""
+    lines = text.splitlines(keepends=True)
+    drop = {n for name, start, end in test_blocks(text) if name in names for n in range(start, end + 1)}
+    return "".join(line for i, line in enumerate(lines, 1) if i not in drop)

@@ -132,6 +132,8 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for v in contract.outputs:
         body.append(f'print "\\n[dspec2test] actual {v.name} = ", {v.name}, "\\n";')
     body += oracles(contract, tc, checks, ctx, simplify)
+    for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
+        body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
     lines += ["  " + b for b in body] + ["}"]
     return "\n".join(lines)
 

@@ -31,7 +31,6 @@ class PartitionSpec:
 class PartitionResult:
     partitions: list[PartitionSpec] = field(default_factory=list)
     capped: bool = False  # the cap or the solver budget cut the enumeration
-    unknown_prefixes: int = 0
     messages: list[str] = field(default_factory=list)
 
 
@@ -46,7 +45,8 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
     Raises Unsupported when the solver cannot encode a literal.
     """
     result = PartitionResult()
-    budget_left = [budget if budget is not None else max(256, cap * 32)]
+    budget = budget if budget is not None else max(256, cap * 32)
+    budget_left = [budget]
     lines = tuple(sorted({c.line for c in contract.clauses}))
 
     def dedupe(lits: tuple[ast.Expr, ...]) -> tuple[ast.Expr, ...]:
@@ -91,6 +91,11 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
 def check_clauses(clauses: tuple[ContractClause, ...], solver: SolverLike) -> tuple[
         tuple[ContractClause, ...], list[tuple[ContractClause, Unsupported]]]:
     """Split clauses into those the solver encodes and those it reports unsupported."""
+    try:  # the common case in one query; clause by clause only to name the culprits
+        solver.check([c.expr for c in clauses])
+        return clauses, []
+    except Unsupported:
+        pass
     ok, bad = [], []
     for c in clauses:
         try:

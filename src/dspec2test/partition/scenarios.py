@@ -43,32 +43,42 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
     seen: set[str] = set()
     names = {v.name for v in contract.vars}
 
-    def useful(pin: ast.Expr) -> bool:
-        text = print_expr(pin)
+    def useful(pin: Pin) -> bool:
+        text = print_expr(pin.expr)
         if text in seen:
             return False
         seen.add(text)
-        if is_unsat(solver.check(part.literals + (pin,))):
+        if not pin.attained and is_unsat(solver.check(part.literals + (pin.expr,))):
             return False  # the partition does not allow this edge
+        if pin.strict:
+            return True
         # the partition already implies it: nothing new to test
-        return not is_unsat(solver.check(part.literals + (negate(pin),)))
+        return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))
 
     for var in contract.vars:
         for group in candidate_pins(var, part.literals, solver, types, names):
             kept = [p for p in group.pins if useful(p)]
-            if not kept and group.fallback is not None and not var.is_output and useful(group.fallback(extreme)):
-                kept = [group.fallback(extreme)]
+            if not kept and group.fallback is not None and not var.is_output:
+                fallback = Pin(group.fallback(extreme))
+                kept = [fallback] if useful(fallback) else []
             for pin in kept:
-                out.append(ScenarioSpec(Scenario(part.id, len(out) + 1, ScenarioKind.BVA, print_expr(pin)),
-                                        part.literals + (pin,)))
+                out.append(ScenarioSpec(Scenario(part.id, len(out) + 1, ScenarioKind.BVA, print_expr(pin.expr)),
+                                        part.literals + (pin.expr,)))
     return out
+
+
+@dataclass(frozen=True)
+class Pin:
+    expr: ast.Expr
+    attained: bool = False  # an optimum the solver reached: satisfiable without asking
+    strict: bool = False  # the pinned term takes other values in the partition: not implied, without asking
 
 
 @dataclass(frozen=True)
 class PinGroup:
     """Pins for one side of one variable; `fallback(N)` pins it at -N / N when none of them survives."""
 
-    pins: tuple[ast.Expr, ...]
+    pins: tuple[Pin, ...]
     fallback: Callable[[int], ast.Expr] | None = None
 
 
@@ -77,26 +87,37 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
     kind = types.kind(var.type)
     v = ast.Name(var.name)
     if kind == "bool":
-        return [PinGroup((v, ast.UnOp("!", v)))]
+        return [PinGroup((Pin(v), Pin(ast.UnOp("!", v))))]
     if kind in _LENGTHED or kind == "array":
         size: ast.Expr = ast.MemberSelect(v, "Length") if kind == "array" else ast.Cardinality(v)
-        return [PinGroup((ast.BinOp("==", size, ast.IntLit(0)), ast.BinOp("==", size, ast.IntLit(1)),
-                          ast.BinOp(">", size, ast.IntLit(1))))]
+        return [PinGroup(tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(0)),
+                                                ast.BinOp("==", size, ast.IntLit(1)),
+                                                ast.BinOp(">", size, ast.IntLit(1)))))]
     if kind != "int":
         return []
-    lower: list[ast.Expr] = []
-    upper: list[ast.Expr] = []
+    lower: list[Pin] = []
+    upper: list[Pin] = []
     for t in [ast.IntLit(0), *compared_terms(var.name, literals, names)]:
         term = v if _is_zero(t) else ast.BinOp("-", v, t)
-        for maximize, edges in ((False, lower), (True, upper)):
-            try:
-                k = solver.optimize(term, literals, maximize)
-            except Unsupported:
-                continue
-            if isinstance(k, int) and not isinstance(k, bool):
-                edges.append(ast.BinOp("==", v, shifted(t, k)))
+        try:
+            lo = solver.optimize(term, literals, False)
+            hi = solver.optimize(term, literals, True)
+        except Unsupported:
+            continue
+        lo_ok, hi_ok = _finite(lo), _finite(hi)
+        if lo_ok and hi_ok and lo == hi:
+            continue  # v - t is constant in the partition: pinning it adds nothing
+        # With the other side unbounded or a different value, the pin is known not to be implied.
+        if lo_ok:
+            lower.append(Pin(ast.BinOp("==", v, shifted(t, lo)), True, hi_ok or hi is not None))
+        if hi_ok:
+            upper.append(Pin(ast.BinOp("==", v, shifted(t, hi)), True, lo_ok or lo is not None))
     return [PinGroup(tuple(lower), lambda n: ast.BinOp("==", v, _int(-n))),
             PinGroup(tuple(upper), lambda n: ast.BinOp("==", v, _int(n)))]
+
+
+def _finite(k: object) -> bool:
+    return isinstance(k, int) and not isinstance(k, bool)
 
 
 def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -> list[ast.Expr]:

@@ -29,7 +29,7 @@ def detail(v: Verdict) -> str:
     if v.clause_line:
         where = f"{Path(v.file).name}:{v.clause_line}" if v.file else f"line {v.clause_line}"
         lines.append(f"clause: {where}" + (f": {v.clause}" if v.clause else ""))
-    if v.expected is not None:
+    if v.expected is not None and v.expected != v.clause:
         lines.append(f"expected: {v.expected}")
     if v.actual is not None:
         lines.append(f"actual: {v.actual}")

@@ -52,28 +52,45 @@ def render(result: RunResult) -> str:
             groups.setdefault((v.method, v.file, v.member_line), []).append(v)
         for (method, file, line), group in groups.items():
             lines.append(f"{method}  {file}:{line}")
-            lines += [_verdict_line(v) for v in group]
+            lines += _member_lines(group)
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
 
 
-def _verdict_line(v: Verdict) -> str:
-    head = f"  {_WORD[v.status]:<7} p{v.partition} s{v.scenario}  {v.label or 'true'}"
-    if v.pin:
-        head += f"  [{v.pin}]"
-    inputs = ", ".join(f"{k} = {val}" for k, val in v.inputs.items())
-    out = [head + (f"  with {inputs}" if inputs else "")]
-    if v.status is Status.FAILED:
-        if v.expected is not None or v.actual is not None:
-            out.append(f"            expected {v.expected or '?'}, actual {v.actual or '?'}")
-        if v.clause_line:
-            clause = f": {v.clause}" if v.clause else ""
-            out.append(f"            broken clause at {Path(v.file).name}:{v.clause_line}{clause}")
-        if v.expected is None and v.actual is None and v.message:
-            out.append(f"            {v.message}")
-    elif v.status is not Status.PASSED and v.message:
-        out.append(f"            {v.message}")
-    return "\n".join(out)
+def _member_lines(group: list[Verdict]) -> list[str]:
+    """A header per partition (its label), then one line per scenario: verdict, pin, inputs."""
+    width = max(len(v.pin or "") for v in group)
+    out: list[str] = []
+    partition = None
+    for v in group:
+        if v.partition != partition:
+            partition = v.partition
+            out.append(f"  p{v.partition}  {v.label or 'true'}")
+        inputs = ", ".join(f"{k} = {val}" for k, val in v.inputs.items())
+        out.append(f"    {_WORD[v.status]:<7} s{v.scenario:<3} {(v.pin or ''):<{width}}  {inputs}".rstrip())
+        out += [f"{'':14}{text}" for text in _explanation(v)]
+    return out
+
+
+def _explanation(v: Verdict) -> list[str]:
+    if v.status is Status.PASSED:
+        return []
+    if v.status is not Status.FAILED:
+        return [v.message] if v.message else []
+    out = []
+    where = f"{Path(v.file).name}:{v.clause_line}" if v.clause_line else ""
+    if v.clause and v.expected == v.clause:  # a postcondition checked on the actual outputs
+        out.append(f"broken clause at {where}: {v.clause}")
+        if v.actual:
+            out.append(f"actual {v.actual}")
+        return out
+    if v.expected is not None or v.actual is not None:
+        out.append(f"expected {v.expected or '?'}, actual {v.actual or '?'}")
+    if where:
+        out.append(f"broken clause at {where}" + (f": {v.clause}" if v.clause else ""))
+    if not out and v.message:
+        out.append(v.message)
+    return out
 
 
 def summary_line(result: RunResult) -> str:

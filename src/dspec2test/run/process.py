@@ -29,12 +29,15 @@ class Completed:
     timed_out: bool
     wall_s: float
     started: bool = True  # the program proper started (for `dafny test`: compilation finished)
+    handed_over: bool = False  # stopped on purpose once started, for the caller to run the program itself
 
 
 def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: float,
-                started: Callable[[], bool] | None = None, startup_limit_s: float = 600.0) -> Completed:
-    """Run `argv`; kill it `timeout_s` after it started (after `started()` first holds, when given; and at
-    the latest `startup_limit_s` after launch if it never does)."""
+                started: Callable[[int], bool] | None = None, startup_limit_s: float = 600.0,
+                hand_over: bool = False) -> Completed:
+    """Run `argv`; kill it `timeout_s` after it started (after `started(pgid)` first holds, when given; at
+    the latest `startup_limit_s` after launch if it never does). With `hand_over`, stop it as soon as
+    `started` holds instead."""
     launch = time.monotonic()
     with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err:
         try:
@@ -44,7 +47,7 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
             return Completed(tuple(argv), 127, "", f"cannot run {argv[0]}: {exc}", False, 0.0)
         begun = started is None
         deadline = launch + (timeout_s if begun else startup_limit_s)
-        timed_out = False
+        timed_out = handed = False
         try:
             while True:
                 try:
@@ -52,9 +55,12 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
                     break
                 except subprocess.TimeoutExpired:
                     now = time.monotonic()
-                    if not begun and started():
+                    if not begun and started(proc.pid):
                         begun = True
                         deadline = min(deadline, now + timeout_s)
+                        if hand_over:
+                            handed = True
+                            break
                     if now >= deadline:
                         timed_out = True
                         break
@@ -63,9 +69,30 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
             proc.wait()
         out.seek(0)
         err.seek(0)
-        return Completed(tuple(argv), None if timed_out else proc.returncode,
+        stopped = timed_out or handed
+        return Completed(tuple(argv), None if stopped else proc.returncode,
                          out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                         timed_out, time.monotonic() - launch, begun or not timed_out)
+                         timed_out, time.monotonic() - launch, begun or not timed_out, handed)
+
+
+def group_runs(pgid: int, path: str) -> bool | None:
+    """Whether a process of group `pgid` has `path` among its arguments (None: /proc is not available)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return None
+    wanted = os.fsencode(path)
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == pgid:
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            if int(stat.rsplit(")", 1)[1].split()[2]) != pgid:
+                continue
+            if wanted in (entry / "cmdline").read_bytes().split(b"\0"):
+                return True
+        except (OSError, ValueError, IndexError):
+            continue
+    return False
 
 
 def _kill_group(pid: int) -> None:

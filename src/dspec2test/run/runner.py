@@ -18,13 +18,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from dspec2test.emit.metadata import read_metadata
+from dspec2test.dafny import ast
+from dspec2test.dafny.parser import iter_members, parse_file
+from dspec2test.emit.metadata import read_metadata, test_blocks, without_tests
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
-from dspec2test.run.process import Completed, run_limited
+from dspec2test.run.process import Completed, group_runs, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
+from dspec2test.run.verify import clause_texts
 from dspec2test.toolchain import find_toolchain
+
+
+_NO_BODY_STUB = "dspec2test: no body yet"
 
 
 @dataclass(frozen=True)
@@ -59,14 +65,17 @@ class _Silent:
         pass
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Workspace:
-    """The temp folder of one run: the program under its own name, the tests beside it."""
+    """The temp folder of one run: the tests file and the build output. The program stays where it is
+    (so its `include`s resolve) and is passed by absolute path."""
 
     root: Path
-    program: str  # file name of the program copy
-    tests: str  # file name of the tests copy
-    names: dict[str, str] = field(default_factory=dict)  # file name there -> path to report
+    program: str  # absolute path of the program
+    tests: str  # file name of the tests copy in root
+    build: Path  # -o: where dafny writes the compiled program, named after the program
+    tests_text: str = ""  # what the tests file holds now (tests whose build failed are taken out)
+    names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
 
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
@@ -89,6 +98,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     done: dict[str, Verdict] = {}
     rounds = 0
     result_extra: dict = {}
+    no_body: tuple[str, ...] = ()
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path)
         pending = unique
@@ -96,9 +106,21 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             rounds += 1
             out, completed = _round(tools.dafny, ws, pending, set(pending) != in_file, options, env)
             if out.build_errors and not out.tests:
+                stub = None if no_body else _stubbed(ws, out.build_errors)
+                if stub:
+                    # TDD red state: body-less methods get a failing body so the other members still run.
+                    ws, no_body = stub
+                    continue
+                dropped = _without_broken_tests(ws, out.build_errors, pending)
+                if dropped:
+                    # Our bug in some generated tests: report those, run the others.
+                    ws, broken = dropped
+                    for name, diagnostic in broken.items():
+                        done[name] = base_verdict(by_name[name], Status.ERROR, f"build failed: {diagnostic.render()}")
+                    pending = [n for n in pending if n not in done]
+                    continue
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
                 done.update(verdicts)
-                break
             for name, case_output in out.tests.items():
                 done[name] = verdict_from_output(by_name[name], case_output, options.timeout_s)
             still = [n for n in pending if n not in done]
@@ -112,16 +134,23 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             pending = still
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
     verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    if no_body:
+        verdicts = tuple(_no_implementation(v, tc, no_body) for v, tc in zip(verdicts, cases))
+        result_extra.setdefault("no_body", no_body)
+    if any(v.clause_line and not v.clause for v in verdicts):
+        texts = clause_texts(program)
+        verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
+                         for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None) -> _Workspace:
-    prog_name = Path(program).name
-    tests_name = Path(prog_name).stem + "_dspec2test_tests.dfy"
-    shutil.copyfile(program, root / prog_name)
+    absolute = str(Path(program).resolve())
+    tests_name = Path(program).stem + "_dspec2test_tests.dfy"
     (root / tests_name).write_text(tests_text)
-    names = {prog_name: program, tests_name: tests_path or tests_name}
-    return _Workspace(root, prog_name, tests_name, names)
+    names = {absolute: program, tests_name: tests_path or tests_name}
+    return _Workspace(root, absolute, tests_name, root / "build" / Path(program).stem, tests_text=tests_text,
+                      names=names)
 
 
 def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options: RunOptions,
@@ -129,15 +158,26 @@ def _round(dafny: str, ws: _Workspace, pending: list[str], select: bool, options
     argv = [dafny, "test", "--no-verify", "--allow-warnings", "--target", options.target]
     if select:
         argv += ["--methods-to-test", methods_regex(pending)]
-    argv += [ws.program, ws.tests]
+    argv += ["--output", str(ws.build), ws.program, ws.tests]
     began = time.time()
     artifact = _artifact(ws, options.target, env)
-    compiled = (lambda: _fresh(artifact[0], began)) if artifact else None
-    completed = run_limited(argv, ws.root, env, options.timeout_s, compiled, options.compile_timeout_s)
+    started = None
+    if artifact:
+        def started(pgid: int) -> bool:
+            running = group_runs(pgid, str(artifact[0]))
+            return _fresh(artifact[0], began) if running is None else running
+    # dafny test shows the program's output only when it ends, so once it has compiled and launched the
+    # program, stop it and run the program ourselves: a hang then costs one timeout and shows where it is.
+    completed = run_limited(argv, ws.root, env, options.timeout_s, started, options.compile_timeout_s,
+                            hand_over=artifact is not None)
     out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
-    if completed.timed_out and completed.started and not out.tests and artifact and _fresh(artifact[0], began):
-        # dafny test shows the program's output only when it ends: run the compiled program itself.
-        completed = run_limited(artifact[1], ws.root, env, options.timeout_s)
+    if artifact and completed.started and not out.tests and (completed.handed_over or completed.timed_out):
+        direct = run_limited(artifact[1], ws.root, env, options.timeout_s)
+        direct_out = parse_case_output(direct.stdout, direct.stderr, pending, direct.timed_out)
+        if direct_out.tests or direct.timed_out or not completed.handed_over:
+            return direct_out, direct
+        # The program would not run outside dafny (an environment difference): let dafny run it after all.
+        completed = run_limited(argv, ws.root, env, options.timeout_s, started, options.compile_timeout_s)
         out = parse_case_output(completed.stdout, completed.stderr, pending, completed.timed_out)
     return out, completed
 
@@ -149,14 +189,15 @@ def methods_regex(names: list[str]) -> str:
 
 def _artifact(ws: _Workspace, target: str, env: dict[str, str]) -> tuple[Path, list[str]] | None:
     """Where `dafny test` puts the compiled program for this target, and the command that runs it."""
-    stem = Path(ws.program).stem
+    build, stem = ws.build.parent, ws.build.name
     if target == "cs":
-        return ws.root / f"{stem}.dll", [str(ws.root / stem)]
+        dotnet = shutil.which("dotnet", path=env.get("PATH"))  # as dafny runs it
+        return build / f"{stem}.dll", [dotnet, str(build / f"{stem}.dll")] if dotnet else [str(build / stem)]
     if target == "py":
         python = shutil.which("python3", path=env.get("PATH")) or "python3"
-        return ws.root / f"{stem}-py" / "__main__.py", [python, f"{stem}-py/__main__.py"]
+        return build / f"{stem}-py" / "__main__.py", [python, str(build / f"{stem}-py" / "__main__.py")]
     if target == "js":
-        return ws.root / f"{stem}.js", ["node", f"{stem}.js"]
+        return build / f"{stem}.js", ["node", str(build / f"{stem}.js")]
     return None  # go, java: the limit then counts from the start of compilation
 
 
@@ -198,6 +239,52 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...],
         verdicts[tc.name] = base_verdict(tc, Status.ERROR, f"build failed: {first.render()}{more}")
     broken = any(d.file == ws.names[ws.program] for d in others)
     return verdicts, {"build_errors": others, "program_broken": broken}
+
+
+def _without_broken_tests(ws: _Workspace, errors: tuple[Diagnostic, ...],
+                          pending: list[str]) -> tuple[_Workspace, dict[str, Diagnostic]] | None:
+    """When every build error lies inside some generated tests: a workspace without those tests, and the
+    error of each. None when any error is elsewhere (the program, or outside every test)."""
+    blocks = test_blocks(ws.tests_text)
+    broken: dict[str, Diagnostic] = {}
+    for d in errors:
+        owner = next((name for name, first, last in blocks if first <= d.line <= last), None)
+        if d.file != ws.tests or owner not in pending:
+            return None
+        shown = Diagnostic(ws.names.get(d.file, d.file), d.line, d.col, d.message, d.severity)
+        broken.setdefault(owner, shown)
+    text = without_tests(ws.tests_text, set(broken))
+    (ws.root / ws.tests).write_text(text)
+    return replace(ws, tests_text=text), broken
+
+
+def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[_Workspace, tuple[str, ...]] | None:
+    """When the only build errors are methods without a body: a workspace whose program copy gives each a
+    body that fails its tests (same lines, so clause lines still match). None when that cannot be done:
+    other errors, a body-less function (no statement can stand for an expression), or `include`s."""
+    missing = [no_body_member(d) for d in errors]
+    if not missing or None in missing:
+        return None
+    parsed = parse_file(ws.program)
+    if isinstance(parsed, Diagnostic) or parsed.includes:
+        return None
+    members = {name: m for name, m in iter_members(parsed) if name in missing}
+    if set(members) != set(missing) or any(not isinstance(m, ast.Method) or m.body for m in members.values()):
+        return None
+    text = parsed.text or Path(ws.program).read_text()
+    for member in sorted(members.values(), key=lambda m: m.span.end, reverse=True):
+        text = text[: member.span.end] + f' {{ expect false, "{_NO_BODY_STUB}"; }}' + text[member.span.end:]
+    copy = ws.root / Path(ws.program).name
+    copy.write_text(text)
+    names = {**ws.names, str(copy): ws.names[ws.program]}
+    return replace(ws, program=str(copy), names=names), tuple(dict.fromkeys(m for m in missing if m))
+
+
+def _no_implementation(v: Verdict, tc: TestCase, no_body: tuple[str, ...]) -> Verdict:
+    if tc.method in no_body:
+        return replace(v, status=Status.ERROR, message=f"no implementation yet: {tc.method} has no body",
+                       expected=None, actual=None, clause_line=None, clause=None)
+    return v
 
 
 def _matching_member(tc: TestCase, missing: dict[str, Diagnostic]) -> str | None:

@@ -17,10 +17,7 @@ from dspec2test.run.output import build_errors
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import find_toolchain
 
-try:
-    from dspec2test.dafny.parser import parse_program
-except ImportError:  # the parser is built separately; until it lands --unverified says it is missing
-    parse_program = None
+from dspec2test.dafny.parser import iter_members, parse_file
 
 
 @dataclass(frozen=True)
@@ -37,10 +34,10 @@ class VerifyError(Exception):
 
 def unverified_members(path: str | Path, timeout_s: float = 600.0) -> list[str]:
     """Members of the program at `path` that fail `dafny verify`, then the `{:testEntry}` ones, no repeats."""
-    if parse_program is None:
-        raise VerifyError("--unverified needs the Dafny parser (dspec2test.dafny.parser), not available yet")
-    text = Path(path).read_text()
-    members = list(member_spans(parse_program(text, str(path))))
+    parsed = parse_file(str(path))
+    if isinstance(parsed, Diagnostic):
+        raise VerifyError(parsed.render())
+    members = list(member_spans(parsed))
     failures = verification_failures(path, timeout_s)
     return select_unverified(members, failures, Path(path).name)
 
@@ -80,15 +77,15 @@ def verification_failures(path: str | Path, timeout_s: float = 600.0) -> list[Di
 
 
 def member_spans(program: ast.Program) -> Iterator[MemberSpan]:
-    yield from _walk(program.decls, "")
+    for name, member in iter_members(program):
+        test_entry = any(a.name == "testEntry" for a in member.attributes)
+        yield MemberSpan(name, member.span.line, member.span.end_line, test_entry)
 
 
-def _walk(decls: tuple, prefix: str) -> Iterator[MemberSpan]:
-    for decl in decls:
-        if isinstance(decl, (ast.Method, ast.Function)):
-            test_entry = any(a.name == "testEntry" for a in decl.attributes)
-            yield MemberSpan(prefix + decl.name, decl.span.line, decl.span.end_line, test_entry)
-        elif isinstance(decl, ast.Module):
-            yield from _walk(decl.decls, f"{prefix}{decl.name}.")
-        elif isinstance(decl, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
-            yield from _walk(decl.members, f"{prefix}{decl.name}.")
+def clause_texts(path: str | Path) -> dict[int, str]:
+    """Line -> source text of each requires/ensures clause in the program (empty if it does not parse)."""
+    parsed = parse_file(str(path))
+    if isinstance(parsed, Diagnostic):
+        return {}
+    return {clause.span.line: clause.text for _, member in iter_members(parsed)
+            for clause in member.spec.requires + member.spec.ensures if clause.text}

@@ -1,0 +1,118 @@
+"""From a diff to the members to test: shared by `check` (local) and `action` (pull requests)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from dspec2test.action.affected import Affected, affected_members
+from dspec2test.action.diff import ChangeKind, FileChange, Git, GitError
+from dspec2test.action.members import MemberInfo, read_members
+from dspec2test.action.pipeline import Target
+from dspec2test.action.select import selected, shard
+from dspec2test.errors import Diagnostic
+
+# (path, text) -> (members, diagnostics); the parser's reader unless a test substitutes one
+MemberReader = Callable[[str, str], tuple[list[MemberInfo], list[Diagnostic]]]
+
+
+@dataclass(frozen=True)
+class Selection:
+    paths: Sequence[str] = ("**/*.dfy",)
+    include: Sequence[str] = ()
+    exclude: Sequence[str] = ()
+
+    def __call__(self, path: str) -> bool:
+        return selected(path, self.paths, self.include, self.exclude)
+
+
+@dataclass
+class Choice:
+    affected: list[Affected] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changes: list[FileChange] = field(default_factory=list)
+
+    def targets(self) -> list[Target]:
+        by_file: dict[str, list[str]] = {}
+        for a in self.affected:
+            by_file.setdefault(a.member.file, []).append(a.member.name)
+        return [Target(file, tuple(names)) for file, names in by_file.items()]
+
+    def ranges(self) -> dict[tuple[str, str], tuple[int, int]]:
+        return {(a.member.file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
+
+
+class _Reader:
+    """Reads members of files under root once each, collecting parse diagnostics."""
+
+    def __init__(self, root: Path, diagnostics: list[Diagnostic], read: MemberReader):
+        self.root, self.diagnostics, self.cache, self.read = root, diagnostics, {}, read
+
+    def __call__(self, path: str) -> list[MemberInfo]:
+        if path not in self.cache:
+            try:
+                text = (self.root / path).read_text(encoding="utf-8")
+            except OSError as exc:
+                self.diagnostics.append(Diagnostic(path, 0, 0, f"cannot read: {exc.strerror or exc}"))
+                self.cache[path] = []
+                return []
+            members, diags = self.read(path, text)
+            self.diagnostics.extend(diags)
+            self.cache[path] = members
+        return self.cache[path]
+
+
+def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1),
+                   read: MemberReader = read_members) -> Choice:
+    """Changes in any Dafny file count (a selected file may use a changed predicate of another one);
+    only members of selected files are tested."""
+    diagnostics: list[Diagnostic] = []
+    reader = _Reader(root, diagnostics, read)
+    relevant = [c for c in changes if c.path.endswith(".dfy")]
+
+    def others() -> list[str]:
+        return [p for p in tracked_files(root) if p.endswith(".dfy")]
+
+    found = [a for a in affected_members(relevant, reader, others) if selection(a.member.file)]
+    k, n = shard_k_n
+    kept = [d for d in diagnostics if selection(d.file)]
+    return Choice(shard(found, k, n, key=lambda a: a.key), kept, list(changes))
+
+
+def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1), read: MemberReader = read_members) -> Choice:
+    """Every testable member of every selected file (events without a pull request)."""
+    files = [p for p in tracked_files(root) if selection(p)]
+    changes = [FileChange(p, ChangeKind.ADDED) for p in files]
+    return choose_changed(root, changes, selection, shard_k_n, read)
+
+
+def tracked_files(root: Path) -> list[str]:
+    try:
+        listed = Git(root).run("ls-files", "--cached", "--others", "--exclude-standard")
+        return sorted(set(line for line in listed.splitlines() if line))
+    except (GitError, OSError):  # not a git checkout: walk the folder instead
+        return sorted(p.relative_to(root).as_posix() for p in root.rglob("*.dfy") if ".git" not in p.parts)
+
+
+@contextlib.contextmanager
+def checkout_of(git: Git, ref: str | None) -> Iterator[Path]:
+    """The folder holding `ref`'s files: the work tree itself when it is at ref (or ref is None), else
+    a temporary detached worktree, removed afterwards."""
+    if ref is None or git.rev_parse(ref) == git.rev_parse("HEAD"):
+        yield git.cwd
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="dspec2test-head-"))
+    target = tmp / "tree"
+    git.run("worktree", "add", "--detach", str(target), ref)
+    try:
+        yield target
+    finally:
+        try:
+            git.run("worktree", "remove", "--force", str(target))
+        except GitError:
+            pass  # rmtree below still frees the space; `git worktree prune` forgets it later
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -1,0 +1,66 @@
+"""The seam between choosing members and testing them: (targets, options) -> verdicts.
+
+The action and `check` take a Pipeline so that everything around testing (diff, reporting, gate)
+is exercised with fake verdicts in tests; `real_pipeline` wires generate and run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Sequence
+
+from dspec2test.errors import Diagnostic
+from dspec2test.generate import GenerateOptions
+from dspec2test.records import Verdict
+
+
+@dataclass(frozen=True)
+class Target:
+    """One program file and the members of it to test (qualified names)."""
+
+    file: str  # relative to the repository root
+    methods: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PipelineOptions:
+    root: Path
+    generate: GenerateOptions = field(default_factory=GenerateOptions)
+    timeout: float = 60.0  # wall-clock limit per `dafny test`
+    target: str = "cs"
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    verdicts: tuple[Verdict, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    report: str = ""  # the terminal report of `run`, when the pipeline has one
+
+
+Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
+
+
+def generation_flags(options: PipelineOptions) -> list[str]:
+    """The CLI flags that reproduce these options (for the "run it locally" hint)."""
+    gen = options.generate
+    flags = []
+    if gen.bva is not None:
+        flags += ["--bva"] if gen.bva == 100 else ["--bva", str(gen.bva)]
+    if gen.fdnf:
+        flags.append("--fdnf")
+    if gen.simplify:
+        flags.append("--simplify")
+    if gen.repeat != 1 and gen.bva is None:
+        flags += ["--repeat", str(gen.repeat)]
+    if options.target != "cs":
+        flags += ["--target", options.target]
+    return flags
+
+
+def reproduce_command(file: str, method: str, options: PipelineOptions) -> str:
+    return " ".join(["dspec2test", "run", _quote(file), "--method", _quote(method), *generation_flags(options)])
+
+
+def _quote(text: str) -> str:
+    return text if all(ch.isalnum() or ch in "._/-:+" for ch in text) else "'" + text.replace("'", "'\\''") + "'"

@@ -1,0 +1,261 @@
+"""The paper's protocol for every strategy in one run: classify, then per strategy generate, check
+safety on the original, and kill-check the mutants that fail verification. Phases run one after the
+other (so each has its own wall time); the work inside a phase runs on --jobs threads, each driving
+its own Dafny process.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Callable, Iterable, TypeVar
+
+from dspec2test.bench.batch import Executor, Subject, SubjectRun, run_alone, run_batched
+from dspec2test.bench.classify import Classified, Classifier, Verification
+from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
+from dspec2test.bench.dafnytest import run_dafny_test
+from dspec2test.bench.pyrun import run_py
+from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
+from dspec2test.records import Status
+from dspec2test.toolchain import Toolchain
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class MutantStatus(str, Enum):
+    KILLED = "killed"
+    SURVIVED = "survived"
+    TIMEOUT = "timeout"
+    ERROR = "error"
+    UNSUPPORTED = "unsupported"
+
+
+class MutantClass(str, Enum):
+    BUG = "bug"  # fails verification: wrong with respect to the spec
+    ALIVE = "alive"  # verifies: the spec does not see the change
+    INCOMPETENT = "incompetent"  # does not resolve, or labelled incompetent
+
+
+@dataclass(frozen=True)
+class BenchConfig:
+    strategies: tuple[Strategy, ...]
+    jobs: int = 1
+    timeout_s: float = 10.0  # per test (py driver); for all tests of a `dafny test` run, after its build
+    target: str = "py"  # our strategies
+    dtest_target: str = "cs"  # the baseline, as the paper ran it
+    batch: bool = True
+    generate_timeout_s: float = 300.0
+    verify_timeout_s: float = 300.0
+    cache_dir: Path | None = None
+    dafny_version: str = ""
+    run_alive: bool = True  # also run our tests on mutants that verify: any failure there is a false alarm
+
+
+@dataclass
+class StrategyRun:
+    strategy: Strategy
+    prepared: dict[str, Prepared] = field(default_factory=dict)
+    unsupported: dict[str, str] = field(default_factory=dict)  # program -> reason
+    false_alarms: dict[str, list[str]] = field(default_factory=dict)  # program -> failing tests on the original
+    status: dict[str, MutantStatus] = field(default_factory=dict)  # mutant key -> status
+    detail: dict[str, str] = field(default_factory=dict)  # mutant key -> first failing test / message
+    wall: dict[str, float] = field(default_factory=dict)  # phase -> seconds
+    builds: int = 0  # Dafny builds in the kill phase
+    subjects_run: int = 0
+
+
+@dataclass
+class BenchRun:
+    corpus: Corpus
+    config: BenchConfig
+    originals: dict[str, Classified]
+    classes: dict[str, MutantClass]  # mutant key -> class
+    verification: dict[str, Classified]
+    runs: list[StrategyRun]
+    classify_wall: float
+
+
+def mutant_key(m: Mutant) -> str:
+    return f"{m.program}/{m.name}"
+
+
+# (strategy, program, workdir, tools, generate timeout) -> Prepared; tests pass fixed tests files here.
+PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float], Prepared]
+
+
+def run_bench(corpus: Corpus, config: BenchConfig, tools: Toolchain, progress: Callable[[str], None],
+              prepare_fn: PrepareFn = prepare) -> BenchRun:
+    start = time.monotonic()
+    classifier = Classifier(tools, config.dafny_version, config.cache_dir, config.jobs, config.verify_timeout_s)
+    items = [(f"program:{p.name}", p.text) for p in corpus.programs] + [(mutant_key(m), m.text) for m in corpus.mutants]
+    counter = _Counter(len(items), "classify", progress)
+    verified = classifier.classify(items, lambda name, got: counter.tick(f"{name}: {got.verification.value}"))
+    originals = {p.name: verified[f"program:{p.name}"] for p in corpus.programs}
+    classes = {mutant_key(m): _class(m, verified[mutant_key(m)]) for m in corpus.mutants}
+    mutant_verification = {mutant_key(m): verified[mutant_key(m)] for m in corpus.mutants}
+    classify_wall = time.monotonic() - start
+    for name, got in originals.items():
+        if got.verification is not Verification.VERIFIED:
+            progress(f"warning: original {name} does not verify ({got.verification.value}): {got.message.splitlines()[0] if got.message else ''}")
+    runs: list[StrategyRun] = []
+    with tempfile.TemporaryDirectory(prefix="dspec2test-bench-") as tmp:
+        for strategy in config.strategies:
+            runs.append(_run_strategy(strategy, corpus, classes, config, tools, Path(tmp) / strategy.value,
+                                      progress, prepare_fn))
+    return BenchRun(corpus, config, originals, classes, mutant_verification, runs, classify_wall)
+
+
+def _class(m: Mutant, got: Classified) -> MutantClass:
+    if m.label is Label.INCOMPETENT or got.verification is Verification.INCOMPETENT:
+        return MutantClass.INCOMPETENT
+    return MutantClass.BUG if got.verification is Verification.FAILS else MutantClass.ALIVE
+
+
+def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantClass], config: BenchConfig,
+                  tools: Toolchain, workdir: Path, progress: Callable[[str], None],
+                  prepare_fn: PrepareFn) -> StrategyRun:
+    out = StrategyRun(strategy)
+    execute = _executor(strategy, config, tools)
+    programs = {p.name: p for p in corpus.programs}
+
+    # generate
+    t0 = time.monotonic()
+    counter = _Counter(len(programs), f"{strategy.value} generate", progress)
+
+    def gen(name: str) -> Prepared:
+        got = prepare_fn(strategy, programs[name], workdir / "gen" / name, tools, config.generate_timeout_s)
+        counter.tick(f"{name}: {got.tests} tests" + (f" (unsupported: {got.reason})" if got.reason else ""))
+        return got
+
+    out.prepared = dict(zip(programs, _parallel(gen, list(programs), config.jobs)))
+    out.wall["generate"] = time.monotonic() - t0
+
+    # safety: every test passes on the original
+    t0 = time.monotonic()
+    for name, got in out.prepared.items():
+        if got.reason:
+            out.unsupported[name] = got.reason
+    candidates = [n for n in programs if n not in out.unsupported]
+    counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
+
+    def safe(name: str) -> SubjectRun:
+        subject = Subject(name, version_text(strategy, programs[name].text))
+        got = run_alone(subject, out.prepared[name].tests_text, workdir / "safety" / name, execute)
+        counter.tick(f"{name}: " + _safety_word(got))
+        return got
+
+    for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
+        if got.build_error:
+            out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
+        elif not got.results:
+            out.unsupported[name] = "no test ran on the original"
+        else:
+            bad = [f"{r.name}: {r.status.value} {r.message}".strip() for r in got.results if r.status is not Status.PASSED]
+            if bad:
+                out.false_alarms[name] = bad
+                out.unsupported[name] = f"{len(bad)} of {len(got.results)} tests fail on the original: {bad[0]}"
+    out.wall["safety"] = time.monotonic() - t0
+
+    # kill check
+    t0 = time.monotonic()
+    wanted = {MutantClass.BUG} | ({MutantClass.ALIVE} if config.run_alive and strategy.ours else set())
+    per_program: dict[str, list[Mutant]] = {}
+    for m in corpus.mutants:
+        key = mutant_key(m)
+        if classes[key] is not MutantClass.BUG and classes[key] not in wanted:
+            continue
+        if m.program in out.unsupported:
+            if classes[key] is MutantClass.BUG:
+                out.status[key] = MutantStatus.UNSUPPORTED
+            continue
+        if classes[key] in wanted:
+            per_program.setdefault(m.program, []).append(m)
+    total = sum(len(v) for v in per_program.values())
+    counter = _Counter(total, f"{strategy.value} kill", progress)
+    if strategy.ours:
+        def kill_program(name: str) -> tuple[dict[str, SubjectRun], int]:
+            subjects = [Subject(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
+            got, builds = run_batched(subjects, out.prepared[name].tests_text, workdir / "kill" / name, execute,
+                                      batch=config.batch)
+            for s in subjects:
+                counter.tick(f"{s.key}: {_status(got[s.key])[0].value}")
+            return got, builds
+
+        for got, builds in _parallel(kill_program, sorted(per_program), config.jobs):
+            out.builds += builds
+            for key, run in got.items():
+                out.status[key], out.detail[key] = _status(run)
+    else:  # the paper's way: one `dafny test` per mutant, tests appended
+        units = [(m.program, m) for name in sorted(per_program) for m in per_program[name]]
+
+        def kill_one(unit: tuple[str, Mutant]) -> tuple[str, SubjectRun]:
+            name, m = unit
+            subject = Subject(mutant_key(m), version_text(strategy, m.text))
+            got = run_alone(subject, out.prepared[name].tests_text, workdir / "kill" / name / m.name, execute)
+            counter.tick(f"{subject.key}: {_status(got)[0].value}")
+            return subject.key, got
+
+        for key, run in _parallel(kill_one, units, config.jobs):
+            out.builds += 1
+            out.status[key], out.detail[key] = _status(run)
+    out.subjects_run = total
+    out.wall["kill"] = time.monotonic() - t0
+    return out
+
+
+def _status(run: SubjectRun) -> tuple[MutantStatus, str]:
+    if run.build_error:
+        return MutantStatus.ERROR, "build: " + _first_line(run.build_error)
+    if not run.results:
+        return MutantStatus.ERROR, "no test ran"
+    for status, verdict in ((Status.FAILED, MutantStatus.KILLED), (Status.TIMEOUT, MutantStatus.TIMEOUT),
+                            (Status.ERROR, MutantStatus.ERROR)):
+        hit = next((r for r in run.results if r.status is status), None)
+        if hit:
+            return verdict, f"{hit.name}: {hit.message}".strip()
+    return MutantStatus.SURVIVED, ""
+
+
+def _safety_word(run: SubjectRun) -> str:
+    if run.build_error:
+        return "build error"
+    passed = sum(r.status is Status.PASSED for r in run.results)
+    return f"{passed}/{len(run.results)} pass"
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip() and "did not attempt verification" not in line]
+    errors = [line for line in lines if "Error" in line or "error" in line]
+    return (errors or lines or [""])[0][:300]
+
+
+def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain) -> Executor:
+    target = config.target if strategy.ours else config.dtest_target
+    if target == "py" and strategy.ours:
+        return lambda source, workdir: run_py(source, workdir, tools, config.timeout_s, stop_on_kill=True)
+    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, config.timeout_s)
+
+
+def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:
+    items = list(items)
+    if jobs <= 1 or len(items) <= 1:
+        return [fn(i) for i in items]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, items))
+
+
+class _Counter:
+    """`[phase] k/n item` progress lines."""
+
+    def __init__(self, total: int, phase: str, progress: Callable[[str], None]):
+        self.total, self.phase, self.progress, self.done = total, phase, progress, 0
+
+    def tick(self, what: str) -> None:
+        self.done += 1  # called from worker threads: a lost increment only blurs the progress display
+        self.progress(f"[{self.phase} {self.done}/{self.total}] {what}")

@@ -1,0 +1,84 @@
+"""The strategies a benchmark compares, and how each turns an original program into a tests file."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from dspec2test.bench.corpus import Program
+from dspec2test.bench.dtest import generate_block, wrap
+from dspec2test.bench.genworker import options_json
+from dspec2test.bench.proc import run
+from dspec2test.generate import GenerateOptions
+from dspec2test.toolchain import Toolchain
+
+
+class Strategy(str, Enum):
+    SPEC = "spec"  # Safe DNF
+    SPEC_BVA = "spec-bva"  # Safe DNF with boundary values
+    FDNF = "fdnf"  # Full DNF
+    DTEST_BLOCK = "dtest-block"  # Dafny's own generate-tests Block (the baseline)
+
+    @property
+    def ours(self) -> bool:
+        return self is not Strategy.DTEST_BLOCK
+
+
+OPTIONS = {
+    Strategy.SPEC: GenerateOptions(),
+    Strategy.SPEC_BVA: GenerateOptions(bva=100),
+    Strategy.FDNF: GenerateOptions(fdnf=True),
+}
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """The tests one strategy generated from one original program, or why it generated none."""
+
+    program: str
+    tests_text: str
+    tests: int
+    reason: str | None  # set when the program is unsupported by this strategy
+    seconds: float
+    note: str = ""
+
+
+def version_text(strategy: Strategy, text: str) -> str:
+    """A program version as the strategy's tests expect it (dtest-block's import a wrapping module)."""
+    return wrap(text) if strategy is Strategy.DTEST_BLOCK else text
+
+
+def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchain, timeout_s: float) -> Prepared:
+    if strategy is Strategy.DTEST_BLOCK:
+        got = generate_block(program.name, program.text, workdir, tools, timeout_s)
+        return Prepared(program.name, got.tests_text, got.tests, got.error, got.seconds, got.note)
+    return _prepare_ours(strategy, program, workdir, timeout_s)
+
+
+def _prepare_ours(strategy: Strategy, program: Program, workdir: Path, timeout_s: float) -> Prepared:
+    start = time.monotonic()
+    workdir.mkdir(parents=True, exist_ok=True)
+    options, out = workdir / "options.json", workdir / "generated.json"
+    options.write_text(options_json(OPTIONS[strategy]))
+    got = run([sys.executable, "-m", "dspec2test.bench.genworker", str(program.path), str(options), str(out)],
+              timeout_s, cwd=str(workdir))
+    seconds = time.monotonic() - start
+    if got.timed_out:
+        return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", seconds)
+    try:
+        data = json.loads(out.read_text())
+    except (OSError, ValueError):
+        tail = [line for line in got.stderr.strip().splitlines() if line.strip()]
+        return Prepared(program.name, "", 0, f"generation crashed (exit {got.returncode}): "
+                        + " / ".join(tail[-3:])[:300], seconds)
+    if "error" in data:
+        return Prepared(program.name, "", 0, data["error"], seconds)
+    if not data["tests"]:
+        problems = data["problems"]
+        return Prepared(program.name, "", 0, "no tests generated" + (": " + problems[0] if problems else ""), seconds)
+    note = f"{data['unsupported']} unsupported constructs" if data["unsupported"] else ""
+    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note)

@@ -1,0 +1,81 @@
+"""`dspec2test bench CORPUS`: mutation benchmark of the strategies, the paper's protocol, in one run."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import TextIO
+
+from dspec2test.bench.corpus import CorpusError, load_corpus
+from dspec2test.bench.engine import BenchConfig, run_bench
+from dspec2test.bench.figures import to_json
+from dspec2test.bench.report import markdown, plot, terminal_table
+from dspec2test.bench.strategies import Strategy
+from dspec2test.toolchain import DAFNY_VERSION, find_toolchain, tool_version
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("corpus", metavar="CORPUS", help="folder with programs/*.dfy and optional mutants/<program>/*.dfy")
+    parser.add_argument("--strategy", action="append", choices=[s.value for s in Strategy], metavar="NAME",
+                        help="spec | spec-bva | fdnf | dtest-block (repeatable; default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel Dafny processes (default: cores)")
+    parser.add_argument("--json", metavar="OUT", help="write figures and the kill matrix as JSON")
+    parser.add_argument("--markdown", metavar="OUT", help="write a markdown report")
+    parser.add_argument("--plot", metavar="OUT.png", help="write a bar chart of kill rates")
+    parser.add_argument("--timeout", type=float, default=10.0, metavar="S", help="limit per test in seconds (default 10)")
+    parser.add_argument("--cache", metavar="DIR", default=".dspec2test-cache",
+                        help="cache of dafny verify classifications (default .dspec2test-cache)")
+    parser.add_argument("--programs", metavar="GLOB", help="only programs whose name matches GLOB")
+    parser.add_argument("--target", default="py", help="Dafny target for our strategies' runs (default py)")
+    parser.add_argument("--dtest-target", default="cs", help="Dafny target for dtest-block's runs (default cs, as the paper)")
+    parser.add_argument("--no-batch", action="store_true", help="one Dafny build per mutant (to measure batching)")
+    parser.add_argument("--no-alive", action="store_true", help="do not run our tests on mutants that verify")
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    root = Path(args.corpus)
+    try:
+        corpus = load_corpus(root, args.programs)
+    except CorpusError as exc:
+        err.write(f"dspec2test bench: {exc}\n")
+        return 2
+    if not corpus.programs:
+        err.write(f"dspec2test bench: {root}: no program matches\n")
+        return 2
+    tools = find_toolchain()
+    if not tools.dafny:
+        err.write("dspec2test bench: dafny not found (run `dspec2test doctor`)\n")
+        return 2
+    # The version number (not the build hash) keys the classification cache.
+    version = (tool_version([tools.dafny, "--version"], tools.dafny_env()) or DAFNY_VERSION).split("+")[0]
+    strategies = tuple(Strategy(s) for s in (args.strategy or [s.value for s in Strategy]))
+    strategies = tuple(dict.fromkeys(strategies))
+    config = BenchConfig(
+        strategies=strategies, jobs=max(1, args.jobs), timeout_s=args.timeout, target=args.target,
+        dtest_target=args.dtest_target, batch=not args.no_batch, cache_dir=Path(args.cache) if args.cache else None,
+        dafny_version=version, run_alive=not args.no_alive,
+    )
+    lock = threading.Lock()
+
+    def progress(line: str) -> None:
+        with lock:
+            err.write(line + "\n")
+            err.flush()
+
+    progress(f"bench: {len(corpus.programs)} programs, {len(corpus.mutants)} mutants, strategies "
+             f"{', '.join(s.value for s in strategies)}, jobs {config.jobs}")
+    bench = run_bench(corpus, config, tools, progress)
+    data = to_json(bench)
+    out.write(terminal_table(data))
+    if args.json:
+        Path(args.json).write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
+    if args.markdown:
+        Path(args.markdown).write_text(markdown(data))
+    if args.plot:
+        plot(data, Path(args.plot))
+    return 0
+

@@ -1,0 +1,86 @@
+"""`dspec2test action` end to end with the REAL pipeline (parse, generate, dafny test --target py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from dspec2test import generate as generation
+from tests.action.conftest import REPO, TOKEN, PullRequestWorld
+from tests.action.github_standin import GitHubStandIn, PullState, diff_lines
+from tests.action.helpers import pr_files
+
+pytestmark = [
+    pytest.mark.dafny,
+    pytest.mark.skipif(getattr(generation, "generate", None) is None, reason="needs test generation in this build"),
+]
+
+BASE = """\
+method Abs(x: int) returns (r: int)
+  ensures r >= 0
+  ensures r == x || r == -x
+{
+  if x < 0 {
+    r := -x;
+  } else {
+    r := x;
+  }
+}
+
+method Twice(x: int) returns (r: int)
+  ensures r == 2 * x
+{
+  r := x + x;
+}
+"""
+HEAD = BASE.replace("    r := -x;\n", "    r := x;\n").replace("  r := x + x;\n", "  r := 2 * x;\n")
+
+
+def test_real_pipeline_review_junit_gate_rerun_and_fork(tmp_path):
+    world = PullRequestWorld(tmp_path, {"abs.dfy": BASE}, {"abs.dfy": HEAD})
+    real = [sys.executable, "-m", "dspec2test", "action"]
+    pull = PullState(7, world.head, world.base, REPO, REPO, pr_files(world.repo, world.base, world.head))
+    with GitHubStandIn(REPO, TOKEN, pull) as server:
+        run = world.run(server.url, script=real, bva="true")
+        assert run.code == 1, run.out + run.err
+        assert TOKEN not in run.out + run.err
+        assert int(run.outputs["failed"]) >= 1 and int(run.outputs["tests"]) > int(run.outputs["failed"])
+        assert run.outputs["methods"] == "2"
+        right, _ = diff_lines(server.pull.files[0]["patch"])
+        comments = list(server.comments.values())
+        assert comments and all("Abs" in c["body"] for c in comments)
+        assert all(c["subject_type"] == "file" or c["line"] in right for c in comments)
+        assert any("dspec2test run abs.dfy --method Abs" in c["body"] for c in comments)
+        cases = list(ET.parse(world.repo / "dspec2test-junit.xml").getroot().iter("testcase"))
+        assert len(cases) == int(run.outputs["tests"]) and all(c.get("file") for c in cases)
+        results = json.loads((world.repo / "dspec2test-results.json").read_text())
+        assert {t["method"] for t in results["tests"]} == {"Abs", "Twice"}
+        assert "❌ failed" in run.summary
+
+        writes = len(server.writes())
+        again = world.run(server.url, script=real, bva="true")
+        assert again.code == 1 and len(server.writes()) == writes  # nothing duplicated
+
+    with GitHubStandIn(REPO, TOKEN, world.pull(head_repo="someone/fork")) as server:
+        fork = world.run(server.url, script=real, head_repo="someone/fork", bva="true")
+        assert fork.code == 1 and server.writes() == []
+        assert "::error file=abs.dfy" in fork.out
+
+
+def test_check_runs_the_real_pipeline_for_the_affected_members_only(tmp_path):
+    world = PullRequestWorld(tmp_path, {"abs.dfy": BASE}, {"abs.dfy": HEAD.replace("  r := 2 * x;\n", "  r := x + x;\n")})
+    env = {**os.environ, "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-m", "dspec2test", "check", "--base", "main", "--target", "py",
+                           "--junit", str(tmp_path / "j.xml")], cwd=world.repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "abs.dfy:1: Abs (changed line 6)" in proc.stdout
+    assert "Twice" not in proc.stdout  # untouched: not tested
+    assert "FAIL" in proc.stdout and "broken clause" in proc.stdout  # run's own terminal report
+    cases = list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))
+    assert cases and {c.get("classname") for c in cases} == {"abs.dfy.Abs"}

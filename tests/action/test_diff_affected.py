@@ -1,0 +1,122 @@
+"""Diff parsing (git's and GitHub's hunks), affected members, file selection and shards."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from dspec2test.action.affected import affected_members
+from dspec2test.action.diff import ChangeKind, FileChange, Git, added_lines, commentable_lines, parse_unified_diff
+from dspec2test.action.members import MemberInfo
+from dspec2test.action.select import matches, selected, shard
+from tests.action.helpers import commit, make_repo
+
+PROG = "".join(f"line {i}\n" for i in range(1, 21))
+
+
+def test_git_diff_of_real_commits_modify_add_delete_rename(tmp_path):
+    repo, base, head = make_repo(
+        tmp_path,
+        {"a.dfy": PROG, "gone.dfy": "x\n", "old/name.dfy": "".join(f"keep {i}\n" for i in range(30))},
+        {"a.dfy": PROG.replace("line 5\n", "line five\n").replace("line 12\n", ""),
+         "b.dfy": "new\nfile\n", "gone.dfy": None},
+    )
+    git_ = Git(repo)
+    git_.run("mv", "old/name.dfy", "new_name.dfy")
+    text = (repo / "new_name.dfy").read_text().replace("keep 3\n", "kept 3\n")
+    head = commit(repo, {"new_name.dfy": text}, "rename")
+    changes = {c.path: c for c in git_.diff(base, head)}
+    assert changes["a.dfy"].kind is ChangeKind.MODIFIED
+    assert 5 in changes["a.dfy"].touched
+    assert {11, 12} & changes["a.dfy"].touched  # the deletion after new line 11
+    assert changes["b.dfy"].kind is ChangeKind.ADDED
+    assert changes["gone.dfy"].kind is ChangeKind.DELETED
+    assert changes["new_name.dfy"].kind is ChangeKind.RENAMED
+    assert changes["new_name.dfy"].old_path == "old/name.dfy" and changes["new_name.dfy"].touched == {4}
+
+
+def test_working_tree_diff_includes_uncommitted_changes(tmp_path):
+    repo, base, head = make_repo(tmp_path, {"a.dfy": PROG}, {})
+    (repo / "a.dfy").write_text(PROG.replace("line 2\n", "line two\n"))
+    assert [(c.path, c.touched) for c in Git(repo).diff("HEAD", None)] == [("a.dfy", frozenset({2}))]
+
+
+PATCH = """@@ -3,7 +3,8 @@ method M()
+ context 3
+-old 4
++new 4
++new 5
+ context 6
+ context 7
+ context 8
+\\ No newline at end of file
+@@ -20,2 +21,2 @@
+ c21
+-o22
++n22"""
+
+
+def test_commentable_lines_are_right_side_hunk_lines():
+    assert commentable_lines(PATCH) == {3, 4, 5, 6, 7, 8, 21, 22}
+    assert added_lines(PATCH) == {4, 5, 22}
+    assert commentable_lines(None) == frozenset()
+
+
+def test_unified_diff_pure_deletion_touches_neighbours():
+    text = "diff --git a/x.dfy b/x.dfy\n--- a/x.dfy\n+++ b/x.dfy\n@@ -7,2 +6,0 @@\n-a\n-b\n"
+    (change,) = parse_unified_diff(text)
+    assert change.touched == {6, 7}
+
+
+def member(name, line, end, kind="method", contract=(), body=(), file="p.dfy", testable=True):
+    return MemberInfo(file, name, kind, line, end, bool(contract) or testable, testable,
+                      frozenset(contract), frozenset(body))
+
+
+def test_affected_by_lines_by_new_file_and_by_changed_functions():
+    files = {
+        "p.dfy": [member("Helper", 1, 3, "function", body=("x",), testable=False),
+                  member("Pred", 5, 7, "predicate", body=("Helper",), testable=False),
+                  member("A", 10, 15, contract=("r",)),
+                  member("B", 20, 25, contract=("Pred", "r")),
+                  member("C", 30, 35, contract=("r",)),
+                  member("Lemma", 40, 44, "lemma", contract=("r",), testable=False)],
+        "q.dfy": [member("D", 1, 5, contract=("Pred",), file="q.dfy"), member("E", 6, 9, contract=("x",), file="q.dfy")],
+        "n.dfy": [member("N", 1, 3, contract=("r",), file="n.dfy")],
+    }
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({2, 12, 42})),
+               FileChange("n.dfy", ChangeKind.ADDED),
+               FileChange("gone.dfy", ChangeKind.DELETED, "gone.dfy")]
+    found = affected_members(changes, lambda path: files[path], lambda: ["p.dfy", "q.dfy", "n.dfy"])
+    reasons = {(a.member.file, a.member.name): a.reason for a in found}
+    assert reasons == {
+        ("p.dfy", "A"): "changed line 12",
+        ("p.dfy", "B"): "contract uses changed Pred",  # Pred's body uses the changed Helper
+        ("q.dfy", "D"): "contract uses changed Pred",
+        ("n.dfy", "N"): "new file",
+    }
+
+
+def test_renamed_file_is_read_at_its_new_path():
+    seen = []
+    changes = [FileChange("new.dfy", ChangeKind.RENAMED, "old.dfy", frozenset({2}))]
+    found = affected_members(changes, lambda p: seen.append(p) or [member("M", 1, 4, file=p)])
+    assert seen == ["new.dfy"] and [a.member.file for a in found] == ["new.dfy"]
+
+
+def test_globs():
+    assert matches("a.dfy", ["**/*.dfy"]) and matches("src/x/a.dfy", ["**/*.dfy"])
+    assert matches("src/a.dfy", ["src/*.dfy"]) and not matches("src/x/a.dfy", ["src/*.dfy"])
+    assert matches("src/x/a.dfy", ["src"]) and matches("src/x/a.dfy", ["./src/"])
+    assert not matches("srcx/a.dfy", ["src"])
+    assert selected("src/a.dfy", ["**/*.dfy"], include=["src/**"], exclude=["src/vendor/**"])
+    assert not selected("src/vendor/a.dfy", ["**/*.dfy"], include=["src/**"], exclude=["src/vendor/**"])
+    assert not selected("README.md", ["**"])
+
+
+@given(st.lists(st.text(min_size=1, max_size=5), unique=True, max_size=30), st.integers(1, 6))
+def test_shards_partition_the_members_evenly_and_deterministically(items, n):
+    slices = [shard(items, k, n) for k in range(1, n + 1)]
+    assert sorted(x for s in slices for x in s) == sorted(items)
+    assert max(map(len, slices)) - min(map(len, slices)) <= 1
+    assert shard(list(reversed(items)), 1, n) == slices[0]

@@ -1,0 +1,115 @@
+"""Inputs and the configuration file: one table, the same defaults in action.yml, code and docs."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+from dspec2test.action.config import CONFIG_KEYS, ConfigError, load_config, settings_from
+from dspec2test.action.inputs import DEFAULTS, INPUTS, FailOn, InputError, Reporter, read_inputs
+
+ROOT = Path(__file__).resolve().parents[2]
+REQUIRED = {"github_token", "paths", "config", "fail_on", "reporter", "junit_path", "sarif_path", "bva",
+            "fdnf", "simplify", "repeat", "timeout", "shard"}
+
+
+def action_yml():
+    return yaml.safe_load((ROOT / "action.yml").read_text())
+
+
+def test_action_yml_declares_every_input_with_the_code_default():
+    declared = action_yml()["inputs"]
+    assert set(declared) == {s.name for s in INPUTS}
+    assert REQUIRED <= set(declared)
+    for spec in INPUTS:
+        assert str(declared[spec.name]["default"]) == spec.default, spec.name
+        assert declared[spec.name]["description"].strip()
+
+
+def test_action_yml_outputs_and_docker_runs():
+    data = action_yml()
+    assert set(data["outputs"]) == {"tests", "passed", "failed", "methods", "junit_path"}
+    assert all(o["description"] for o in data["outputs"].values())
+    assert data["runs"] == {"using": "docker", "image": "Dockerfile"}
+
+
+def test_docs_list_every_input_with_its_default_every_output_and_config_key():
+    docs = (ROOT / "README.md").read_text()
+    for spec in INPUTS:
+        row = re.search(rf"^\| `{re.escape(spec.name)}` \| (.*?) \|", docs, re.M)
+        assert row, spec.name
+        assert row.group(1) == (f"`{spec.default}`" if spec.default else "(empty)"), spec.name
+    for output in action_yml()["outputs"]:
+        assert f"| `{output}` |" in docs
+    for key in CONFIG_KEYS:
+        assert f"| `{key}` |" in docs
+
+
+def test_unset_inputs_take_the_defaults():
+    inputs = read_inputs({})
+    assert inputs.fail_on is FailOn.FAILURES and inputs.reporter is Reporter.REVIEW
+    assert inputs.paths == ("**/*.dfy",) and inputs.shard == (1, 1) and inputs.bva is None
+    assert inputs.timeout == 60.0 and inputs.target == "cs" and inputs.explicit == frozenset()
+
+
+def test_token_falls_back_to_github_token_when_unexpanded():
+    assert read_inputs({"GITHUB_TOKEN": "abc"}).github_token == "abc"
+    assert read_inputs({"INPUT_GITHUB_TOKEN": "xyz", "GITHUB_TOKEN": "abc"}).github_token == "xyz"
+
+
+def test_values_are_parsed():
+    inputs = read_inputs({"INPUT_BVA": "true", "INPUT_FDNF": "yes", "INPUT_REPEAT": "3", "INPUT_SHARD": "2/4",
+                          "INPUT_PATHS": "src/**/*.dfy\nlib/*.dfy, other", "INPUT_REPORTER": "Annotations"})
+    assert inputs.bva == 100 and inputs.fdnf and inputs.repeat == 3 and inputs.shard == (2, 4)
+    assert inputs.paths == ("src/**/*.dfy", "lib/*.dfy", "other")
+    assert inputs.reporter is Reporter.ANNOTATIONS
+    assert read_inputs({"INPUT_BVA": "7"}).bva == 7
+    assert {"bva", "fdnf", "repeat", "shard", "paths", "reporter"} <= inputs.explicit
+
+
+@pytest.mark.parametrize("name,value", [("fail_on", "sometimes"), ("reporter", "email"), ("shard", "3/2"),
+                                        ("shard", "x"), ("repeat", "0"), ("timeout", "soon"), ("fdnf", "maybe")])
+def test_bad_values_name_the_input(name, value):
+    with pytest.raises(InputError, match=name):
+        read_inputs({f"INPUT_{name.upper()}": value})
+
+
+def test_defaults_table_is_what_code_uses():
+    assert DEFAULTS["fail_on"] == "failures" and DEFAULTS["reporter"] == "review"
+
+
+def test_config_unknown_key_names_key_and_file(tmp_path):
+    path = tmp_path / ".dspec2test.yml"
+    path.write_text("bva: true\nfail_onn: never\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(path) in str(info.value) and "'fail_onn'" in str(info.value)
+
+
+def test_config_values_and_precedence(tmp_path):
+    path = tmp_path / ".dspec2test.yml"
+    path.write_text("include: src/**/*.dfy\nexclude: [vendor/**]\nbva: 5\nfdnf: true\ntimeout: 120\n"
+                    "fail_on: never\nreporter: annotations\n")
+    config = load_config(path)
+    settings = settings_from(read_inputs({}), config)
+    assert settings.include == ("src/**/*.dfy",) and settings.exclude == ("vendor/**",)
+    assert settings.bva == 5 and settings.fdnf and settings.timeout == 120.0
+    assert settings.fail_on is FailOn.NEVER and settings.reporter is Reporter.ANNOTATIONS
+    # an input set away from its default wins over the file
+    settings = settings_from(read_inputs({"INPUT_FAIL_ON": "failures", "INPUT_REPORTER": "summary"}), config)
+    assert settings.fail_on is FailOn.NEVER  # "failures" is the default: the file still wins
+    assert settings.reporter is Reporter.SUMMARY
+
+
+def test_config_bad_value_and_bad_yaml_name_the_file(tmp_path):
+    path = tmp_path / "c.yml"
+    path.write_text("repeat: many\n")
+    with pytest.raises(ConfigError, match=r"c\.yml: key repeat"):
+        load_config(path)
+    path.write_text("bva: [\n")
+    with pytest.raises(ConfigError, match=r"c\.yml:\d+:\d+: not valid YAML"):
+        load_config(path)
+    assert load_config(tmp_path / "missing.yml") == {}

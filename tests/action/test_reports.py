@@ -1,0 +1,104 @@
+"""Annotations, job summary, SARIF, JUnit, results JSON and the merge of shards."""
+
+from __future__ import annotations
+
+import io
+import json
+import xml.etree.ElementTree as ET
+from argparse import Namespace
+
+from dspec2test.action import results
+from dspec2test.action.findings import group
+from dspec2test.action.junit import merge_junit
+from dspec2test.report.junit import junit_xml
+from dspec2test.commands import merge
+from dspec2test.records import Status, Verdict
+from dspec2test.report import annotations, sarif, summary
+
+
+def verdicts():
+    return [
+        Verdict("T1", "Last", 1, 1, Status.PASSED, file="a.dfy", member_line=3, label="|s| == 0"),
+        Verdict("T2", "Last", 2, 1, Status.FAILED, message="ensures violated", clause_line=5,
+                clause="r == s[|s| - 1]", inputs={"s": "[1, 2, 3]"}, actual="r = 2", file="a.dfy",
+                member_line=3, label="|s| > 0"),
+        Verdict("T3", "Hang", 1, 1, Status.TIMEOUT, message="timed out", file="b, c.dfy", member_line=9),
+    ]
+
+
+def test_annotation_escaping():
+    assert annotations.escape_data("100%\r\nnext") == "100%25%0D%0Anext"
+    assert annotations.escape_property("a:b,c%\n") == "a%3Ab%2Cc%25%0A"
+    line = annotations.command("error", "x: 1,\ny", file="b, c.dfy", line=9, title="t: u")
+    assert line == "::error file=b%2C c.dfy,line=9,title=t%3A u::x: 1,%0Ay"
+
+
+def test_annotations_one_per_failing_partition():
+    findings, _ = group(verdicts())
+    lines = annotations.annotations(findings)
+    assert len(lines) == 2
+    assert lines[0].startswith("::error file=a.dfy,line=5,title=dspec2test%3A Last%3A partition 2")
+    assert "\n" not in lines[0] and "s = [1, 2, 3]" in lines[0]
+
+
+def test_summary_table_rows_escape_pipes():
+    text = summary.render(verdicts())
+    assert "**2 of 3 tests not passing** in 2 methods (1 passed)." in text
+    assert "| a.dfy:3 | `Last` | 2: `\\|s\\| > 0` | ❌ failed | 0/1 |" in text
+    assert "⏱️ timeout" in text
+    for row in [r for r in text.splitlines() if r.startswith("| a.dfy")]:
+        assert row.replace("\\|", "").count("|") == 7  # six cells
+
+
+def test_sarif_has_stable_rule_ids_and_locations():
+    findings, _ = group(verdicts())
+    doc = sarif.sarif(findings)
+    assert doc["version"] == "2.1.0"
+    run = doc["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["DSPEC001", "DSPEC002", "DSPEC003"]
+    ids = {r["ruleId"] for r in run["results"]}
+    assert ids == {"DSPEC001", "DSPEC002"}
+    first = run["results"][0]
+    assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
+    assert first["partialFingerprints"]["dspec2test/partition/v1"] == "a.dfy::Last::p2"
+
+
+def test_junit_has_file_and_line_and_merge_combines_shards(tmp_path):
+    a, b = tmp_path / "a.xml", tmp_path / "b.xml"
+    a.write_text(junit_xml(verdicts()[:2]))
+    b.write_text(junit_xml(verdicts()[2:]))
+    cases = list(ET.parse(a).getroot().iter("testcase"))
+    assert [(c.get("file"), c.get("line")) for c in cases] == [("a.dfy", "3"), ("a.dfy", "3")]
+    text, totals = merge_junit([a, b])
+    assert totals == {"tests": 3, "failures": 2, "errors": 0, "skipped": 0}
+    root = ET.fromstring(text.split("?>", 1)[1])
+    assert root.get("tests") == "3" and len(list(root.iter("testcase"))) == 3
+
+
+def test_results_round_trip_and_merge_command(tmp_path, monkeypatch):
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    vs = verdicts()
+    one, two = tmp_path / "r1.json", tmp_path / "r2.json"
+    one.write_text(results.dumps(vs[:2], [{"file": "a.dfy", "name": "Last", "line": 3, "end_line": 8}], []))
+    two.write_text(results.dumps(vs[2:], [], []))
+    loaded, members = results.load(one)
+    assert loaded == vs[:2] and members[0]["name"] == "Last"
+    assert json.loads(one.read_text())["summary"] == {"tests": 2, "passed": 1, "failed": 1, "timeout": 0,
+                                                      "error": 0, "methods": 1}
+    out, err = io.StringIO(), io.StringIO()
+    merged = tmp_path / "all.json"
+    code = merge.main(Namespace(files=[str(one), str(two)], output=str(merged), summary=True), out, err)
+    assert code == 0, err.getvalue()
+    assert len(results.load(merged)[0]) == 3
+    assert "dspec2test (all shards)" in out.getvalue()
+    assert merge.main(Namespace(files=[str(tmp_path / "nope.xml")], output="x", summary=False), out, err) == 2
+
+
+def test_summary_keeps_failing_rows_when_capped(monkeypatch):
+    monkeypatch.setattr(summary, "MAX_ROWS", 2)
+    vs = [Verdict(f"T{i}", "M", i, 1, Status.PASSED, file="a.dfy") for i in range(1, 5)]
+    vs.append(Verdict("T9", "M", 9, 1, Status.FAILED, file="a.dfy"))
+    text = summary.render(vs)
+    rows = [r for r in text.splitlines() if r.startswith("| a.dfy")]
+    assert len(rows) == 2 and "❌ failed" in text
+    assert "3 more passing partitions" in text

@@ -1,0 +1,82 @@
+"""With real Dafny: batched runs give the verdicts of one-at-a-time runs, whatever --jobs says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from dspec2test.bench.batch import Subject, run_batched
+from dspec2test.bench.corpus import load_corpus
+from dspec2test.bench.engine import BenchConfig, run_bench
+from dspec2test.bench.figures import to_json
+from dspec2test.bench.pyrun import run_py
+from dspec2test.bench.strategies import Prepared, Strategy
+from dspec2test.records import Status
+from dspec2test.toolchain import find_toolchain
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TESTS_TEXT = (FIXTURES / "absget_tests.dfy").read_text()
+TIMEOUT_S = 3.0
+
+pytestmark = pytest.mark.dafny
+
+
+def _fixed_tests(strategy, program, workdir, tools, timeout_s) -> Prepared:
+    return Prepared(program.name, TESTS_TEXT, 3, None, 0.0)
+
+
+def _verdicts(runs) -> dict:
+    return {key: (run.build_error is not None, [(r.name, r.status) for r in run.results]) for key, run in runs.items()}
+
+
+def test_batched_verdicts_equal_one_at_a_time(tmp_path):
+    tools = find_toolchain()
+    corpus = load_corpus(FIXTURES / "corpus")
+    subjects = [Subject(m.name, m.text) for m in corpus.mutants if m.name != "absget_typo"]
+    # a[i - 2] at i == 1 reads a[-1] == a[1] in Python; Dafny halts: the driver must too.
+    original = corpus.programs[0].text
+    subjects.append(Subject("absget_negative", original.replace("v := a[i];", "v := a[i - 2];")))
+    for stop_on_kill in (False, True):
+        execute = lambda source, workdir: run_py(source, workdir, tools, TIMEOUT_S, stop_on_kill=stop_on_kill)
+        batched, builds = run_batched(subjects, TESTS_TEXT, tmp_path / f"b{stop_on_kill}", execute, batch=True)
+        alone, alone_builds = run_batched(subjects, TESTS_TEXT, tmp_path / f"a{stop_on_kill}", execute, batch=False)
+        assert builds == 1 and alone_builds == len(subjects)
+        assert all(run.batched for run in batched.values())
+        assert _verdicts(batched) == _verdicts(alone)
+        statuses = {k: {r.name: r.status for r in run.results} for k, run in batched.items()}
+        assert statuses["absget_wrong"]["Test_Abs_p1_s1"] is Status.FAILED
+        assert statuses["absget_crash"]["Test_Get_p1_s1"] is Status.FAILED  # index out of range: that test only
+        assert statuses["absget_crash"]["Test_Abs_p1_s1"] is Status.PASSED
+        assert statuses["absget_loop"]["Test_Abs_p1_s1"] is Status.TIMEOUT
+        assert set(statuses["absget_same"].values()) == {Status.PASSED}
+        negative = {r.name: r for r in batched["absget_negative"].results}["Test_Get_p1_s1"]
+        assert negative.status is Status.FAILED and "out of range" in negative.message
+        assert len(statuses["absget_same"]) == 3
+        if stop_on_kill:  # a killed version's other tests are skipped
+            assert list(statuses["absget_loop"]) == ["Test_Abs_p1_s1"]
+            assert list(statuses["absget_wrong"]) == ["Test_Abs_p1_s1"]
+        else:  # after the hang the driver restarted and the rest still ran
+            assert statuses["absget_loop"]["Test_Get_p1_s1"] is Status.PASSED
+
+
+def test_kill_matrix_is_the_same_with_two_jobs_and_on_a_second_run(tmp_path):
+    tools = find_toolchain()
+    corpus = load_corpus(FIXTURES / "corpus")
+    matrices = []
+    for jobs in (1, 2):
+        config = BenchConfig((Strategy.SPEC,), jobs=jobs, timeout_s=TIMEOUT_S, cache_dir=tmp_path / "cache",
+                             dafny_version="test")
+        data = to_json(run_bench(corpus, config, tools, lambda line: None, prepare_fn=_fixed_tests))
+        matrices.append(data["mutants"])
+    assert matrices[0] == matrices[1]
+    status = {row["mutant"]: (row["class"], row["status"]["spec"]) for row in matrices[0]}
+    assert status == {
+        "absget_crash": ("bug", "killed"),
+        "absget_loop": ("bug", "timeout"),
+        "absget_same": ("alive", "survived"),
+        "absget_typo": ("incompetent", None),
+        "absget_wrong": ("bug", "killed"),
+    }
+    assert data["strategies"]["spec"]["kill_rate"] == 1.0
+    assert data["strategies"]["spec"]["killable"] == 3  # the equivalent-labelled one does not count

@@ -1,0 +1,186 @@
+"""Unit tests of the bench stages that need no Dafny: corpus, output parsing, batching, figures."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+from dspec2test.bench.batch import SUBJECT_MODULE, Subject, batched_source, run_batched
+from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key
+from dspec2test.bench.corpus import Label, load_corpus
+from dspec2test.bench.dafnytest import parse_output
+from dspec2test.bench.dtest import annotate, method_entries
+from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun
+from dspec2test.bench.figures import to_json
+from dspec2test.bench.pyrun import list_tests
+from dspec2test.bench.report import markdown, terminal_table
+from dspec2test.bench.results import RunResult, TestResult
+from dspec2test.bench.strategies import Prepared, Strategy
+from dspec2test.records import Status
+from dspec2test.toolchain import Toolchain
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CORPUS = FIXTURES / "corpus"
+
+
+def test_corpus_loads_programs_mutants_and_labels(tmp_path):
+    corpus = load_corpus(CORPUS)
+    assert [p.name for p in corpus.programs] == ["absget"]
+    names = [m.name for m in corpus.mutants]
+    assert names == sorted(names) and "absget_wrong" in names
+    labels = {m.name: m.label for m in corpus.mutants}
+    assert labels["absget_same"] is Label.EQUIVALENT
+    assert labels["absget_wrong"] is None
+
+
+def test_label_only_files_become_mutants_of_the_prefixed_program(tmp_path):
+    (tmp_path / "programs").mkdir()
+    (tmp_path / "programs" / "P.dfy").write_text("method A() {}\n")
+    (tmp_path / "programs" / "P_long.dfy").write_text("method B() {}\n")
+    (tmp_path / "incompetent").mkdir()
+    (tmp_path / "incompetent" / "P_long__12_AOI.dfy").write_text("method B() { x }\n")
+    corpus = load_corpus(tmp_path)
+    (m,) = corpus.mutants
+    assert (m.program, m.label) == ("P_long", Label.INCOMPETENT)
+    assert load_corpus(tmp_path, "P").mutants == ()  # --programs selects; labels follow their program
+
+
+def test_parse_output_reads_verdicts_prints_and_a_dead_run():
+    stdout = (
+        "\nDafny program verifier did not attempt verification\n"
+        "M.T1: FAILED\n\tprog.dfy(5,40): dspec2test: bad\n"
+        "M.T2: hi\nthere PASSED\n"
+        "T3: "
+    )
+    results, died_in = parse_output(stdout)
+    assert [(r.name, r.status) for r in results] == [("M.T1", Status.FAILED), ("M.T2", Status.PASSED)]
+    assert results[0].message == "prog.dfy(5,40): dspec2test: bad"
+    assert died_in == "T3"
+
+
+def test_list_tests_reads_the_generated_runner():
+    module_py = '''
+class default__:
+    @staticmethod
+    def Test____Main____(noArgsParameter__):
+        d_0_success_ = True
+        _dafny.print((_dafny.SeqWithoutIsStrInference(map(_dafny.CodePoint, "A.T1: "))).VerbatimString(False))
+        try:
+            if True:
+                A.default__.T1()
+                if True:
+                    _dafny.print(_dafny.Seq("PASSED\\n"))
+        except _dafny.HaltException as e:
+            pass
+        _dafny.print((_dafny.SeqWithoutIsStrInference(map(_dafny.CodePoint, "T__2: "))).VerbatimString(False))
+        try:
+            if True:
+                default__.T__2()
+        except _dafny.HaltException as e:
+            pass
+'''
+    ast.parse(module_py)
+    assert list_tests(module_py) == [("A.T1", ["A", "default__", "T1"]), ("T__2", ["default__", "T__2"])]
+
+
+def test_method_entries_skip_comments_strings_ghost_and_annotate_once():
+    text = (
+        '// method Fake()\nghost method G() {}\nmethod {:verify false} A(x: int) { var s := "method B"; }\n'
+        "/* method C() */ method Main() {}\nfunction F(): int { 1 }\n"
+    )
+    assert [n for _, n in method_entries(text)] == ["A", "Main"]
+    once = annotate(text, {"A"})
+    assert once.count("{:testEntry}") == 1 and "method {:testEntry} {:verify false} A" in once
+    assert annotate(once, {"A"}) == once
+
+
+def test_batched_source_wraps_each_version_and_results_map_back(tmp_path):
+    subjects = [Subject("p/m0", "method A() {}"), Subject("p/m1", "method A() {}")]
+    source = batched_source(subjects, "method {:test} T() { A(); }")
+    assert source.count(f"module {SUBJECT_MODULE}") == 2
+
+    def fake(src: str, workdir: Path) -> RunResult:
+        assert src == source
+        return RunResult((TestResult(f"{SUBJECT_MODULE}000.T", Status.PASSED),
+                          TestResult(f"{SUBJECT_MODULE}001.T", Status.FAILED, "boom")))
+
+    got, builds = run_batched(subjects, "method {:test} T() { A(); }", tmp_path, fake)
+    assert builds == 1
+    assert got["p/m0"].results == (TestResult("T", Status.PASSED),)
+    assert got["p/m1"].results == (TestResult("T", Status.FAILED, "boom"),)
+
+
+def test_batch_that_does_not_build_falls_back_to_one_version_at_a_time(tmp_path):
+    subjects = [Subject("a", "good"), Subject("b", "bad")]
+    calls: list[str] = []
+
+    def fake(src: str, workdir: Path) -> RunResult:
+        calls.append(src)
+        if "module" in src or "bad" in src:
+            return RunResult((), build_error="Error: nope")
+        return RunResult((TestResult("T", Status.PASSED),))
+
+    got, builds = run_batched(subjects, "tests", tmp_path, fake)
+    assert builds == 2 and len(calls) == 3
+    assert got["a"].results == (TestResult("T", Status.PASSED),) and got["b"].build_error
+
+
+def test_classification_cache_round_trip(tmp_path):
+    classifier = Classifier(Toolchain(None, None), "4.11.0", tmp_path, jobs=1)
+    key = cache_key("text", "4.11.0", ("verify",))
+    assert key != cache_key("text", "4.12.0", ("verify",)) and key != cache_key("text2", "4.11.0", ("verify",))
+    classifier._store(key, Classified(Verification.FAILS, "Error: x", 1.5))
+    assert classifier._load(key) == Classified(Verification.FAILS, "Error: x", 1.5, cached=True)
+
+
+def _bench_run() -> BenchRun:
+    corpus = load_corpus(CORPUS)
+    classes = {f"absget/{m.name}": MutantClass.BUG for m in corpus.mutants}
+    classes["absget/absget_same"] = MutantClass.ALIVE
+    classes["absget/absget_typo"] = MutantClass.INCOMPETENT
+    a = StrategyRun(Strategy.SPEC_BVA, prepared={"absget": Prepared("absget", "t", 3, None, 1.0)},
+                    status={"absget/absget_wrong": MutantStatus.KILLED, "absget/absget_loop": MutantStatus.TIMEOUT,
+                            "absget/absget_crash": MutantStatus.SURVIVED, "absget/absget_same": MutantStatus.SURVIVED},
+                    wall={"generate": 1.0, "safety": 1.0, "kill": 2.0}, builds=1, subjects_run=4)
+    b = StrategyRun(Strategy.DTEST_BLOCK, prepared={"absget": Prepared("absget", "", 0, "no tests", 1.0)},
+                    unsupported={"absget": "no tests"},
+                    status={k: MutantStatus.UNSUPPORTED for k in ("absget/absget_wrong", "absget/absget_loop",
+                                                                  "absget/absget_crash")},
+                    wall={"generate": 3.0, "safety": 0.0, "kill": 0.0})
+    verified = {k: Classified(Verification.FAILS, "", 0.0) for k in classes}
+    return BenchRun(corpus, BenchConfig((Strategy.SPEC_BVA, Strategy.DTEST_BLOCK)),
+                    {"absget": Classified(Verification.VERIFIED, "", 0.0)}, classes, verified, [a, b], 2.0)
+
+
+def test_figures_count_kills_timeouts_and_unsupported():
+    data = to_json(_bench_run())
+    bva, block = data["strategies"]["spec-bva"], data["strategies"]["dtest-block"]
+    assert (bva["mutants"], bva["killed"], bva["timeout"], bva["survived"]) == (3, 1, 1, 1)
+    assert bva["kill_rate"] == round(2 / 3, 4) and bva["unique_kills"] == 2
+    assert bva["alive_run"] == 1 and bva["alive_failing"] == 0
+    assert (block["programs_supported"], block["unsupported"], block["kill_rate_all"]) == (0, 3, 0.0)
+    assert data["overlap"]["pairs"]["dtest-block|spec-bva"]["only_spec-bva"] == 2
+    rows = {r["mutant"]: r for r in data["mutants"]}
+    assert rows["absget_wrong"]["status"] == {"spec-bva": "killed", "dtest-block": "unsupported"}
+    assert rows["absget_typo"]["status"] == {"spec-bva": None, "dtest-block": None}
+    assert list(data["survivors"]["spec-bva"]) == ["absget/absget_crash"]
+    json.dumps(data)
+
+
+def test_reports_show_every_strategy():
+    data = to_json(_bench_run())
+    table = terminal_table(data)
+    assert "spec-bva" in table and "66.7" in table and "unsupported absget: no tests" in table
+    md = markdown(data)
+    assert "| spec-bva |" in md and "absget/absget_crash" in md
+
+
+def test_mutation_site_names_the_member_at_the_mutants_offset():
+    from dspec2test.bench.sites import mutation_offset, mutation_site
+
+    text = "method A(x: int) returns (r: int)\n  ensures r == x\n{ r := x; }\nmethod B() { }\n"
+    assert mutation_offset("P", "P_52-55_AOR") == 52 and mutation_offset("P", "P_-_ODL_Add") is None
+    assert mutation_site("P", text, f"P_{text.index('r := x')}_VER") == "A"
+    assert mutation_site("P", text, f"P_{text.index('{ }')}_SDL") == "B (no contract)"
+    assert mutation_site("P", text, "P_-_ODL_Add") == ""

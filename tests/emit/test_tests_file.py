@@ -1,0 +1,114 @@
+"""The emitted tests file: TEAM.md format, checks, oracles, unchecked clauses, receivers, arrays."""
+
+from pathlib import Path
+
+import pytest
+from build import INT, SEQ_INT, b, card, clause, conditional_get, i, method, n, program
+from golden_util import check_golden
+
+from dspec2test.dafny import ast
+from dspec2test.emit.metadata import read_metadata
+from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test
+from dspec2test.emit.tests_file import test_name as name_of_test
+from dspec2test.errors import Unsupported
+from dspec2test.partition.contracts import select
+from dspec2test import records
+from dspec2test.records import ScenarioKind
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def case(contract, inputs, outputs, unique=False, p=1, s=1, pin=None):
+    return records.TestCase(name=name_of_test(contract, p, s), method=contract.name, file="prog.dfy", line=contract.line,
+                    partition=p, scenario=s, label="0 <= x < |s| && r == s[x]",
+                    kind=ScenarioKind.BVA if pin else ScenarioKind.BASE, pin=pin, inputs=inputs, outputs=outputs,
+                    unique=unique, clauses=(2, 3, 4))
+
+
+def emitted(prog, inputs, outputs, simplify=False, unique=False, pin=None):
+    ctx = EmitContext.of(prog)
+    [c] = select(prog)
+    tc = case(c, inputs, outputs, unique, pin=pin)
+    return emit_test(c, tc, checks_of(c, ctx), ctx, simplify), tc
+
+
+def test_postcondition_oracles_and_metadata_round_trip():
+    text, tc = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, pin="x == 0")
+    check_golden(GOLDEN / "conditional_get_p1_s1.dfy", text + "\n")
+    assert read_metadata(text) == [tc]
+    lines = text.splitlines()
+    assert lines[3] == "method {:test} Test_ConditionalGet_p1_s1()"
+    assert "  var r := ConditionalGet(s, x);" in lines
+    assert '  expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";' \
+        in lines
+
+
+def test_simplify_with_unique_outputs_expects_values():
+    text, _ = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=True)
+    assert '  expect r == 7, "dspec2test: expected r == 7 (ensures, line 2)";' in text.splitlines()
+    assert "violated" not in text
+    text, _ = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=False)
+    assert "expect r == 7" not in text and text.count("violated") == 3
+
+
+def test_requires_and_subset_types_are_checked_as_bad_input():
+    prog = program(method("Get", [("s", SEQ_INT), ("k", ast.NamedType("nat"))], [("r", INT)],
+                          requires=[clause("requires", b("<", n("k"), card(n("s"))), 2)],
+                          ensures=[clause("ensures", b("==", n("r"), ast.Index(n("s"), (n("k"),))), 3)]))
+    text, _ = emitted(prog, {"s": "[1, 2]", "k": "1"}, {"r": "2"})
+    body = text.splitlines()
+    k_check = body.index('  expect k >= 0, "dspec2test: bad test input: k is not a nat; '
+                         'the generated input is wrong, not the program";')
+    req = body.index('  expect k < |s|, "dspec2test: bad test input: requires (line 2) does not hold; '
+                     'the generated input is wrong, not the program";')
+    call = body.index("  var r := Get(s, k);")
+    assert body.index("  var k: nat := 1;") < k_check < req < call
+
+
+def test_uncompilable_clauses_are_listed_not_dropped():
+    old = ast.Old(n("x"))
+    prog = program(method("Inc", [("x", INT)], [("r", INT)],
+                          ensures=[clause("ensures", b("==", n("r"), b("+", old, i(1))), 2),
+                                   clause("ensures",
+                                          ast.Quantifier("forall", (ast.BoundVar("k", INT),), None,
+                                                         b(">", b("*", n("k"), n("k")), i(-1))), 3),
+                                   clause("ensures", b(">", n("r"), n("x")), 4)]))
+    ctx = EmitContext.of(prog)
+    [c] = select(prog)
+    checks = checks_of(c, ctx)
+    assert [(cl.line, why) for cl, why in checks.unchecked] == [(2, "old() refers to the pre-state"),
+                                                                (3, "unbounded quantifier over k")]
+    assert [cl.line for cl, _ in checks.ensures] == [4]
+
+
+def test_instance_member_gets_a_receiver_and_fields_go_through_it():
+    meth = method("Add", [("d", INT)], [("r", INT)], ensures=[clause("ensures", b("==", n("r"), b("+", n("total"), n("d"))), 3)])
+    cls = ast.ClassDecl("class", "Counter", (ast.Field("total", INT), meth))
+    prog = program(cls)
+    text, _ = emitted(prog, {"d": "1"}, {"r": "1"})
+    assert "  var dspec2test_obj := new Counter;" in text
+    assert "  var r := dspec2test_obj.Add(d);" in text
+    assert "expect r == dspec2test_obj.total + d," in text
+    ctor = ast.Method("constructor", "", (ast.Formal("n", INT),), (), ast.Spec(), None)
+    prog2 = program(ast.ClassDecl("class", "Counter", (ctor, meth)))
+    with pytest.raises(Unsupported):
+        emitted(prog2, {"d": "1"}, {"r": "1"})
+
+
+def test_array_inputs_are_allocated_then_filled():
+    arr = ast.NamedType("array", (INT,))
+    prog = program(method("First", [("a", arr)], [("r", INT)],
+                          requires=[clause("requires", b(">", ast.MemberSelect(n("a"), "Length"), i(0)), 2)],
+                          ensures=[clause("ensures", b("==", n("r"), ast.Index(n("a"), (i(0),))), 3)]))
+    text, _ = emitted(prog, {"a": "[4, 5]"}, {"r": "4"})
+    assert "  var dspec2test_a: seq<int> := [4, 5];" in text
+    assert "  var a := new int[|dspec2test_a|];" in text
+    assert "  forall dspec2test_i | 0 <= dspec2test_i < |dspec2test_a| { a[dspec2test_i] := dspec2test_a[dspec2test_i]; }" \
+        in text
+
+
+def test_file_is_deterministic_and_opens_modules():
+    text1 = emit_file("dir/prog.dfy", ["M"], ["method {:test} A() {}", "method {:test} B() {}"])
+    text2 = emit_file("dir/prog.dfy", ["M"], ["method {:test} A() {}", "method {:test} B() {}"])
+    assert text1 == text2
+    assert "import opened M\n" in text1 and text1.index("A()") < text1.index("B()")

@@ -1,0 +1,28 @@
+"""Golden files for whole generation runs: the manifest (partitions, scenarios) and the emitted tests text.
+
+Regenerate with DSPEC2TEST_UPDATE_GOLDEN=1 after an intended change (solver models included).
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from golden_util import check_golden
+
+from dspec2test.generate import GenerateOptions, generate
+
+FIXTURES = Path(__file__).parent / "fixtures"
+GOLDEN = Path(__file__).parent / "golden"
+
+
+@pytest.mark.parametrize("fixture,options,tag", [
+    ("conditional_get.dfy", GenerateOptions(bva=100), "bva"),
+    ("abs_or.dfy", GenerateOptions(fdnf=True), "fdnf"),
+    ("mixed.dfy", GenerateOptions(simplify=True), "simplify"),
+])
+def test_generation_golden(fixture, options, tag, monkeypatch):
+    monkeypatch.chdir(FIXTURES)  # relative paths keep the golden files machine independent
+    g = generate(fixture, options)
+    stem = f"{Path(fixture).stem}.{tag}"
+    check_golden(GOLDEN / f"{stem}.json", json.dumps(g.manifest, indent=2) + "\n")
+    check_golden(GOLDEN / f"{stem}.tests.dfy", g.tests_text)

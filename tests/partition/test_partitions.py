@@ -1,0 +1,99 @@
+"""Partitions and BVA scenarios of small contracts, against a Z3 fake of the solver interface."""
+
+import json
+from pathlib import Path
+
+import pytest
+from build import INT, SEQ_INT, abs_or, b, clause, conditional_get, i, method, n, program
+from fakesolver import FakeSolver
+from golden_util import check_golden
+
+from dspec2test.dafny import ast
+from dspec2test.partition.contracts import select
+from dspec2test.partition.partitions import partition
+from dspec2test.partition.scenarios import bva_scenarios
+from dspec2test.partition.types import TypeIndex
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def contract_and_solver(prog):
+    [c] = select(prog)
+    return c, FakeSolver([(v.name, v.type, v.is_output) for v in c.vars])
+
+
+def test_conditional_get_has_three_partitions_and_the_paper_pins():
+    prog = conditional_get()
+    c, solver = contract_and_solver(prog)
+    res = partition(c, c.clauses, solver)
+    assert len(res.partitions) == 3 and not res.capped
+    [get] = [p for p in res.partitions if "r == s[x]" in p.label and "!(r == s[x])" not in p.label]
+    scenarios = bva_scenarios(c, get, solver, TypeIndex.of(prog))
+    assert scenarios[0].scenario.pin is None and scenarios[0].scenario.id == 1
+    assert sorted(s.scenario.pin for s in scenarios[1:]) == sorted(["x == 0", "x == |s| - 1", "|s| == 1", "|s| > 1"])
+    assert [s.scenario.id for s in scenarios] == list(range(1, len(scenarios) + 1))
+
+
+def test_safe_two_full_three():
+    c, solver = contract_and_solver(abs_or())
+    assert len(partition(c, c.clauses, solver).partitions) == 2
+    assert len(partition(c, c.clauses, solver, full=True).partitions) == 3
+
+
+def test_cap_cuts_and_says_so():
+    x = n("x")
+    clauses = [clause("ensures", b("==>", b(">", x, i(k)), b(">", n("r"), i(k))), k + 2) for k in range(6)]
+    prog = program(method("Many", [("x", INT)], [("r", INT)], ensures=clauses))
+    c, solver = contract_and_solver(prog)
+    res = partition(c, c.clauses, solver, cap=4)
+    assert len(res.partitions) == 4 and res.capped
+    assert any("cap of 4" in m for m in res.messages)
+    full = partition(c, c.clauses, solver, cap=64)
+    assert not full.capped and len(full.partitions) == 7  # x <= 0, 0 < x <= 1, ..., x > 5
+
+
+def test_unsat_prefixes_are_pruned_before_the_product_grows():
+    x = n("x")
+    # the first clause splits x < 0 / x >= 0; the rest only make sense for x >= 0: prefixes with x < 0 die early
+    clauses = [clause("requires", b(">=", x, i(0)), 1)] + [
+        clause("ensures", b("==>", b("<", x, i(0)), b("==", n("r"), i(k))), k + 2) for k in range(8)]
+    prog = program(method("P", [("x", INT)], [("r", INT)], requires=clauses[:1], ensures=clauses[1:]))
+    c, solver = contract_and_solver(prog)
+    res = partition(c, c.clauses, solver)
+    assert len(res.partitions) == 1
+    assert len(solver.calls) <= 1 + 2 * 8  # linear, not 2^8
+
+
+def test_unbounded_input_gets_the_bva_extremes():
+    prog = abs_or()
+    c, solver = contract_and_solver(prog)
+    p = partition(c, c.clauses, solver).partitions[0]
+    pins = [s.scenario.pin for s in bva_scenarios(c, p, solver, TypeIndex.of(prog), extreme=7)]
+    assert pins == [None, "x == -7", "x == 7"]
+
+
+def test_bool_and_nat_edges():
+    prog = program(method("F", [("b", ast.NamedType("bool")), ("k", ast.NamedType("nat"))], [("r", INT)],
+                          ensures=[clause("ensures", b("==>", n("b"), b("<", n("k"), i(10))), 2)]))
+    c, solver = contract_and_solver(prog)
+    parts = partition(c, c.clauses, solver).partitions
+    assert [p.label for p in parts] == ["!b", "b && k < 10"]
+    pins = [s.scenario.pin for s in bva_scenarios(c, parts[1], solver, TypeIndex.of(prog))]
+    assert pins == [None, "k == 0", "k == 9"]  # b is implied; k's edges come from nat and k < 10
+
+
+def _dump(prog, full):
+    c, solver = contract_and_solver(prog)
+    out = []
+    for p in partition(c, c.clauses, solver, full=full).partitions:
+        scen = bva_scenarios(c, p, solver, TypeIndex.of(prog)) if not full else []
+        out.append({"id": p.id, "label": p.label, "clauses": list(p.clause_lines),
+                    "pins": [s.scenario.pin for s in scen]})
+    return json.dumps(out, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("name,prog,full", [("conditional_get", conditional_get(), False),
+                                           ("conditional_get_fdnf", conditional_get(), True),
+                                           ("abs_or", abs_or(), False)])
+def test_golden_partitions(name, prog, full):
+    check_golden(GOLDEN / f"{name}.json", _dump(prog, full))
