@@ -103,9 +103,6 @@ class Resolver:
                 scope = Scope(self, path, d if isinstance(d, (ast.ClassDecl, ast.Datatype)) else None)
                 for m in getattr(d, "members", ()):
                     self.member_scope[id(m)] = scope
-                    if isinstance(d, ast.ClassDecl) and getattr(m, "static", False) is False and d.name != "_default":
-                        pass
-                    table.setdefault(d.name + "." + getattr(m, "name", ""), m)
             elif hasattr(d, "name"):
                 table.setdefault(d.name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)

@@ -26,6 +26,7 @@ class Source:
     seq: TV | None = None  # index
     lo: object = None  # int: z3 lower bound; index: 0
     hi: object = None  # z3 exclusive upper bound, when known
+    more_his: tuple = ()  # other exclusive upper bounds (any of them may prove the range short)
     elem: RType | None = None
 
 
@@ -76,6 +77,13 @@ def _relations(atoms) -> list[tuple[object, bool, object]]:
 
 def _bound(var: str, rels, pending: set[str], lower: bool):
     """A bound of `var` free of pending bound variables, following chains through them: (expr, strict)."""
+    found = _bounds(var, rels, pending, lower)
+    return found[0] if found else None
+
+
+def _bounds(var: str, rels, pending: set[str], lower: bool) -> list:
+    """Every bound of `var` free of pending bound variables, nearest first: [(expr, strict)]."""
+    out = []
     start = ast.Name(var)
     seen = {var}
     frontier = [(start, False)]
@@ -93,8 +101,8 @@ def _bound(var: str, rels, pending: set[str], lower: bool):
                 continue
             if names & pending:
                 continue
-            return far, strict or s
-    return None
+            out.append((far, strict or s))
+    return out
 
 
 def _var_type(enc, bv: ast.BoundVar, atoms, env: Env, src_coll: TV | None) -> RType:
@@ -130,7 +138,8 @@ def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str]) -> tuple[
     if t.base.kind == "int":
         rels = _relations(atoms)
         lo = _bound(bv.name, rels, pending, lower=True)
-        hi = _bound(bv.name, rels, pending, lower=False)
+        his = _bounds(bv.name, rels, pending, lower=False)
+        hi = his[0] if his else None
         lo_v = None
         if lo is not None:
             lo_v = enc._int(enc.enc(lo[0], env)) + (1 if lo[1] else 0)
@@ -140,7 +149,8 @@ def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str]) -> tuple[
         if hi is not None:
             hi_v = enc._int(enc.enc(hi[0], env)) + (0 if hi[1] else 1)
         if lo_v is not None:
-            return Source("int", lo=lo_v, hi=hi_v), t
+            more = tuple(enc._int(enc.enc(h, env)) + (0 if strict else 1) for h, strict in his[1:])
+            return Source("int", lo=lo_v, hi=hi_v, more_his=more), t
     return Source("free"), t
 
 
@@ -167,7 +177,8 @@ def _instances(enc, src: Source, t: RType, name: str, env: Env):
                     inst.append((z3.BoolVal(True), TV(z3.simplify(lo + i), t)))
             residual = None
             if exact is None or exact > w:
-                if src.hi is None or not enc.prove(src.hi <= lo + w):
+                his = ([src.hi] if src.hi is not None else []) + list(src.more_his)
+                if not any(enc.prove(h <= lo + w) for h in his):
                     k = z3.Int(enc.types.fresh(name))
                     if src.kind == "index":
                         s = src.seq
