@@ -26,7 +26,8 @@ from dspec2test.solve import Solver
 
 
 # (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
-SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]]], SolverLike]
+# (program, variables, member): the member gives the solver its module/class scope for name lookup
+SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any], SolverLike]
 
 
 @dataclass(frozen=True)
@@ -76,8 +77,9 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
 
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
-    def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]]) -> SolverLike:
-        return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit)
+    def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]], member: Any) -> SolverLike:
+        return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit,
+                      member=member)
 
     return make
 
@@ -115,7 +117,7 @@ class MemberGeneration:
             self.entry["unchecked"] = [{"line": cl.line, "kind": cl.kind, "text": cl.text, "reason": why}
                                        for cl, why in checks.unchecked]
             receiver_decl(c)  # fail early when no receiver can be made
-            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars])
+            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars], c.member)
             usable, bad = check_clauses(c.clauses, solver)
             for clause, exc in bad:
                 self.unsupported(exc)
