@@ -13,6 +13,19 @@ method {:test} Test_Lib_Square_p1_s1()
   expect result >= 0, "dspec2test: ensures (line 3) violated: Square(x) >= 0";
 }
 
+// @dspec2test {"name": "Test_Lib_Half_p1_s1", "method": "Lib.Half", "file": "mixed.dfy", "line": 13, "partition": 1, "scenario": 1, "label": "IsEven(n) && h * 2 == n", "kind": "base", "pin": null, "inputs": {"n": "0"}, "outputs": {"h": "0"}, "unique": true, "clauses": [14, 15]}
+// partition 1: IsEven(n) && h * 2 == n
+// scenario 1 (base)
+method {:test} Test_Lib_Half_p1_s1()
+{
+  var n: nat := 0;
+  expect n >= 0, "dspec2test: bad test input: n is not a nat; the generated input is wrong, not the program";
+  expect IsEven(n), "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program";
+  var h := Lib.Half(n);
+  print "\n[dspec2test] actual h = ", h, "\n";
+  expect h == 0, "dspec2test: expected h == 0 (ensures, line 15)";
+}
+
 // @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[0]"}, "outputs": {"m": "0"}, "unique": true, "clauses": [31, 32, 33]}
 // partition 1: a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)
 // scenario 1 (base)
