@@ -856,3 +856,15 @@ class Program(Node):
     includes: tuple[Include, ...]
     decls: tuple[Decl, ...]
     text: str = field(default="", compare=False, repr=False)  # the source, for clause text and snippets
+
+
+def preorder(root: object):
+    """Every AST node inside root (root included, if a node), parents before children, in field order."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, Node):
+            yield x
+            stack.extend(reversed([v for k, v in vars(x).items() if k != "span"]))
+        elif isinstance(x, tuple):
+            stack.extend(reversed(x))

@@ -807,22 +807,13 @@ def _dotted(e) -> str | None:
 def _called_names(e) -> list[str]:
     """Names of functions a body calls (or mentions), for recursion detection."""
     out: list[str] = []
-
-    def walk(x):
+    for x in ast.preorder(e):
         if isinstance(x, ast.Call):
             d = _dotted(x.callee)
             if d:
                 out.append(d)
         elif isinstance(x, ast.Name):
             out.append(x.name)
-        if isinstance(x, ast.Node):
-            for v in vars(x).values():
-                walk(v)
-        elif isinstance(x, tuple):
-            for v in x:
-                walk(v)
-
-    walk(e)
     return out
 
 

@@ -37,20 +37,7 @@ def conjuncts(e) -> list:
 
 
 def free_names(e) -> set[str]:
-    out: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, ast.Name):
-            out.add(x.name)
-        if isinstance(x, ast.Node):
-            for v in vars(x).values():
-                walk(v)
-        elif isinstance(x, tuple):
-            for v in x:
-                walk(v)
-
-    walk(e)
-    return out
+    return {x.name for x in ast.preorder(e) if isinstance(x, ast.Name)}
 
 
 def _relations(atoms) -> list[tuple[object, bool, object]]:
