@@ -16,6 +16,7 @@ from dspec2test.emit.tests_file import (
     Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
+from dspec2test.isolate import Failed, Limits, run_isolated
 from dspec2test.partition.contracts import Contract, select
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
@@ -41,6 +42,9 @@ class GenerateOptions:
     length_limit: int = 10
     timeout_s: float = 10.0  # Z3 time limit per query
     unverified: tuple[str, ...] | None = None  # members selected by `dafny verify` failures, plus {:testEntry}
+    jobs: int = 1  # members generated at once, each in a child process of its own
+    isolate: bool = True  # a child process per member, so a Z3 crash or runaway costs that member only
+    member_timeout_s: float = 600.0  # wall limit of one member's whole generation
 
 
 @dataclass(frozen=True)
@@ -68,9 +72,12 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
     factory = solver_factory or default_solver_factory(options)
     ctx = EmitContext.of(parsed)
     contracts = select(parsed, options.methods, options.unverified)
-    members = [MemberGeneration(c, ctx, options, factory).run() for c in contracts]
+    jobs = [MemberGeneration(c, ctx, options, factory).result for c in contracts]
+    limits = Limits(wall_s=options.member_timeout_s)
+    results = run_isolated(jobs, options.jobs, limits) if options.isolate else [job() for job in jobs]
+    members = [r if isinstance(r, MemberResult) else failed_member(c, r) for c, r in zip(contracts, results)]
     tests = [t for m in members for t in m.tests]
-    text = emit_file(path, modules_to_open([m.contract for m in members if m.tests]), tests)
+    text = emit_file(path, modules_to_open([c for c, m in zip(contracts, members) if m.tests]), tests)
     manifest = {"methods": [m.entry for m in members]}
     return Generated(path, text, tuple(tc for m in members for tc in m.cases), manifest,
                      tuple(d for m in members for d in m.diagnostics))
@@ -82,6 +89,28 @@ def default_solver_factory(options: GenerateOptions) -> SolverFactory:
                       member=member)
 
     return make
+
+
+@dataclass(frozen=True)
+class MemberResult:
+    """What one member's generation hands back (from a child process, so plain picklable values)."""
+
+    tests: tuple[str, ...]
+    cases: tuple[TestCase, ...]
+    entry: dict
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def failed_member(contract: Contract, failed: Failed) -> MemberResult:
+    """A member whose child process gave no result: unsupported, with the reason, the others go on."""
+    c = contract
+    message = f"generation of {c.name} failed: {failed.reason}"
+    construct = f"solver failure ({failed.reason})"
+    entry = {"name": c.name, "file": c.file, "line": c.line, "kind": c.kind, "body": not c.body_missing,
+             "partitions": [], "unsupported": [{"construct": construct, "line": c.line, "message": message}],
+             "unchecked": [], "capped": False}
+    return MemberResult((), (), entry, (Diagnostic(c.file, c.line, c.col, message, Severity.UNSUPPORTED,
+                                                      construct),))
 
 
 class MemberGeneration:
@@ -109,6 +138,10 @@ class MemberGeneration:
     def warn(self, message: str) -> None:
         self.diagnostics.append(Diagnostic(self.contract.file, self.contract.line, self.contract.col,
                                            f"{self.contract.name}: {message}", Severity.WARNING))
+
+    def result(self) -> MemberResult:
+        self.run()
+        return MemberResult(tuple(self.tests), tuple(self.cases), self.entry, tuple(self.diagnostics))
 
     def run(self) -> "MemberGeneration":
         c = self.contract

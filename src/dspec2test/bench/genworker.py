@@ -11,29 +11,24 @@ import dataclasses
 import json
 import sys
 
-from dspec2test import generate as generation
 from dspec2test.errors import DspecError, Severity
-from dspec2test.generate import GenerateOptions
+from dspec2test.generate import GenerateOptions, generate
 
 
 def main(argv: list[str]) -> int:
     program, options_file, out_file = argv
     fields = json.loads(open(options_file).read())
     options = GenerateOptions(**{k: tuple(v) if isinstance(v, list) else v for k, v in fields.items()})
-    generate = getattr(generation, "generate", None)
     result: dict
-    if generate is None:
-        result = {"error": "dspec2test.generate.generate is not available"}
+    try:
+        got = generate(program, options)
+    except DspecError as exc:
+        result = {"error": f"{exc.line}:{exc.col}: {exc.message}"}
     else:
-        try:
-            got = generate(program, options)
-        except DspecError as exc:
-            result = {"error": f"{exc.line}:{exc.col}: {exc.message}"}
-        else:
-            problems = [d.render() for d in got.diagnostics if d.severity is not Severity.WARNING]
-            unsupported = sum(d.severity is Severity.UNSUPPORTED for d in got.diagnostics)
-            result = {"tests_text": got.tests_text, "tests": len(got.cases), "problems": problems,
-                      "unsupported": unsupported}
+        problems = [d.render() for d in got.diagnostics if d.severity is not Severity.WARNING]
+        unsupported = sum(d.severity is Severity.UNSUPPORTED for d in got.diagnostics)
+        result = {"tests_text": got.tests_text, "tests": len(got.cases), "problems": problems,
+                  "unsupported": unsupported}
     with open(out_file, "w") as out:
         json.dump(result, out)
     return 0

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import TextIO
 
@@ -15,9 +16,9 @@ from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, generate
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags that shape generation, shared by `generate` and `run`."""
     d = GenerateOptions()
-    parser.add_argument("file", metavar="FILE", help="the Dafny program")
     parser.add_argument("--method", action="append", default=[], metavar="NAME",
                         help="only this member (qualified or short name); repeatable")
     parser.add_argument("--fdnf", action="store_true",
@@ -33,16 +34,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="cap on partitions per member (default %(default)s)")
     parser.add_argument("--length-limit", type=int, default=d.length_limit, metavar="N",
                         help="largest collection size in generated inputs (default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                        help="members generated in parallel, each in its own process (default: cores)")
+
+
+def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None,
+                       timeout_s: float | None = None) -> GenerateOptions:
+    d = GenerateOptions()
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
+                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
+                           length_limit=args.length_limit, timeout_s=d.timeout_s if timeout_s is None else timeout_s,
+                           unverified=unverified, jobs=max(1, args.jobs))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    d = GenerateOptions()
+    parser.add_argument("file", metavar="FILE", help="the Dafny program")
+    add_generation_arguments(parser)
     parser.add_argument("--timeout", type=float, default=d.timeout_s, metavar="S",
                         help="Z3 time limit per query in seconds (default %(default)g)")
     parser.add_argument("-o", "--output", metavar="TESTS.dfy", help="write the tests here (default: stdout)")
     parser.add_argument("--json", metavar="MANIFEST.json", help="write the manifest (partitions, scenarios, tests)")
-
-
-def options_from(args: argparse.Namespace) -> GenerateOptions:
-    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
-                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
-                           length_limit=args.length_limit, timeout_s=args.timeout)
 
 
 def render(d: Diagnostic) -> str:
@@ -60,7 +72,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.bva is not None and args.bva < 1:
         err.write("dspec2test generate: error: --bva N must be at least 1\n")
         return 2
-    result = generate(args.file, options_from(args))
+    result = generate(args.file, generation_options(args, timeout_s=args.timeout))
     for d in result.diagnostics:
         err.write(render(d) + "\n")
     if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.manifest["methods"]:

@@ -11,38 +11,16 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from dspec2test import generate as generation
 from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Severity
-from dspec2test.generate import GenerateOptions
+from dspec2test.generate import generate
+from dspec2test.commands.generate import add_generation_arguments, generation_options
 from dspec2test.records import Status, TestCase
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.run.verify import VerifyError, unverified_members
-
-
-def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags of `generate`, shared by `run` (and reusable by `check`)."""
-    d = GenerateOptions()
-    parser.add_argument("--method", action="append", default=[], metavar="NAME",
-                        help="only this member (qualified or short name); repeatable")
-    parser.add_argument("--fdnf", action="store_true",
-                        help="Full DNF: every non-empty subset of disjuncts (drops short-circuit safety)")
-    parser.add_argument("--bva", nargs="?", type=int, const=100, default=d.bva, metavar="N",
-                        help="boundary scenarios; N is the extreme used where a value is unbounded (default 100)")
-    parser.add_argument("--simplify", action="store_true", help="concrete expected outputs where unique")
-    parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N", help="N solutions per partition")
-    parser.add_argument("--max-partitions", type=int, default=d.max_partitions, metavar="N")
-    parser.add_argument("--length-limit", type=int, default=d.length_limit, metavar="N",
-                        help="largest collection size in generated inputs")
-
-
-def generate_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None) -> GenerateOptions:
-    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
-                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
-                           length_limit=args.length_limit, unverified=unverified)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -114,12 +92,7 @@ def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, 
             return 2
         wanted = tuple(args.method) + (unverified or ())
         return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]
-    generate = getattr(generation, "generate", None)
-    if generate is None:
-        err.write("error: test generation (dspec2test.generate.generate) is not available in this build; "
-                  "pass --tests TESTS.dfy\n")
-        return 2
-    generated = generate(str(program), generate_options(args, unverified))
+    generated = generate(str(program), generation_options(args, unverified))
     for diagnostic in generated.diagnostics:
         err.write(diagnostic.render() + "\n")
     if not generated.cases and any(d.severity is Severity.ERROR for d in generated.diagnostics):

@@ -19,8 +19,12 @@ from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
-PROVE_MS = 2000  # time limit of a bound proof made while encoding
-PROBE_MS = 1000  # time limit of each optimisation probe after the first model
+# Preference tiers, optimisation probes and bound proofs are limited by Z3's resource counter, not by
+# the clock, so the same input gives the same tests on a loaded machine as on an idle one. Roughly
+# 0.3 to 2.5 million units a second, depending on the theory. The clock (--timeout) stays as a backstop.
+PREFER_RLIMIT = 1_000_000  # a preference tier: fall back to the next tier when it is not met quickly
+PROBE_RLIMIT = 500_000  # one optimisation probe after the first model
+PROVE_RLIMIT = 500_000  # a bound proof made while encoding
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -74,15 +78,17 @@ class _Query:
     The time limit is a Python timer that interrupts the context, not Z3's own `timeout`: Z3 4.8.12's
     timer thread pool can deadlock after a timeout fires (Z3Prover/z3#5371)."""
 
-    def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False):
+    def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False, budget: int = 0):
         self.z = z
         self.timeout_ms = timeout_ms
         self.solver = z3.Optimize(ctx=z.ctx) if optimize else z3.Solver(ctx=z.ctx)
         if not optimize:
             self.solver.set("random_seed", SEED)
+            self.set_budget(budget)
 
-    def set_timeout(self, ms: int) -> None:
-        self.timeout_ms = ms
+    def set_budget(self, units: int) -> None:
+        """Z3 resource limit of each later check (0: none); z3.Optimize ignores it, so never call it there."""
+        self.solver.set("rlimit", units)
 
     def add(self, *formulas) -> None:
         self.z.sync()
@@ -116,6 +122,13 @@ class _Query:
 
     def value(self, term) -> int:
         return self.model().eval(self.z.tr(term), model_completion=True).as_long()
+
+    def keep_model(self) -> None:
+        """Remember the current model, for `first_value` after later checks have replaced it."""
+        self.kept = self.solver.model()
+
+    def first_value(self, term) -> int:
+        return self.kept.eval(self.z.tr(term), model_completion=True).as_long()
 
     def push(self) -> None:
         self.solver.push()
@@ -155,6 +168,7 @@ class Solver:
         self._prove_cache: dict[tuple, bool] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
+        self._probers: dict[tuple, _Query] = {}
         self.z = _Z3(self.encoder.rec_defs)
         self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
 
@@ -180,7 +194,7 @@ class Solver:
         b = tv.t.base
         if depth > 2:
             return []
-        if b.kind == "int":
+        if b.kind in ("int", "real"):
             return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
         if b.kind == "char":
             c = tv.v
@@ -228,10 +242,10 @@ class Solver:
             out.append(self._encoded[key])
         return out
 
-    def _new(self, optimize: bool = False) -> _Query:
+    def _new(self, optimize: bool = False, budget: int = 0) -> _Query:
         if self.z.interrupted:
             self.z = _Z3(self.encoder.rec_defs)
-        return _Query(self.z, self.timeout_ms, optimize)
+        return _Query(self.z, self.timeout_ms, optimize, budget)
 
     def _run(self, s) -> SolveResult:
         r = s.check()
@@ -243,7 +257,7 @@ class Solver:
         """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
         key = (formula.sexpr(), self._unlimited)
         if key not in self._prove_cache:
-            s = _Query(self._prover, min(self.timeout_ms, PROVE_MS))
+            s = _Query(self._prover, self.timeout_ms, budget=PROVE_RLIMIT)
             s.add(*self._wf())
             s.add(z3.Not(formula))
             self._prove_cache[key] = s.check() == z3.unsat
@@ -312,9 +326,8 @@ class Solver:
         distinct = self._distinct()
         tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
         for k, extra in enumerate(tiers):
-            s = self._new()
-            if distinct and k == 0:  # a preference only: do not spend the whole time limit on it
-                s.set_timeout(min(self.timeout_ms, PROBE_MS))
+            # a preference only: do not spend the whole time limit on it; the last tier has none
+            s = self._new(budget=PREFER_RLIMIT if k < len(tiers) - 1 else 0)
             s.add(*base, *extra)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
@@ -339,7 +352,7 @@ class Solver:
         if goal.sort() == z3.RealSort():
             goal = z3.ToInt(goal)
         facts = self._wf() + self._encode(constraints)
-        if not any("seq" in f.sexpr() for f in facts + [goal]):  # arithmetic only: Z3's optimiser is safe
+        if _linear(facts + [goal >= 0]):  # Z3's optimiser is safe and quick only on linear arithmetic
             o = self._new(optimize=True)
             o.add(*facts)
             h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
@@ -349,14 +362,11 @@ class Solver:
                     return Unbounded()
                 if z3.is_int_value(bound):
                     return bound.as_long()
-        s = self._new()
-        s.add(*facts)
-        if self._run(s) is not SolveResult.SAT:
+        s = self._probe_solver(constraints, facts)
+        if s is None:
             return None
         sign = 1 if maximize else -1
-        best = s.value(goal)
-
-        s.set_timeout(min(self.timeout_ms, PROBE_MS))
+        best = s.first_value(goal)
 
         def beyond(v: int) -> tuple[SolveResult, int | None]:  # is a value at least as good as v possible?
             s.push()
@@ -366,6 +376,12 @@ class Solver:
             s.pop()
             return r, found
 
+        # One probe far out settles the common unbounded case at once (galloping there takes ten); Z3
+        # giving up that far beyond the length limit also counts as unbounded, as below.
+        r, _ = beyond(best + sign * UNBOUNDED_STEP)
+        if r is not SolveResult.UNSAT:
+            self.status_of_last = SolveResult.SAT
+            return Unbounded()
         step, worst_unsat = 1, None
         while worst_unsat is None:
             if step > UNBOUNDED_STEP:
@@ -393,6 +409,21 @@ class Solver:
                 worst_unsat = mid
         self.status_of_last = SolveResult.SAT
         return best
+
+    def _probe_solver(self, constraints: Sequence[ast.Expr], facts: list[z3.BoolRef]) -> _Query | None:
+        """One incremental solver per constraint set, kept with its first model: every optimisation of a
+        partition (each variable, term and direction) probes the same solver, which keeps what it learnt."""
+        key = (tuple(constraints), self._unlimited)
+        hit = self._probers.get(key)
+        if hit is None or hit.z is not self.z:  # a new context after an interrupt: start over
+            s = self._new()
+            s.add(*facts)
+            if self._run(s) is not SolveResult.SAT:
+                return None
+            s.keep_model()
+            s.set_budget(PROBE_RLIMIT)
+            self._probers[key] = hit = s
+        return hit
 
     def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
         """With the model's inputs fixed, can the outputs differ? Unsat means they are unique."""
@@ -422,6 +453,13 @@ class Solver:
 def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
     # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
     return z3.Const("_", sort).translate(ctx).sort()
+
+
+def _linear(facts: list) -> bool:
+    """Quantifier-free linear integer/real arithmetic, no sequences and no (recursive) functions."""
+    goal = z3.Goal(ctx=facts[0].ctx)
+    goal.add(*facts)
+    return z3.Probe("is-qflira", ctx=facts[0].ctx)(goal) == 1.0
 
 
 def _chars_in(e) -> set[int]:

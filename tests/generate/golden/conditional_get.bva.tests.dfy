@@ -29,13 +29,13 @@ method {:test} Test_ConditionalGet_p1_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-1, 72]", "x": "0"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-62, -63]", "x": "1"}, "outputs": {"r": "-63"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p1_s3()
 {
-  var s: seq<int> := [-1, 72];
-  var x: int := 0;
+  var s: seq<int> := [-62, -63];
+  var x: int := 1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -225,12 +225,12 @@ method {:test} Test_ConditionalGet_p3_s4()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 5, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -100", "inputs": {"s": "[-62]", "x": "-100"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 5, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -100", "inputs": {"s": "[]", "x": "-100"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 5 (bva): x == -100
 method {:test} Test_ConditionalGet_p3_s5()
 {
-  var s: seq<int> := [-62];
+  var s: seq<int> := [];
   var x: int := -100;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -239,12 +239,12 @@ method {:test} Test_ConditionalGet_p3_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-62]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 6 (bva): x == -1
 method {:test} Test_ConditionalGet_p3_s6()
 {
-  var s: seq<int> := [-62];
+  var s: seq<int> := [];
   var x: int := -1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";

@@ -1,0 +1,42 @@
+"""Child-process isolation of generation jobs: results in order, crashes, hangs and runaways as values."""
+
+import os
+import time
+
+from dspec2test.isolate import Failed, Limits, run_isolated
+
+
+def _value(k):
+    return lambda: k * k
+
+
+def test_results_come_back_in_job_order_with_parallel_children():
+    assert run_isolated([_value(k) for k in range(6)], parallel=2) == [0, 1, 4, 9, 16, 25]
+
+
+def test_a_crash_a_hang_and_an_exception_cost_only_their_own_job():
+    def crash():
+        os.abort()
+
+    def hang():
+        time.sleep(30)
+
+    def boom():
+        raise ValueError("bad")
+
+    out = run_isolated([crash, _value(3), hang, boom], parallel=2, limits=Limits(wall_s=2))
+    assert isinstance(out[0], Failed) and "crashed" in out[0].reason
+    assert out[1] == 9
+    assert isinstance(out[2], Failed) and "longer than 2 s" in out[2].reason
+    assert isinstance(out[3], Failed) and "ValueError: bad" in out[3].reason
+
+
+def test_memory_cap_stops_a_runaway():
+    def grow():
+        blocks = []
+        while True:
+            blocks.append(bytearray(64 << 20))
+
+    out = run_isolated([grow, _value(2)], limits=Limits(memory_bytes=1 << 30))
+    assert isinstance(out[0], Failed) and "memory" in out[0].reason
+    assert out[1] == 4
