@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import z3
 
 from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
 
 
@@ -122,6 +123,7 @@ class FakeSolver:
         return Model({n: _lit(m.eval(self.z[n], model_completion=True)) for n, _, _ in self.vars}, m)
 
     def optimize(self, term, constraints, maximize):
+        self.calls.append(f"optimize {print_expr(term)}")
         t = self.enc(term)
         # Z3's optimizer can loop on unbounded objectives over sequences: test unboundedness first.
         probe = self._solver(constraints, limit=False)

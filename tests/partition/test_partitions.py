@@ -97,3 +97,20 @@ def _dump(prog, full):
                                            ("abs_or", abs_or(), False)])
 def test_golden_partitions(name, prog, full):
     check_golden(GOLDEN / f"{name}.json", _dump(prog, full))
+
+
+def test_terms_differing_by_a_constant_share_one_edge_search():
+    # x compared with 5, |s| and |s| - 1: the edges of x - 5 are those of x, and of x - (|s| - 1) those of
+    # x - |s|, so only x itself and x - |s| are optimised; the pins stay the contract's edges
+    x, s = n("x"), n("s")
+    size = ast.Cardinality(s)
+    req = [clause("requires", b(">=", x, i(5)), 2), clause("requires", b("<=", x, b("-", size, i(1))), 3),
+           clause("requires", b("<", x, size), 4)]
+    prog = program(method("E", [("s", SEQ_INT), ("x", INT)], [], requires=req))
+    c, solver = contract_and_solver(prog)
+    [p] = partition(c, c.clauses, solver).partitions
+    before = len(solver.calls)
+    pins = [sc.scenario.pin for sc in bva_scenarios(c, p, solver, TypeIndex.of(prog))]
+    assert "x == 5" in pins and "x == |s| - 1" in pins
+    optimised = {call for call in solver.calls[before:] if call.startswith("optimize")}
+    assert len(optimised) == 2, optimised

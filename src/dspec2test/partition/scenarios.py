@@ -97,7 +97,7 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
         return []
     lower: list[Pin] = []
     upper: list[Pin] = []
-    for t in [ast.IntLit(0), *compared_terms(var.name, literals, names)]:
+    for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names))]:
         term = v if _is_zero(t) else ast.BinOp("-", v, t)
         try:
             lo = solver.optimize(term, literals, False)
@@ -139,6 +139,29 @@ def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -
                 for a, b in zip(n.operands, n.operands[1:]):
                     consider(a, b)
     return out
+
+
+def edge_terms(terms: list[ast.Expr]) -> list[ast.Expr]:
+    """The terms whose edges can differ: `v - (t + k)` has the optimum of `v - t` shifted by k, so a
+    constant (an edge of `v` itself) and a term differing from an earlier one by a constant add nothing but
+    solver work. Each term is kept without its constant, in first-seen order."""
+    out: list[ast.Expr] = []
+    for t in terms:
+        core = _without_constant(t)
+        if core is not None and core not in out:
+            out.append(core)
+    return out
+
+
+def _without_constant(t: ast.Expr) -> ast.Expr | None:
+    """t with a trailing `+ k` / `- k` removed; None for a constant."""
+    if isinstance(t, ast.IntLit) or (isinstance(t, ast.UnOp) and t.op == "-" and isinstance(t.operand, ast.IntLit)):
+        return None
+    if isinstance(t, ast.BinOp) and t.op in ("+", "-") and isinstance(t.right, ast.IntLit):
+        return _without_constant(t.left)
+    if isinstance(t, ast.BinOp) and t.op == "+" and isinstance(t.left, ast.IntLit):
+        return _without_constant(t.right)
+    return t
 
 
 def shifted(t: ast.Expr, k: int) -> ast.Expr:
