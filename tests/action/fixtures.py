@@ -2,12 +2,7 @@
 touches Max's contract, changes the predicate Small (used by Clamp in the same file, far from the
 hunks, and by UsesSmall in an unchanged file), adds a file, and leaves Untouched alone."""
 
-BASE_PROG = """\
-predicate Small(x: int)
-{
-  x < 10
-}
-
+ABS = """\
 method Abs(x: int) returns (r: int)
   ensures r >= 0
   ensures r == x || r == -x
@@ -18,7 +13,15 @@ method Abs(x: int) returns (r: int)
     r := x;
   }
 }
+"""
 
+BASE_PROG = """\
+predicate Small(x: int)
+{
+  x < 10
+}
+
+""" + ABS + """
 method Max(a: int, b: int) returns (m: int)
   ensures m >= a
   ensures m >= b

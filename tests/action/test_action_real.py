@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dspec2test import generate as generation
+from tests.action import fixtures
 from tests.action.conftest import REPO, TOKEN, PullRequestWorld
 from tests.action.github_standin import GitHubStandIn, PullState, diff_lines
 from tests.action.helpers import pr_files
@@ -20,24 +21,8 @@ pytestmark = [
     pytest.mark.skipif(getattr(generation, "generate", None) is None, reason="needs test generation in this build"),
 ]
 
-BASE = """\
-method Abs(x: int) returns (r: int)
-  ensures r >= 0
-  ensures r == x || r == -x
-{
-  if x < 0 {
-    r := -x;
-  } else {
-    r := x;
-  }
-}
-
-method Twice(x: int) returns (r: int)
-  ensures r == 2 * x
-{
-  r := x + x;
-}
-"""
+# Abs and Twice of the fixture pull request; the head breaks both bodies.
+BASE = fixtures.ABS + "\n" + fixtures.NEW
 HEAD = BASE.replace("    r := -x;\n", "    r := x;\n").replace("  r := x + x;\n", "  r := 2 * x;\n")
 
 

@@ -9,11 +9,10 @@ from argparse import Namespace
 
 from dspec2test.action import results
 from dspec2test.action.findings import group
-from dspec2test.action.junit import merge_junit
-from dspec2test.report.junit import junit_xml
 from dspec2test.commands import merge
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
+from dspec2test.report.junit import junit_xml, merge_junit
 
 
 def verdicts():

@@ -112,3 +112,10 @@ def test_file_is_deterministic_and_opens_modules():
     text2 = emit_file("dir/prog.dfy", ["M"], ["method {:test} A() {}", "method {:test} B() {}"])
     assert text1 == text2
     assert "import opened M\n" in text1 and text1.index("A()") < text1.index("B()")
+
+
+def test_expect_messages_are_one_line_dafny_strings_escaped_like_the_printer():
+    from dspec2test.emit.tests_file import dafny_string
+
+    # A multi-line clause folds to one line; quotes, backslashes and non-ASCII are escaped.
+    assert dafny_string('r == "a\\\\b"\n   && x ≥ 0') == '"r == \\"a\\\\\\\\b\\" && x \\U{2265} 0"'

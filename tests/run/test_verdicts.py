@@ -39,3 +39,11 @@ def test_crash_hang_and_pass() -> None:
 def test_unknown_message_still_fails_with_actuals() -> None:
     v = verdict_from_output(TC, failed("some expect", {"r": "1", "s": "[]"}), 60)
     assert (v.status, v.message, v.actual, v.clause_line) == (Status.FAILED, "some expect", "r = 1, s = []", None)
+
+
+def test_a_hang_after_the_call_returned_is_blamed_on_the_contract_check() -> None:
+    # `[dspec2test] actual r = ...` is printed right after the call: a hang after it is the oracle's.
+    v = verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG, actuals={"r": "573147844013817084101"}), 60)
+    assert v.status is Status.TIMEOUT and v.actual == "r = 573147844013817084101"
+    assert "checking the contract" in v.message
+    assert "checking the contract" not in verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG), 60).message

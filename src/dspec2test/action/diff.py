@@ -12,6 +12,7 @@ import subprocess
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import Iterator
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -143,40 +144,32 @@ def _strip_prefix(path: str, prefix: str) -> str:
     return path[len(prefix):] if path.startswith(prefix) else path
 
 
+def _new_side_lines(patch: str | None) -> Iterator[tuple[int, str]]:
+    """(new line, "+" or " ") for each new-side line inside the hunks of a GitHub `patch`.
+
+    An empty context line (its leading space stripped by some producers) counts as context.
+    """
+    new_line = None
+    for line in (patch or "").splitlines():
+        match = HUNK.match(line)
+        if match:
+            new_line = int(match.group(3))
+        elif new_line is not None and not line.startswith(("-", "\\")):  # "\ No newline at end of file"
+            yield new_line, "+" if line.startswith("+") else " "
+            new_line += 1
+
+
 def commentable_lines(patch: str | None) -> frozenset[int]:
     """New-side (RIGHT) lines inside the hunks of a GitHub `patch`: added and context lines.
 
     GitHub accepts a line comment only on these; anything else fails the whole review with 422.
     """
-    lines: set[int] = set()
-    new_line = None
-    for line in (patch or "").splitlines():
-        match = HUNK.match(line)
-        if match:
-            new_line = int(match.group(3))
-            continue
-        if new_line is None or line.startswith("\\"):  # "\ No newline at end of file"
-            continue
-        if line.startswith("-"):
-            continue
-        lines.add(new_line)  # "+" or " " (or an empty context line whose space was stripped)
-        new_line += 1
-    return frozenset(lines)
+    return frozenset(line for line, _ in _new_side_lines(patch))
 
 
 def added_lines(patch: str | None) -> frozenset[int]:
     """New-side lines a GitHub `patch` adds (the `+` lines)."""
-    lines: set[int] = set()
-    new_line = None
-    for line in (patch or "").splitlines():
-        match = HUNK.match(line)
-        if match:
-            new_line = int(match.group(3))
-        elif new_line is not None and not line.startswith(("-", "\\")):
-            if line.startswith("+"):
-                lines.add(new_line)
-            new_line += 1
-    return frozenset(lines)
+    return frozenset(line for line, kind in _new_side_lines(patch) if kind == "+")
 
 
 def changes_from_pr_files(entries: list[dict]) -> list[FileChange]:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Mapping
+from typing import Callable, Mapping, TypeVar
+
+N = TypeVar("N", int, float)
 
 
 class FailOn(str, Enum):
@@ -144,20 +146,18 @@ def parse_bva(name: str, text: str) -> int | None:
 
 
 def parse_int(name: str, text: str, minimum: int = 0) -> int:
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise InputError(f"input {name}: expected an integer, got {text!r}") from None
-    if value < minimum:
-        raise InputError(f"input {name}: must be at least {minimum}, got {value}")
-    return value
+    return _parse_number(name, text, int, "an integer", minimum)
 
 
 def parse_float(name: str, text: str, minimum: float = 0.001) -> float:
+    return _parse_number(name, text, float, "a number of seconds", minimum)
+
+
+def _parse_number(name: str, text: str, kind: Callable[[str], N], what: str, minimum: N) -> N:
     try:
-        value = float(str(text).strip())
+        value = kind(str(text).strip())
     except ValueError:
-        raise InputError(f"input {name}: expected a number of seconds, got {text!r}") from None
+        raise InputError(f"input {name}: expected {what}, got {text!r}") from None
     if value < minimum:
         raise InputError(f"input {name}: must be at least {minimum}, got {value}")
     return value

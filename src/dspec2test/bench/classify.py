@@ -16,7 +16,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable
 
-from dspec2test.bench.proc import run
+from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain
 
 CACHE_FORMAT = 1
@@ -49,18 +49,18 @@ def classify_one(text: str, name: str, tools: Toolchain, timeout_s: float) -> Cl
     with tempfile.TemporaryDirectory(prefix="dspec2test-verify-") as tmp:
         path = Path(tmp) / f"{name}.dfy"
         path.write_text(text)
-        result = run([tools.dafny or "dafny", *verify_args(tools), path.name], timeout_s,
-                     env=tools.dafny_env(), cwd=tmp)
+        result = run_limited([tools.dafny or "dafny", *verify_args(tools), path.name], Path(tmp),
+                             tools.dafny_env(), timeout_s)
     output = (result.stdout + result.stderr).strip()
     errors = [line.strip() for line in output.splitlines() if "Error" in line or "error" in line]
     message = "\n".join(errors[:3])
     if result.timed_out:
-        return Classified(Verification.FAILS, f"dafny verify exceeded {timeout_s:g} s", result.seconds)
+        return Classified(Verification.FAILS, f"dafny verify exceeded {timeout_s:g} s", result.wall_s)
     if result.returncode == 0:
-        return Classified(Verification.VERIFIED, "", result.seconds)
+        return Classified(Verification.VERIFIED, "", result.wall_s)
     if result.returncode == 4:
-        return Classified(Verification.FAILS, message, result.seconds)
-    return Classified(Verification.INCOMPETENT, message or output[-300:], result.seconds)
+        return Classified(Verification.FAILS, message, result.wall_s)
+    return Classified(Verification.INCOMPETENT, message or output[-300:], result.wall_s)
 
 
 class Classifier:

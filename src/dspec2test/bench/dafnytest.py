@@ -13,9 +13,9 @@ import re
 import time
 from pathlib import Path
 
-from dspec2test.bench.proc import run_two_phase
 from dspec2test.bench.results import RunResult, TestResult
 from dspec2test.records import Status
+from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain
 
 # A test's first output line: its (possibly qualified) name, then what it printed and maybe the verdict.
@@ -64,8 +64,12 @@ def run_dafny_test(source: str, workdir: Path, tools: Toolchain, target: str, ti
                 str(dfy), "-o", str(workdir / stem)]
         if done:
             argv += ["--methods-to-test", "^(?!(" + "|".join(re.escape(r.name) for r in done) + ")$)"]
-        got = run_two_phase(argv, build_timeout_s + (0 if target in ("cs", "py") else timeout_s), timeout_s,
-                            built_artifact(workdir, stem, target), env=tools.dafny_env(), cwd=str(workdir))
+        # The clock restarts once the built program appears: a build slowed by a loaded machine is not
+        # mistaken for a hanging test, and a hang is caught soon after the build.
+        artifact = built_artifact(workdir, stem, target)
+        artifact.unlink(missing_ok=True)
+        got = run_limited(argv, workdir, tools.dafny_env(), timeout_s, started=lambda _pgid: artifact.exists(),
+                          startup_limit_s=build_timeout_s + (0 if target in ("cs", "py") else timeout_s))
         results, died_in = parse_output(got.stdout)
         if not done and not results and died_in is None and got.returncode not in (0, None):
             if "Test failures occurred" not in got.stdout:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from dspec2test.bench.proc import run
+from dspec2test.run.process import run_limited
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.parser import iter_members, parse_program
 from dspec2test.errors import DspecError
@@ -72,7 +72,7 @@ def _generate(stem: str, annotated: str, workdir: Path, tools: Toolchain, timeou
     path.write_text(wrap(annotated))
     argv = [tools.dafny or "dafny", "generate-tests", "Block", path.name, "--length-limit", str(LENGTH_LIMIT),
             *tools.solver_args()]
-    got = run(argv, timeout_s, env=tools.dafny_env(), cwd=str(workdir))
+    got = run_limited(argv, workdir, tools.dafny_env(), timeout_s)
     if got.timed_out:
         return None, f"dafny generate-tests exceeded {timeout_s:g} s"
     lines = got.stdout.splitlines()

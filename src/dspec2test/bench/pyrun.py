@@ -24,9 +24,9 @@ import threading
 import time
 from pathlib import Path
 
-from dspec2test.bench.proc import kill_group, run
 from dspec2test.bench.results import RunResult, TestResult, subject_of
 from dspec2test.records import Status
+from dspec2test.run.process import kill_group, run_limited
 from dspec2test.toolchain import Toolchain
 
 MARK = "\x1fdspec2test-bench"
@@ -154,13 +154,13 @@ def run_py(
     out = workdir / stem
     argv = [tools.dafny or "dafny", "translate", "py", "--include-test-runner", "--include-runtime", "--no-verify",
             "--allow-warnings", str(dfy), "-o", str(out)]
-    built = run(argv, build_timeout_s, env=tools.dafny_env(), cwd=str(workdir))
+    built = run_limited(argv, workdir, tools.dafny_env(), build_timeout_s)
     pydir = workdir / f"{stem}-py"
     module_file = pydir / "module_.py"
     if built.returncode != 0 or not module_file.exists():
         why = "timed out" if built.timed_out else (built.stdout + built.stderr).strip()
         return RunResult((), build_error=why or "dafny translate failed", seconds=time.monotonic() - start,
-                         build_seconds=built.seconds)
+                         build_seconds=built.wall_s)
     tests = list_tests(module_file.read_text())
     (workdir / "driver.py").write_text(DRIVER)
     verdicts: dict[int, TestResult] = {}
@@ -177,7 +177,7 @@ def run_py(
         else:
             remaining = [i for i in remaining if i not in verdicts]
     results = tuple(verdicts[i] for i in range(len(tests)) if i in verdicts and verdicts[i].status != SKIPPED)
-    return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.seconds)
+    return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.wall_s)
 
 
 def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, list[str]]],
@@ -200,7 +200,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
         try:
             line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
         except queue.Empty:
-            kill_group(proc)
+            kill_group(proc.pid)
             proc.wait()
             if current is not None:
                 verdicts[current] = TestResult(tests[current][0], Status.TIMEOUT,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -12,8 +13,8 @@ from pathlib import Path
 from dspec2test.bench.corpus import Program
 from dspec2test.bench.dtest import generate_block, wrap
 from dspec2test.bench.genworker import options_json
-from dspec2test.bench.proc import run
 from dspec2test.generate import GenerateOptions
+from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain
 
 
@@ -64,8 +65,8 @@ def _prepare_ours(strategy: Strategy, program: Program, workdir: Path, timeout_s
     workdir.mkdir(parents=True, exist_ok=True)
     options, out = workdir / "options.json", workdir / "generated.json"
     options.write_text(options_json(OPTIONS[strategy]))
-    got = run([sys.executable, "-m", "dspec2test.bench.genworker", str(program.path), str(options), str(out)],
-              timeout_s, cwd=str(workdir))
+    got = run_limited([sys.executable, "-m", "dspec2test.bench.genworker", str(program.path), str(options),
+                       str(out)], workdir, dict(os.environ), timeout_s)
     seconds = time.monotonic() - start
     if got.timed_out:
         return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", seconds)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.action.junit import merge_junit
+from dspec2test.report.junit import merge_junit
 from dspec2test.report import summary
 
 

@@ -106,7 +106,7 @@ class _Printer:
         return e.text or "'" + _escape(e.value, "'") + "'"
 
     def expr_StringLit(self, e: ast.StringLit) -> str:
-        return e.text or '"' + _escape(e.value, '"') + '"'
+        return e.text or string_literal(e.value)
 
     def expr_NullLit(self, e: ast.NullLit) -> str:
         return "null"
@@ -336,6 +336,11 @@ class _Printer:
 
 def _op(e: ast.Expr) -> str | None:
     return e.op if isinstance(e, ast.BinOp) else None
+
+
+def string_literal(text: str) -> str:
+    """A Dafny string literal holding `text`, escaped so any target compiles it."""
+    return '"' + _escape(text, '"') + '"'
 
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\", "\0": "\\0"}

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.printer import print_expr, print_type
+from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, why_not_compilable
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.errors import Unsupported
@@ -51,16 +51,8 @@ def test_name(contract: Contract, partition: int, scenario: int) -> str:
 
 
 def dafny_string(text: str) -> str:
-    """A Dafny string literal holding `text` on one line."""
-    out = []
-    for ch in " ".join(text.split()):
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif ord(ch) < 32 or ord(ch) > 126:
-            out.append(f"\\U{{{ord(ch):04X}}}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    """A Dafny string literal holding `text` on one line (a message may quote a multi-line clause)."""
+    return string_literal(" ".join(text.split()))
 
 
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:

@@ -2,12 +2,15 @@
 
 classname is file and member (`prog.dfy.M.Sum`), name is partition and scenario (`p1 s2: x == 0`), so
 test reporters group by method and show which class failed. Timeouts are failures of type `timeout`.
+A matrix of shards writes one file each; `merge_junit` joins them into one for the upload step.
 """
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from collections import defaultdict
 from pathlib import Path
+from typing import Iterable
 
 from junit_xml import TestCase as JUnitCase
 from junit_xml import TestSuite, to_xml_report_string
@@ -52,3 +55,21 @@ def junit_xml(verdicts: list[Verdict] | tuple[Verdict, ...], suite_name: str = "
         by_file[v.file].append(case)
     suites = [TestSuite(f"{suite_name}: {Path(f).name}", cases, file=f) for f, cases in by_file.items()]
     return to_xml_report_string(suites or [TestSuite(suite_name, [])])
+
+
+def merge_junit(paths: Iterable[Path]) -> tuple[str, dict[str, int]]:
+    """One <testsuites> with every suite of the given files, and totals (tests, failures, errors)."""
+    root = ET.Element("testsuites")
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for path in paths:
+        tree = ET.parse(path)
+        top = tree.getroot()
+        suites = [top] if top.tag == "testsuite" else list(top.iter("testsuite"))
+        for suite in suites:
+            root.append(suite)
+            for key in totals:
+                totals[key] += int(suite.get(key, "0") or 0)
+    for key, value in totals.items():
+        root.set(key, str(value))
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n", totals

@@ -1,6 +1,7 @@
 """One external command under a wall-clock limit; on timeout the whole process group is killed.
 
-The compiled test program is a child of dafny, so killing dafny alone would leave it running.
+The compiled test program is a child of dafny, so killing dafny alone would leave it running (seen:
+zombie dotnet). The one door for external commands: run/ and bench/ both start theirs here.
 Output goes to files rather than pipes so that what was printed before a kill is still there.
 The limit can start late: `dafny test` first compiles (slow under load), and a test should not be
 called hung because the compiler was slow, so the caller may say when the program proper has started.
@@ -35,9 +36,9 @@ class Completed:
 def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: float,
                 started: Callable[[int], bool] | None = None, startup_limit_s: float = 600.0,
                 hand_over: bool = False) -> Completed:
-    """Run `argv`; kill it `timeout_s` after it started (after `started(pgid)` first holds, when given; at
-    the latest `startup_limit_s` after launch if it never does). With `hand_over`, stop it as soon as
-    `started` holds instead."""
+    """Run `argv`; kill it `timeout_s` after it started (after `started(pgid)` first holds, when given; the
+    clock restarts then, so a slow build never eats into the tests' time), or `startup_limit_s` after
+    launch if it never does. With `hand_over`, stop it as soon as `started` holds instead."""
     launch = time.monotonic()
     with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err:
         try:
@@ -57,7 +58,7 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
                     now = time.monotonic()
                     if not begun and started(proc.pid):
                         begun = True
-                        deadline = min(deadline, now + timeout_s)
+                        deadline = now + timeout_s
                         if hand_over:
                             handed = True
                             break
@@ -65,7 +66,7 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
                         timed_out = True
                         break
         finally:
-            _kill_group(proc.pid)  # also reaps stragglers the run left behind
+            kill_group(proc.pid)  # also reaps stragglers the run left behind
             proc.wait()
         out.seek(0)
         err.seek(0)
@@ -95,7 +96,8 @@ def group_runs(pgid: int, path: str) -> bool | None:
     return False
 
 
-def _kill_group(pid: int) -> None:
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group `pid` leads (dafny's dotnet/python children with it)."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):

@@ -29,6 +29,14 @@ def verdict_from_output(tc: TestCase, output: CaseOutput, timeout_s: float) -> V
     if output.outcome is Outcome.PASSED:
         return base_verdict(tc, Status.PASSED)
     if output.outcome is Outcome.HUNG:
+        if output.actuals:
+            # The actuals are printed right after the call returns: the implementation finished, and what
+            # hung is the contract check (say, a naively recursive spec function on a large BVA input).
+            return replace(base_verdict(tc, Status.TIMEOUT,
+                                        f"timed out checking the contract: the call returned within {timeout_s:g} s"
+                                        " but evaluating the postcondition on its result did not finish; the"
+                                        " spec is too slow to evaluate on these inputs, no sign of a bug"),
+                           actual=_render(output.actuals))
         return base_verdict(tc, Status.TIMEOUT, f"timed out: no verdict within {timeout_s:g} s (wall clock)")
     if output.outcome is Outcome.CRASHED:
         return base_verdict(tc, Status.ERROR, f"crashed: {output.crash}")
