@@ -169,7 +169,7 @@ class MemberGeneration:
         sc = spec.scenario
         entry: dict[str, Any] = {"id": sc.id, "kind": sc.kind.value, "pin": sc.pin, "test": None,
                                  "inputs": {}, "outputs": {}, "unique": False, "status": "solved"}
-        model = solver.solve(spec.constraints, exclude)
+        model = solver.solve(spec.constraints, exclude, relevant=part.literals)
         if model is None:
             status = result_name(getattr(solver, "status_of_last", "UNKNOWN")).lower()
             entry["status"] = "unsat" if status == "unsat" else "unknown"

@@ -14,6 +14,7 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
 
@@ -21,6 +22,8 @@ NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphan
 SEED = 0
 PROVE_MS = 2000  # time limit of a bound proof made while encoding
 PROBE_MS = 1000  # time limit of each optimisation probe after the first model
+RELEVANCE_TRIES = 3  # relevance queries per solve at most, dropping unsat-core goals between
+RELEVANCE_MS = 1500  # time limit of each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -88,7 +91,7 @@ class _Query:
         self.z.sync()
         self.solver.add(*[self.z.tr(f) for f in formulas])
 
-    def check(self):
+    def check(self, *assumptions):
         done = threading.Event()
         fired = []
 
@@ -104,7 +107,7 @@ class _Query:
         watcher = threading.Thread(target=interrupt, daemon=True)
         watcher.start()
         try:
-            return self.solver.check()
+            return self.solver.check(*[self.z.tr(a) for a in assumptions])
         finally:
             done.set()
             watcher.join()
@@ -113,6 +116,9 @@ class _Query:
 
     def model(self) -> z3.ModelRef:
         return self.solver.model()
+
+    def core_names(self) -> set[str]:
+        return {str(a) for a in self.solver.unsat_core()}
 
     def value(self, term) -> int:
         return self.model().eval(self.z.tr(term), model_completion=True).as_long()
@@ -150,6 +156,8 @@ class Solver:
             rt = self.resolver.rtype(t, self.scope)
             self.vars.append(_Var(name, rt, out, self.types.declare(name, rt)))
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
+        self.relevance = Relevance(self.types, self.encoder, self.env,
+                                   {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
         self._unlimited: frozenset[str] = frozenset()  # variables whose sequence length is not limited now
         self._prove_cache: dict[tuple, bool] = {}
@@ -233,8 +241,8 @@ class Solver:
             self.z = _Z3(self.encoder.rec_defs)
         return _Query(self.z, self.timeout_ms, optimize)
 
-    def _run(self, s) -> SolveResult:
-        r = s.check()
+    def _run(self, s, *assumptions) -> SolveResult:
+        r = s.check(*assumptions)
         self.status_of_last = (SolveResult.SAT if r == z3.sat else SolveResult.UNSAT if r == z3.unsat
                                else SolveResult.UNKNOWN)
         return self.status_of_last
@@ -293,10 +301,14 @@ class Solver:
         s.add(*self._wf(), *self._encode(constraints))
         return self._run(s)
 
-    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = ()) -> Model | None:
-        return self._widened(self._solve, constraints, exclude)
+    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = (),
+              relevant: Sequence[ast.Expr] | None = None) -> Model | None:
+        """A model of the constraints. `relevant`: the contract literals among them whose relevance is
+        preferred (default all; a BVA pin is no contract literal, so callers leave it out)."""
+        return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant)
 
-    def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
+    def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
+               relevant: Sequence[ast.Expr]) -> Model | None:
         base = self._wf() + self._encode(constraints)
         for m in exclude:
             diffs = []
@@ -310,6 +322,14 @@ class Solver:
         mentioned = frozenset(_chars_in(constraints))
         nice = self._nice(mentioned)
         distinct = self._distinct()
+        # ranks (0 most wanted): relevance goals, distinct elements, values away from 0 and 1, values above 1
+        prefs = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
+        prefs += [("distinct", 1, and_(distinct))] if distinct else []
+        prefs += [((name, k), 2 + k, f) for name, k, f in nontrivial([(v.name, v.tv) for v in self.vars], self.limit)]
+        if prefs:
+            found = self._relevant(base + nice, prefs)
+            if found is not None:
+                return found
         tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
         for k, extra in enumerate(tiers):
             s = self._new()
@@ -319,6 +339,44 @@ class Solver:
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
         return None
+
+    def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | None:
+        """The first preference tier (DESIGN.md section 3, Relevance): every preference as a tracked
+        assumption, a few short queries at most. An unsat core drops its preferences (the lowest rank in
+        it first); a timeout drops the lowest one left (goals one by one), and is remembered for the next
+        scenario with the same preferences. None: fall back to the ordinary tiers."""
+        dropped = self.relevance.learned([k for k, _, _ in prefs])
+        live = [p for p in prefs if p[0] not in dropped]
+        if not live:
+            return None
+        s = self._new()
+        s.set_timeout(min(self.timeout_ms, RELEVANCE_MS))
+        s.add(*base)
+        flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
+        s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
+        found, slow = None, set()
+        for _ in range(RELEVANCE_TRIES):
+            r = self._run(s, *[flag[k] for k, _, _ in live])
+            if r is SolveResult.SAT:
+                found = self._model(s.model())
+                break
+            core = s.core_names() if r is SolveResult.UNSAT else set()
+            if r is SolveResult.UNSAT and not core:
+                live = []  # unsat without any preference: nothing to prefer
+                break
+            blamed = [p for p in live if str(flag[p[0]]) in core] if core else live
+            least = max(rank for _, rank, _ in blamed)  # the highest rank is the least wanted
+            out = [p for p in blamed if p[1] == least]
+            if not core and least == 0:
+                out = live[-1:]  # a timeout with goals only: the last goal goes
+            live = [p for p in live if p not in out]
+            if not core:
+                slow |= {k for k, _, _ in out}
+            if not live:
+                break
+        if slow:  # only timeouts are remembered: a core is quick, and another pin may allow what this one did not
+            self.relevance.learn([k for k, _, _ in prefs], dropped | slow)
+        return found
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):
         """Integer optimum of term under the constraints; sequence lengths are not limited here."""
