@@ -107,7 +107,8 @@ class Relevance:
 
 def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
-    (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0. Minimal models make
+    (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), and at
+    least three of them (rank 1). Minimal models make
     counts 0 and thresholds 0 or negative, on which loops that never run and vacuous searches pass."""
     out = []
     for name, tv in vars:
@@ -115,9 +116,11 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z
         if b.kind in ("int", "real") and not isinstance(tv.v, FuncV):
             out.append((name, 0, z3.And(tv.v != 0, tv.v != 1)))
             out.append((name, 1, tv.v > 1))
-        elif b.kind in ("seq", "array") and b.args[0].base.kind in ("int", "real") and isinstance(tv.v, z3.SeqRef):
+        elif b.kind in ("seq", "array") and isinstance(tv.v, z3.SeqRef):
             s = tv.v
-            out.append((name, 0, and_([z3.Implies(z3.IntVal(i) < z3.Length(s), s[i] != 0) for i in range(limit)])))
+            if b.args[0].base.kind in ("int", "real"):
+                out.append((name, 0, and_([z3.Implies(z3.IntVal(i) < z3.Length(s), s[i] != 0) for i in range(limit)])))
+            out.append((name, 1, z3.Length(s) >= 3))  # room for a first, a middle and a last element
     return out
 
 

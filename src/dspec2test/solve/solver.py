@@ -22,7 +22,8 @@ NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphan
 SEED = 0
 PROVE_MS = 2000  # time limit of a bound proof made while encoding
 PROBE_MS = 1000  # time limit of each optimisation probe after the first model
-RELEVANCE_TRIES = 3  # relevance queries per solve at most, dropping unsat-core goals between
+RELEVANCE_TRIES = 2  # relevance queries per solve that may time out; the quick unsat-core ones count apart
+RELEVANCE_CORES = 8  # relevance queries per solve at most
 RELEVANCE_MS = 1500  # time limit of each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
@@ -354,12 +355,13 @@ class Solver:
         s.add(*base)
         flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
         s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
-        found, slow = None, set()
-        for _ in range(RELEVANCE_TRIES):
+        found, slow, timeouts = None, set(), 0
+        for _ in range(RELEVANCE_CORES):
             r = self._run(s, *[flag[k] for k, _, _ in live])
             if r is SolveResult.SAT:
                 found = self._model(s.model())
                 break
+            timeouts += r is SolveResult.UNKNOWN
             core = s.core_names() if r is SolveResult.UNSAT else set()
             if r is SolveResult.UNSAT and not core:
                 live = []  # unsat without any preference: nothing to prefer
@@ -372,7 +374,7 @@ class Solver:
             live = [p for p in live if p not in out]
             if not core:
                 slow |= {k for k, _, _ in out}
-            if not live:
+            if not live or timeouts >= RELEVANCE_TRIES:
                 break
         if slow:  # only timeouts are remembered: a core is quick, and another pin may allow what this one did not
             self.relevance.learn([k for k, _, _ in prefs], dropped | slow)
