@@ -48,3 +48,27 @@ def test_range_guards_are_order_comparisons_of_plain_terms():
     assert _range_guard(chain(0, "<=", n("i"), "<", card(n("a"))))
     assert not _range_guard(op("==", n("i"), i(0)))
     assert not _range_guard(op("<", idx(n("a"), n("i")), n("x")))
+
+
+def test_numbers_prefer_values_away_from_zero_and_one():
+    s = Solver(EMPTY, [("x", INT, False), ("r", INT, True)])
+    m = s.solve([op("==", n("r"), op("+", n("x"), i(1)))])
+    assert m.raw["x"] > 1 and m.raw["r"] > 1
+
+
+def test_sequences_prefer_three_nonzero_elements_unless_the_constraints_say_otherwise():
+    s = Solver(EMPTY, [("a", SEQ, False), ("r", INT, True)])
+    m = s.solve([op("==", n("r"), card(n("a")))])
+    assert len(m.raw["a"]) >= 3 and 0 not in m.raw["a"]
+    pinned = s.solve([op("==", n("r"), card(n("a"))), op("==", card(n("a")), i(1))])
+    assert pinned.raw["a"] != [0] and len(pinned.raw["a"]) == 1
+
+
+def test_avoid_prefers_inputs_new_to_the_partition_but_never_forbids_them():
+    s = Solver(EMPTY, [("x", INT, False), ("r", INT, True)])
+    c = [chain(2, "<=", n("x"), "<=", i(3)), op("==", n("r"), n("x"))]
+    first = s.solve(c)
+    second = s.solve(c, avoid=[first])
+    assert second.raw["x"] != first.raw["x"]
+    only = s.solve(c + [op("==", n("x"), i(first.raw["x"]))], avoid=[first])
+    assert only is not None and only.raw["x"] == first.raw["x"]

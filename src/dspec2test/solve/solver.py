@@ -24,7 +24,7 @@ PROVE_MS = 2000  # time limit of a bound proof made while encoding
 PROBE_MS = 1000  # time limit of each optimisation probe after the first model
 RELEVANCE_TRIES = 2  # relevance queries per solve that may time out; the quick unsat-core ones count apart
 RELEVANCE_CORES = 8  # relevance queries per solve at most
-RELEVANCE_MS = 1500  # time limit of each relevance query
+RELEVANCE_MS = 2000  # time limit of each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -303,30 +303,38 @@ class Solver:
         return self._run(s)
 
     def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = (),
-              relevant: Sequence[ast.Expr] | None = None) -> Model | None:
-        """A model of the constraints. `relevant`: the contract literals among them whose relevance is
-        preferred (default all; a BVA pin is no contract literal, so callers leave it out)."""
-        return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant)
+              relevant: Sequence[ast.Expr] | None = None, avoid: Sequence[Model] = ()) -> Model | None:
+        """A model of the constraints whose inputs differ from those of `exclude`, and preferably from
+        those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
+        constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
+        return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
+                             avoid)
+
+    def _differs(self, m: Model) -> list[z3.BoolRef]:
+        """Some input differs from the model's (empty: nothing to compare)."""
+        diffs = []
+        for v in self.vars:
+            if not v.output and v.name in m.raw:
+                pin = self._pin(v, m.raw[v.name])
+                if pin is not None:
+                    diffs.append(z3.Not(pin))
+        return [z3.Or(diffs)] if diffs else []
 
     def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
-               relevant: Sequence[ast.Expr]) -> Model | None:
+               relevant: Sequence[ast.Expr], avoid: Sequence[Model] = ()) -> Model | None:
         base = self._wf() + self._encode(constraints)
         for m in exclude:
-            diffs = []
-            for v in self.vars:
-                if not v.output and v.name in m.raw:
-                    pin = self._pin(v, m.raw[v.name])
-                    if pin is not None:
-                        diffs.append(z3.Not(pin))
-            if diffs:
-                base.append(z3.Or(diffs))
+            base += self._differs(m)
         mentioned = frozenset(_chars_in(constraints))
         nice = self._nice(mentioned)
         distinct = self._distinct()
         # ranks (0 most wanted): relevance goals, distinct elements, values away from 0 and 1, values above 1
+        # and three elements, inputs new to the partition
         prefs = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
         prefs += [((name, k), 2 + k, f) for name, k, f in nontrivial([(v.name, v.tv) for v in self.vars], self.limit)]
+        fresh = [d for m in avoid for d in self._differs(m)]
+        prefs += [("fresh", 4, and_(fresh))] if fresh else []
         if prefs:
             found = self._relevant(base + nice, prefs)
             if found is not None:
@@ -343,20 +351,22 @@ class Solver:
 
     def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | None:
         """The first preference tier (DESIGN.md section 3, Relevance): every preference as a tracked
-        assumption, a few short queries at most. An unsat core drops its preferences (the lowest rank in
-        it first); a timeout drops the lowest one left (goals one by one), and is remembered for the next
-        scenario with the same preferences. None: fall back to the ordinary tiers."""
-        dropped = self.relevance.learned([k for k, _, _ in prefs])
+        assumption, a few short queries at most. An unsat core drops its least wanted preferences; a
+        timeout drops all but the goals, then the last goal, and is remembered for the next scenario
+        with the same preferences. None: fall back to the ordinary tiers."""
+        keys = [k for k, _, _ in prefs if k != "fresh"]  # scenarios of a partition share these
+        dropped = self.relevance.learned(keys)
         live = [p for p in prefs if p[0] not in dropped]
         if not live:
             return None
-        s = self._new()
-        s.set_timeout(min(self.timeout_ms, RELEVANCE_MS))
-        s.add(*base)
         flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
-        s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
-        found, slow, timeouts = None, set(), 0
+        found, slow, timeouts, s = None, set(), 0, None
         for _ in range(RELEVANCE_CORES):
+            if s is None:  # a fresh query after a timeout: an interrupted search leaves Z3 worse off
+                s = self._new()
+                s.set_timeout(min(self.timeout_ms, RELEVANCE_MS))
+                s.add(*base)
+                s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
             r = self._run(s, *[flag[k] for k, _, _ in live])
             if r is SolveResult.SAT:
                 found = self._model(s.model())
@@ -366,18 +376,20 @@ class Solver:
             if r is SolveResult.UNSAT and not core:
                 live = []  # unsat without any preference: nothing to prefer
                 break
-            blamed = [p for p in live if str(flag[p[0]]) in core] if core else live
-            least = max(rank for _, rank, _ in blamed)  # the highest rank is the least wanted
-            out = [p for p in blamed if p[1] == least]
-            if not core and least == 0:
-                out = live[-1:]  # a timeout with goals only: the last goal goes
+            if core:  # the least wanted (highest rank) in the core go
+                blamed = [p for p in live if str(flag[p[0]]) in core]
+                least = max(rank for _, rank, _ in blamed)
+                out = [p for p in blamed if p[1] == least]
+            else:  # a timeout: the query is hard, keep only the goals, then one goal fewer
+                out = [p for p in live if p[1] > 0] or live[-1:]
             live = [p for p in live if p not in out]
             if not core:
                 slow |= {k for k, _, _ in out}
+                s = None
             if not live or timeouts >= RELEVANCE_TRIES:
                 break
         if slow:  # only timeouts are remembered: a core is quick, and another pin may allow what this one did not
-            self.relevance.learn([k for k, _, _ in prefs], dropped | slow)
+            self.relevance.learn(keys, dropped | slow)
         return found
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):

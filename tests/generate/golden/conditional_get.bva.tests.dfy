@@ -29,13 +29,13 @@ method {:test} Test_ConditionalGet_p1_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-2, -1, 46]", "x": "2"}, "outputs": {"r": "46"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-38, -37, 95, 59]", "x": "3"}, "outputs": {"r": "59"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p1_s3()
 {
-  var s: seq<int> := [-2, -1, 46];
-  var x: int := 2;
+  var s: seq<int> := [-38, -37, 95, 59];
+  var x: int := 3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -43,12 +43,12 @@ method {:test} Test_ConditionalGet_p1_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[98, -1, -3]", "x": "0"}, "outputs": {"r": "98"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[78, -2, -1]", "x": "0"}, "outputs": {"r": "78"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 4 (bva): x == 0
 method {:test} Test_ConditionalGet_p1_s4()
 {
-  var s: seq<int> := [98, -1, -3];
+  var s: seq<int> := [78, -2, -1];
   var x: int := 0;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -57,12 +57,12 @@ method {:test} Test_ConditionalGet_p1_s4()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[-2, -3, 98]", "x": "2"}, "outputs": {"r": "98"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[-61, -62, 45]", "x": "2"}, "outputs": {"r": "45"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 5 (bva): x == |s| - 1
 method {:test} Test_ConditionalGet_p1_s5()
 {
-  var s: seq<int> := [-2, -3, 98];
+  var s: seq<int> := [-61, -62, 45];
   var x: int := 2;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -71,12 +71,12 @@ method {:test} Test_ConditionalGet_p1_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[-3, -1, -2]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[-2, -1, -3]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p2_s1()
 {
-  var s: seq<int> := [-3, -1, -2];
+  var s: seq<int> := [-2, -1, -3];
   var x: int := 3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -99,13 +99,13 @@ method {:test} Test_ConditionalGet_p2_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 3, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| == 1", "inputs": {"s": "[-1]", "x": "2"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 3, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| == 1", "inputs": {"s": "[-62]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 3 (bva): |s| == 1
 method {:test} Test_ConditionalGet_p2_s3()
 {
-  var s: seq<int> := [-1];
-  var x: int := 2;
+  var s: seq<int> := [-62];
+  var x: int := 4;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -113,13 +113,13 @@ method {:test} Test_ConditionalGet_p2_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-1, -3, -4]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-3, -5, -4]", "x": "5"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p2_s4()
 {
-  var s: seq<int> := [-1, -3, -4];
-  var x: int := 3;
+  var s: seq<int> := [-3, -5, -4];
+  var x: int := 5;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -141,12 +141,12 @@ method {:test} Test_ConditionalGet_p2_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[-2, -3, -4]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[-61, -63, -2]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 6 (bva): x == |s|
 method {:test} Test_ConditionalGet_p2_s6()
 {
-  var s: seq<int> := [-2, -3, -4];
+  var s: seq<int> := [-61, -63, -2];
   var x: int := 3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -155,12 +155,12 @@ method {:test} Test_ConditionalGet_p2_s6()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 7, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == 100", "inputs": {"s": "[-2, -3, -1]", "x": "100"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 7, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == 100", "inputs": {"s": "[-3, -2, -1]", "x": "100"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 7 (bva): x == 100
 method {:test} Test_ConditionalGet_p2_s7()
 {
-  var s: seq<int> := [-2, -3, -1];
+  var s: seq<int> := [-3, -2, -1];
   var x: int := 100;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -169,12 +169,12 @@ method {:test} Test_ConditionalGet_p2_s7()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[-3, -1, -2]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[-1, -2, -3]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p3_s1()
 {
-  var s: seq<int> := [-3, -1, -2];
+  var s: seq<int> := [-1, -2, -3];
   var x: int := -1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -197,13 +197,13 @@ method {:test} Test_ConditionalGet_p3_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 3, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| == 1", "inputs": {"s": "[-1]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 3, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| == 1", "inputs": {"s": "[-62]", "x": "-2"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 3 (bva): |s| == 1
 method {:test} Test_ConditionalGet_p3_s3()
 {
-  var s: seq<int> := [-1];
-  var x: int := -1;
+  var s: seq<int> := [-62];
+  var x: int := -2;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -211,13 +211,13 @@ method {:test} Test_ConditionalGet_p3_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-3, -4, -2]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[-85, -88, -86]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p3_s4()
 {
-  var s: seq<int> := [-3, -4, -2];
-  var x: int := -1;
+  var s: seq<int> := [-85, -88, -86];
+  var x: int := -3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect x < 0 ==> r == -1, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1";
@@ -225,12 +225,12 @@ method {:test} Test_ConditionalGet_p3_s4()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 5, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -100", "inputs": {"s": "[-1, -2, -3]", "x": "-100"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 5, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -100", "inputs": {"s": "[-2, -3, -1]", "x": "-100"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 5 (bva): x == -100
 method {:test} Test_ConditionalGet_p3_s5()
 {
-  var s: seq<int> := [-1, -2, -3];
+  var s: seq<int> := [-2, -3, -1];
   var x: int := -100;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -239,12 +239,12 @@ method {:test} Test_ConditionalGet_p3_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-3, -2, -1]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-60, -62, -61]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 6 (bva): x == -1
 method {:test} Test_ConditionalGet_p3_s6()
 {
-  var s: seq<int> := [-3, -2, -1];
+  var s: seq<int> := [-60, -62, -61];
   var x: int := -1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
