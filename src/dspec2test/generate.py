@@ -182,14 +182,15 @@ class MemberGeneration:
             specs = [base_scenario(part)]
         models = []
         for spec in specs:
-            entry, model = self.scenario(part, spec, solver, checks, whole, ())
+            # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
+            entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
             out["scenarios"].append(entry)
             models.append(model)
         if self.options.bva is None and models[0] is not None:
             # --repeat: each further solution must differ from the previous ones in its inputs
             for k in range(2, self.options.repeat + 1):
                 spec = ScenarioSpec(Scenario(part.id, k, ScenarioKind.REPEAT), part.literals)
-                entry, model = self.scenario(part, spec, solver, checks, whole, tuple(models))
+                entry, model = self.scenario(part, spec, solver, checks, whole, tuple(models), ())
                 if model is None:
                     break  # no further distinct input exists (or the solver gave up)
                 out["scenarios"].append(entry)
@@ -197,12 +198,13 @@ class MemberGeneration:
         return out
 
     def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
-                 whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...]) -> tuple[dict, Any]:
+                 whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...],
+                 avoid: tuple[Any, ...]) -> tuple[dict, Any]:
         c = self.contract
         sc = spec.scenario
         entry: dict[str, Any] = {"id": sc.id, "kind": sc.kind.value, "pin": sc.pin, "test": None,
                                  "inputs": {}, "outputs": {}, "unique": False, "status": "solved"}
-        model = solver.solve(spec.constraints, exclude)
+        model = solver.solve(spec.constraints, exclude, relevant=part.literals, avoid=avoid)
         if model is None:
             status = result_name(getattr(solver, "status_of_last", "UNKNOWN")).lower()
             entry["status"] = "unsat" if status == "unsat" else "unknown"

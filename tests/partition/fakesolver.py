@@ -112,7 +112,7 @@ class FakeSolver:
             return SolveResult.SAT
         return SolveResult.UNSAT if r == z3.unsat else SolveResult.UNKNOWN
 
-    def solve(self, constraints, exclude=()):
+    def solve(self, constraints, exclude=(), relevant=None, avoid=()):
         s = self._solver(constraints)
         for m in exclude:
             s.add(z3.Or(*[self.z[n] != m.raw.eval(self.z[n], model_completion=True)

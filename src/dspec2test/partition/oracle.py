@@ -14,7 +14,8 @@ from dspec2test.dafny import ast
 class SolverLike(Protocol):
     def check(self, constraints: Sequence[ast.Expr]) -> Any: ...  # SolveResult: SAT / UNSAT / UNKNOWN
 
-    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Any] = ()) -> Any: ...  # Model | None
+    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Any] = (),
+              relevant: Sequence[ast.Expr] | None = None, avoid: Sequence[Any] = ()) -> Any: ...  # Model | None
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool) -> Any: ...
 

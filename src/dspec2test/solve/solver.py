@@ -14,6 +14,7 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
 
@@ -25,6 +26,9 @@ SEED = 0
 PREFER_RLIMIT = 1_000_000  # a preference tier: fall back to the next tier when it is not met quickly
 PROBE_RLIMIT = 500_000  # one optimisation probe after the first model
 PROVE_RLIMIT = 500_000  # a bound proof made while encoding
+RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick unsat-core ones count apart
+RELEVANCE_CORES = 8  # relevance queries per solve at most
+RELEVANCE_RLIMIT = 1_000_000  # each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -94,7 +98,7 @@ class _Query:
         self.z.sync()
         self.solver.add(*[self.z.tr(f) for f in formulas])
 
-    def check(self):
+    def check(self, *assumptions):
         done = threading.Event()
         fired = []
 
@@ -110,7 +114,7 @@ class _Query:
         watcher = threading.Thread(target=interrupt, daemon=True)
         watcher.start()
         try:
-            return self.solver.check()
+            return self.solver.check(*[self.z.tr(a) for a in assumptions])
         finally:
             done.set()
             watcher.join()
@@ -119,6 +123,9 @@ class _Query:
 
     def model(self) -> z3.ModelRef:
         return self.solver.model()
+
+    def core_names(self) -> set[str]:
+        return {str(a) for a in self.solver.unsat_core()}
 
     def value(self, term) -> int:
         return self.model().eval(self.z.tr(term), model_completion=True).as_long()
@@ -163,6 +170,8 @@ class Solver:
             rt = self.resolver.rtype(t, self.scope)
             self.vars.append(_Var(name, rt, out, self.types.declare(name, rt)))
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
+        self.relevance = Relevance(self.types, self.encoder, self.env,
+                                   {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
         self._unlimited: frozenset[str] = frozenset()  # variables whose sequence length is not limited now
         self._prove_cache: dict[tuple, bool] = {}
@@ -247,8 +256,8 @@ class Solver:
             self.z = _Z3(self.encoder.rec_defs)
         return _Query(self.z, self.timeout_ms, optimize, budget)
 
-    def _run(self, s) -> SolveResult:
-        r = s.check()
+    def _run(self, s, *assumptions) -> SolveResult:
+        r = s.check(*assumptions)
         self.status_of_last = (SolveResult.SAT if r == z3.sat else SolveResult.UNSAT if r == z3.unsat
                                else SolveResult.UNKNOWN)
         return self.status_of_last
@@ -307,23 +316,43 @@ class Solver:
         s.add(*self._wf(), *self._encode(constraints))
         return self._run(s)
 
-    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = ()) -> Model | None:
-        return self._widened(self._solve, constraints, exclude)
+    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = (),
+              relevant: Sequence[ast.Expr] | None = None, avoid: Sequence[Model] = ()) -> Model | None:
+        """A model of the constraints whose inputs differ from those of `exclude`, and preferably from
+        those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
+        constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
+        return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
+                             avoid)
 
-    def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
+    def _differs(self, m: Model) -> list[z3.BoolRef]:
+        """Some input differs from the model's (empty: nothing to compare)."""
+        diffs = []
+        for v in self.vars:
+            if not v.output and v.name in m.raw:
+                pin = self._pin(v, m.raw[v.name])
+                if pin is not None:
+                    diffs.append(z3.Not(pin))
+        return [z3.Or(diffs)] if diffs else []
+
+    def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
+               relevant: Sequence[ast.Expr], avoid: Sequence[Model] = ()) -> Model | None:
         base = self._wf() + self._encode(constraints)
         for m in exclude:
-            diffs = []
-            for v in self.vars:
-                if not v.output and v.name in m.raw:
-                    pin = self._pin(v, m.raw[v.name])
-                    if pin is not None:
-                        diffs.append(z3.Not(pin))
-            if diffs:
-                base.append(z3.Or(diffs))
+            base += self._differs(m)
         mentioned = frozenset(_chars_in(constraints))
         nice = self._nice(mentioned)
         distinct = self._distinct()
+        # ranks (0 most wanted): relevance goals, distinct elements, values away from 0 and 1, values above 1
+        # and three elements, inputs new to the partition
+        prefs = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
+        prefs += [("distinct", 1, and_(distinct))] if distinct else []
+        prefs += [((name, k), 2 + k, f) for name, k, f in nontrivial([(v.name, v.tv) for v in self.vars], self.limit)]
+        fresh = [d for m in avoid for d in self._differs(m)]
+        prefs += [("fresh", 4, and_(fresh))] if fresh else []
+        if prefs:
+            found = self._relevant(base + nice, prefs)
+            if found is not None:
+                return found
         tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
         for k, extra in enumerate(tiers):
             # a preference only: do not spend the whole time limit on it; the last tier has none
@@ -332,6 +361,49 @@ class Solver:
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
         return None
+
+    def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | None:
+        """The first preference tier (DESIGN.md section 3, Relevance): every preference as a tracked
+        assumption, a few short queries at most. An unsat core drops its least wanted preferences; a
+        timeout drops all but the goals, then the last goal, and is remembered for the next scenario
+        with the same preferences. None: fall back to the ordinary tiers."""
+        keys = [k for k, _, _ in prefs if k != "fresh"]  # scenarios of a partition share these
+        dropped = self.relevance.learned(keys)
+        live = [p for p in prefs if p[0] not in dropped]
+        if not live:
+            return None
+        flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
+        found, slow, timeouts, s = None, set(), 0, None
+        for _ in range(RELEVANCE_CORES):
+            if s is None:  # a fresh query after a timeout: an interrupted search leaves Z3 worse off
+                s = self._new()
+                s.set_budget(RELEVANCE_RLIMIT)
+                s.add(*base)
+                s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
+            r = self._run(s, *[flag[k] for k, _, _ in live])
+            if r is SolveResult.SAT:
+                found = self._model(s.model())
+                break
+            timeouts += r is SolveResult.UNKNOWN
+            core = s.core_names() if r is SolveResult.UNSAT else set()
+            if r is SolveResult.UNSAT and not core:
+                live = []  # unsat without any preference: nothing to prefer
+                break
+            if core:  # the least wanted (highest rank) in the core go
+                blamed = [p for p in live if str(flag[p[0]]) in core]
+                least = max(rank for _, rank, _ in blamed)
+                out = [p for p in blamed if p[1] == least]
+            else:  # a timeout: the query is hard, keep only the goals, then one goal fewer
+                out = [p for p in live if p[1] > 0] or live[-1:]
+            live = [p for p in live if p not in out]
+            if not core:
+                slow |= {k for k, _, _ in out}
+                s = None
+            if not live or timeouts >= RELEVANCE_TRIES:
+                break
+        if slow:  # only timeouts are remembered: a core is quick, and another pin may allow what this one did not
+            self.relevance.learn(keys, dropped | slow)
+        return found
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):
         """Integer optimum of term under the constraints; sequence lengths are not limited here."""

@@ -12,23 +12,23 @@ method {:test} Test_AbsOr_p1_s1()
   expect r == x || r == -x, "dspec2test: ensures (line 2) violated: r == x || r == -x";
 }
 
-// @dspec2test {"name": "Test_AbsOr_p2_s1", "method": "AbsOr", "file": "abs_or.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "r == x && !(r == -x)", "kind": "base", "pin": null, "inputs": {"x": "27"}, "outputs": {"r": "27"}, "unique": false, "clauses": [2]}
+// @dspec2test {"name": "Test_AbsOr_p2_s1", "method": "AbsOr", "file": "abs_or.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "r == x && !(r == -x)", "kind": "base", "pin": null, "inputs": {"x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2]}
 // partition 2: r == x && !(r == -x)
 // scenario 1 (base)
 method {:test} Test_AbsOr_p2_s1()
 {
-  var x: int := 27;
+  var x: int := -1;
   var r := AbsOr(x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect r == x || r == -x, "dspec2test: ensures (line 2) violated: r == x || r == -x";
 }
 
-// @dspec2test {"name": "Test_AbsOr_p3_s1", "method": "AbsOr", "file": "abs_or.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "!(r == x) && r == -x", "kind": "base", "pin": null, "inputs": {"x": "11"}, "outputs": {"r": "-11"}, "unique": false, "clauses": [2]}
+// @dspec2test {"name": "Test_AbsOr_p3_s1", "method": "AbsOr", "file": "abs_or.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "!(r == x) && r == -x", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"r": "-2"}, "unique": false, "clauses": [2]}
 // partition 3: !(r == x) && r == -x
 // scenario 1 (base)
 method {:test} Test_AbsOr_p3_s1()
 {
-  var x: int := 11;
+  var x: int := 2;
   var r := AbsOr(x);
   print "\n[dspec2test] actual r = ", r, "\n";
   expect r == x || r == -x, "dspec2test: ensures (line 2) violated: r == x || r == -x";

@@ -2,73 +2,73 @@
 //   dafny test --no-verify --allow-warnings mixed.dfy <this file>
 import opened Lib
 
-// @dspec2test {"name": "Test_Lib_Square_p1_s1", "method": "Lib.Square", "file": "mixed.dfy", "line": 2, "partition": 1, "scenario": 1, "label": "result >= 0", "kind": "base", "pin": null, "inputs": {"x": "0"}, "outputs": {"result": "0"}, "unique": false, "clauses": [3]}
+// @dspec2test {"name": "Test_Lib_Square_p1_s1", "method": "Lib.Square", "file": "mixed.dfy", "line": 2, "partition": 1, "scenario": 1, "label": "result >= 0", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"result": "2"}, "unique": false, "clauses": [3]}
 // partition 1: result >= 0
 // scenario 1 (base)
 method {:test} Test_Lib_Square_p1_s1()
 {
-  var x: int := 0;
+  var x: int := 2;
   var result := Lib.Square(x);
   print "\n[dspec2test] actual result = ", result, "\n";
   expect result >= 0, "dspec2test: ensures (line 3) violated: Square(x) >= 0";
 }
 
-// @dspec2test {"name": "Test_Lib_Half_p1_s1", "method": "Lib.Half", "file": "mixed.dfy", "line": 13, "partition": 1, "scenario": 1, "label": "IsEven(n) && h * 2 == n", "kind": "base", "pin": null, "inputs": {"n": "0"}, "outputs": {"h": "0"}, "unique": true, "clauses": [14, 15]}
+// @dspec2test {"name": "Test_Lib_Half_p1_s1", "method": "Lib.Half", "file": "mixed.dfy", "line": 13, "partition": 1, "scenario": 1, "label": "IsEven(n) && h * 2 == n", "kind": "base", "pin": null, "inputs": {"n": "4"}, "outputs": {"h": "2"}, "unique": true, "clauses": [14, 15]}
 // partition 1: IsEven(n) && h * 2 == n
 // scenario 1 (base)
 method {:test} Test_Lib_Half_p1_s1()
 {
-  var n: nat := 0;
+  var n: nat := 4;
   expect n >= 0, "dspec2test: bad test input: n is not a nat; the generated input is wrong, not the program";
   expect IsEven(n), "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program";
   var h := Lib.Half(n);
   print "\n[dspec2test] actual h = ", h, "\n";
-  expect h == 0, "dspec2test: expected h == 0 (ensures, line 15)";
+  expect h == 2, "dspec2test: expected h == 2 (ensures, line 15)";
 }
 
-// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[0]"}, "outputs": {"m": "0"}, "unique": true, "clauses": [31, 32, 33]}
+// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[-3, 40, -1, -2]"}, "outputs": {"m": "40"}, "unique": true, "clauses": [31, 32, 33]}
 // partition 1: a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)
 // scenario 1 (base)
 method {:test} Test_Max_p1_s1()
 {
-  var dspec2test_a: seq<int> := [0];
+  var dspec2test_a: seq<int> := [-3, 40, -1, -2];
   var a := new int[|dspec2test_a|];
   forall dspec2test_i | 0 <= dspec2test_i < |dspec2test_a| { a[dspec2test_i] := dspec2test_a[dspec2test_i]; }
   expect a.Length > 0, "dspec2test: bad test input: requires (line 31) does not hold; the generated input is wrong, not the program";
   var m := Max(a);
   print "\n[dspec2test] actual m = ", m, "\n";
-  expect m == 0, "dspec2test: expected m == 0 (ensures, line 32)";
+  expect m == 40, "dspec2test: expected m == 40 (ensures, line 32)";
 }
 
-// @dspec2test {"name": "Test_NoBody_p1_s1", "method": "NoBody", "file": "mixed.dfy", "line": 47, "partition": 1, "scenario": 1, "label": "x > 0 && y > x", "kind": "base", "pin": null, "inputs": {"x": "1"}, "outputs": {"y": "2"}, "unique": false, "clauses": [48, 49]}
+// @dspec2test {"name": "Test_NoBody_p1_s1", "method": "NoBody", "file": "mixed.dfy", "line": 47, "partition": 1, "scenario": 1, "label": "x > 0 && y > x", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"y": "3"}, "unique": false, "clauses": [48, 49]}
 // partition 1: x > 0 && y > x
 // scenario 1 (base)
 method {:test} Test_NoBody_p1_s1()
 {
-  var x: int := 1;
+  var x: int := 2;
   expect x > 0, "dspec2test: bad test input: requires (line 48) does not hold; the generated input is wrong, not the program";
   var y := NoBody(x);
   print "\n[dspec2test] actual y = ", y, "\n";
   expect y > x, "dspec2test: ensures (line 49) violated: y > x";
 }
 
-// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[]"}, "outputs": {"t": "0"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[-2, -4, -1]"}, "outputs": {"t": "3"}, "unique": false, "clauses": [52]}
 // partition 1: t == old(|s|) + 0
 // scenario 1 (base)
 method {:test} Test_Sum_p1_s1()
 {
-  var s: seq<int> := [];
+  var s: seq<int> := [-2, -4, -1];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
 }
 
-// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[]"}, "outputs": {"t": "1"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[-1, -2, -3]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
 // partition 2: !(t == old(|s|) + 0)
 // scenario 1 (base)
 method {:test} Test_Sum_p2_s1()
 {
-  var s: seq<int> := [];
+  var s: seq<int> := [-1, -2, -3];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
