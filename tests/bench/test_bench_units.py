@@ -184,3 +184,17 @@ def test_mutation_site_names_the_member_at_the_mutants_offset():
     assert mutation_site("P", text, f"P_{text.index('r := x')}_VER") == "A"
     assert mutation_site("P", text, f"P_{text.index('{ }')}_SDL") == "B (no contract)"
     assert mutation_site("P", text, "P_-_ODL_Add") == ""
+
+
+def test_out_of_reach_only_where_no_contracted_member_reaches_the_mutated_one():
+    from dspec2test.bench.sites import out_of_reach
+
+    text = ("method A(x: int) returns (r: int)\n  ensures r == 2 * x\n{ r := Helper(x); }\n"
+            "function Helper(x: int): int { x + Deep(x) }\n"
+            "function Deep(x: int): int { x }\n"
+            "method Lonely(x: int) returns (r: int) { r := x; }\n"
+            "method Main() { var t := A(1); print t; }\n")
+    at = lambda piece, op: f"P_{text.index(piece)}_{op}"
+    names = [at("r := Helper", "VER"), at("x + Deep", "AOR"), at("{ x }", "LVR"), at("r := x; }", "SDL"),
+             at("print t", "SDL"), "P_-_ODL_Add"]
+    assert out_of_reach("P", text, names) == {names[3], names[4]}  # Lonely and Main; Helper and Deep are called

@@ -65,7 +65,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
     def fake_generate(path, options):
         seen.update(path=path, options=options)
         return generation.Generated(path, text, tuple(read_metadata(text)), {})
-    monkeypatch.setattr(generation, "generate", fake_generate, raising=False)
+    monkeypatch.setattr(run_command, "generate", fake_generate)
     asked = fake_run(ALL_PASSED)
     code, _, _ = call(str(FIX / "prog.dfy"), "--bva", "--simplify", "--method", "M.Sum", "--max-partitions", "8")
     assert code == 0

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from dspec2test.bench.engine import BenchRun, MutantClass, MutantStatus, StrategyRun, mutant_key
-from dspec2test.bench.sites import mutation_site
+from dspec2test.bench.sites import mutation_site, out_of_reach
 
 KILLS = (MutantStatus.KILLED, MutantStatus.TIMEOUT)
 
@@ -21,6 +21,9 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
     supported_bugs = len(bugs) - count[MutantStatus.UNSUPPORTED]
     kills = count[MutantStatus.KILLED] + count[MutantStatus.TIMEOUT]
     killable = [k for k in bugs if k not in labelled and run.status.get(k) is not MutantStatus.ERROR]
+    unreachable = _out_of_reach(bench)
+    in_reach = [k for k in bugs if k not in unreachable]
+    killed_in_reach = sum(run.status.get(k) in KILLS for k in in_reach)
     alive = [mutant_key(m) for m in bench.corpus.mutants if bench.classes[mutant_key(m)] is MutantClass.ALIVE]
     supported = [p.name for p in bench.corpus.programs if p.name not in run.unsupported]
     wall = {phase: round(seconds, 2) for phase, seconds in run.wall.items()}
@@ -39,6 +42,10 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
         "killable": len(killable),
         "killed_killable": sum(run.status.get(k) in KILLS for k in killable),
         "kill_rate_killable": _rate(sum(run.status.get(k) in KILLS for k in killable), len(killable)),
+        "in_reach": len(in_reach),
+        "killed_in_reach": killed_in_reach,
+        "kill_rate_in_reach": _rate(killed_in_reach, len(in_reach)),
+        "out_of_reach": sorted(k for k in bugs if k in unreachable),
         "tests": sum(run.prepared[p].tests for p in supported),
         "tests_generated": sum(p.tests for p in run.prepared.values()),
         "false_alarms": sum(len(v) for v in run.false_alarms.values()),
@@ -55,6 +62,16 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
                                  "supported": p.name not in run.unsupported}
                         for p in bench.corpus.programs},
     }
+
+
+def _out_of_reach(bench: BenchRun) -> set[str]:
+    """Mutant keys no contract-driven test can execute (see bench/sites.py)."""
+    out: set[str] = set()
+    for p in bench.corpus.programs:
+        mine = bench.corpus.mutants_of(p.name)
+        names = out_of_reach(p.name, p.text, [m.name for m in mine])
+        out |= {mutant_key(m) for m in mine if m.name in names}
+    return out
 
 
 def kill_matrix(bench: BenchRun) -> list[dict]:

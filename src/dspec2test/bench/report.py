@@ -7,7 +7,7 @@ from pathlib import Path
 COLUMNS = [  # (header, key)
     ("strategy", None), ("progs", "programs_supported"), ("mutants", "mutants"), ("killed", "killed"),
     ("surv", "survived"), ("tmo", "timeout"), ("err", "error"), ("unsup", "unsupported"),
-    ("kill%", "kill_rate"), ("all%", "kill_rate_all"), ("tests", "tests"), ("false", "false_alarms"),
+    ("kill%", "kill_rate"), ("all%", "kill_rate_all"), ("reach%", "kill_rate_in_reach"), ("tests", "tests"), ("false", "false_alarms"),
     ("uniq", "unique_kills"), ("gen s", "generate"), ("safe s", "safety"), ("kill s", "kill"),
     ("total s", "wall_s"), ("mut/s", "mutants_per_s"),
 ]
@@ -56,7 +56,9 @@ def markdown(data: dict) -> str:
         f"Corpus `{data['corpus']}`: {c['mutants']} mutants, {c['bug']} fail `dafny verify` (bugs), "
         f"{c['alive']} verify (alive), {c['incompetent']} incompetent; classification took {c['wall_s']:.1f} s.",
         "",
-        "kill% = (killed + timeout) / bug mutants of supported programs; all% over all bug mutants.", "",
+        "kill% = (killed + timeout) / bug mutants of supported programs; all% over all bug mutants; reach% over "
+        "the bug mutants a contract-driven test can execute (not those in a member without contract that no "
+        "contracted member reaches).", "",
         "| " + " | ".join(header) + " |", "|" + "---|" * len(header),
         *("| " + " | ".join(r) + " |" for r in rows(data)), "",
     ]
@@ -65,6 +67,8 @@ def markdown(data: dict) -> str:
         out.append("")
         out.append(f"- killable (bug, unlabelled, builds): {figures['killable']}, killed {figures['killed_killable']}"
                    f" ({100 * figures['kill_rate_killable']:.1f}%)")
+        out.append(f"- in reach of contract tests: {figures['in_reach']}, killed {figures['killed_in_reach']}"
+                   f" ({100 * figures['kill_rate_in_reach']:.1f}%); out of reach: {len(figures['out_of_reach'])}")
         out.append(f"- false alarms (tests failing on originals): {figures['false_alarms']}"
                    + (f" in {', '.join(figures['false_alarm_programs'])}" if figures['false_alarm_programs'] else ""))
         if figures["alive_run"]:

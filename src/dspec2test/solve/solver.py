@@ -22,13 +22,13 @@ NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphan
 SEED = 0
 # Preference tiers, optimisation probes and bound proofs are limited by Z3's resource counter, not by
 # the clock, so the same input gives the same tests on a loaded machine as on an idle one. Roughly
-# 0.3 to 2.5 million units a second, depending on the theory. The clock (--timeout) stays as a backstop.
-PREFER_RLIMIT = 1_000_000  # a preference tier: fall back to the next tier when it is not met quickly
-PROBE_RLIMIT = 500_000  # one optimisation probe after the first model
-PROVE_RLIMIT = 500_000  # a bound proof made while encoding
+# 0.15 to 2.5 million units a second, depending on the theory. The clock (--timeout) stays as a backstop.
+PREFER_RLIMIT = 300_000  # a preference tier: fall back to the next tier when it is not met quickly
+PROBE_RLIMIT = 150_000  # one optimisation probe after the first model
+PROVE_RLIMIT = 200_000  # a bound proof made while encoding
 RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick unsat-core ones count apart
 RELEVANCE_CORES = 8  # relevance queries per solve at most
-RELEVANCE_RLIMIT = 1_000_000  # each relevance query
+RELEVANCE_RLIMIT = 300_000  # each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
