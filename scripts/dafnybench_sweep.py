@@ -203,7 +203,8 @@ def render(s: dict[str, Any]) -> str:
         lines.append(f"  {a['program']} {a['name']} [{a['status']}] inputs={a['inputs']} clause={a['clause']!r}"
                      f" (line {a['clause_line']}) {str(a['message'])[:200]}")
     lines.append(f"test timeouts: {len(s['timeouts'])}")
-    lines += [f"  {a['program']} {a['name']} inputs={a['inputs']}" for a in s["timeouts"]]
+    lines += [f"  {a['program']} {a['name']} inputs={a['inputs']} actual={a['actual']}: {str(a['message'])[:80]}"
+              for a in s["timeouts"]]
     lines.append(f"test errors (not counted as false alarms): {len(s['errors'])}")
     lines += [f"  {a['program']} {a['name']}: {str(a['message'])[:160]}" for a in s["errors"]]
     return "\n".join(lines)
