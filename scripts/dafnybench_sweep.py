@@ -124,7 +124,8 @@ def sweep_program(program: Path, work: Path, args: argparse.Namespace) -> dict[s
     if rc in TIMEOUT_RCS:
         return done("timeout", f"generate exceeded {args.gen_timeout:g} s (rc {rc})")
     if not manifest.is_file():
-        return done("generate error", _tail(work / "generate.log"))
+        signal = f" (killed by signal {-rc})" if rc < 0 else ""
+        return done("generate error", f"exit {rc}{signal}: " + _tail(work / "generate.log"))
     methods = json.loads(manifest.read_text()).get("methods", [])
     outcome["members"] = len(methods)
     for m in methods:
