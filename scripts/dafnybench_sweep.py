@@ -124,7 +124,8 @@ def sweep_program(program: Path, work: Path, args: argparse.Namespace) -> dict[s
     if rc in TIMEOUT_RCS:
         return done("timeout", f"generate exceeded {args.gen_timeout:g} s (rc {rc})")
     if not manifest.is_file():
-        return done("generate error", _tail(work / "generate.log"))
+        signal = f" (killed by signal {-rc})" if rc < 0 else ""
+        return done("generate error", f"exit {rc}{signal}: " + _tail(work / "generate.log"))
     methods = json.loads(manifest.read_text()).get("methods", [])
     outcome["members"] = len(methods)
     for m in methods:
@@ -203,7 +204,8 @@ def render(s: dict[str, Any]) -> str:
         lines.append(f"  {a['program']} {a['name']} [{a['status']}] inputs={a['inputs']} clause={a['clause']!r}"
                      f" (line {a['clause_line']}) {str(a['message'])[:200]}")
     lines.append(f"test timeouts: {len(s['timeouts'])}")
-    lines += [f"  {a['program']} {a['name']} inputs={a['inputs']}" for a in s["timeouts"]]
+    lines += [f"  {a['program']} {a['name']} inputs={a['inputs']} actual={a['actual']}: {str(a['message'])[:80]}"
+              for a in s["timeouts"]]
     lines.append(f"test errors (not counted as false alarms): {len(s['errors'])}")
     lines += [f"  {a['program']} {a['name']}: {str(a['message'])[:160]}" for a in s["errors"]]
     return "\n".join(lines)
