@@ -72,3 +72,15 @@ def test_avoid_prefers_inputs_new_to_the_partition_but_never_forbids_them():
     assert second.raw["x"] != first.raw["x"]
     only = s.solve(c + [op("==", n("x"), i(first.raw["x"]))], avoid=[first])
     assert only is not None and only.raw["x"] == first.raw["x"]
+
+
+def test_numeric_sequences_prefer_a_rise_and_a_fall_so_a_running_maximum_changes():
+    s = Solver(EMPTY, [("a", SEQ, False), ("r", INT, True)])
+    a = s.solve([op("==", n("r"), card(n("a")))]).raw["a"]
+    pairs = list(zip(a, a[1:]))
+    assert any(x < y for x, y in pairs) and any(x > y for x, y in pairs)
+    # sorted by contract: the preference gives way
+    up = forall("k", op("==>", chain(0, "<", n("k"), "<", card(n("a"))), op("<", idx(n("a"), op("-", n("k"), i(1))),
+                                                                          idx(n("a"), n("k")))))
+    b = s.solve([op("==", n("r"), card(n("a"))), up]).raw["a"]
+    assert list(b) == sorted(b) and len(b) >= 3

@@ -107,8 +107,8 @@ class Relevance:
 
 def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
-    (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), and at
-    least three of them (rank 1). Minimal models make
+    (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
+    least three of them (rank 1), not sorted either way (rank 2). Minimal models make
     counts 0 and thresholds 0 or negative, on which loops that never run and vacuous searches pass."""
     out = []
     for name, tv in vars:
@@ -121,6 +121,12 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z
             if b.args[0].base.kind in ("int", "real"):
                 out.append((name, 0, and_([z3.Implies(z3.IntVal(i) < z3.Length(s), s[i] != 0) for i in range(limit)])))
             out.append((name, 1, z3.Length(s) >= 3))  # room for a first, a middle and a last element
+            if b.args[0].base.kind in ("int", "real"):
+                # a rise and a fall: on a sorted input a running maximum or minimum never changes, and
+                # the loops that track one pass whatever they do
+                steps = [(z3.IntVal(i + 1) < z3.Length(s), s[i], s[i + 1]) for i in range(limit - 1)]
+                out.append((name, 2, z3.And(z3.Or([z3.And(c, x < y) for c, x, y in steps]),
+                                            z3.Or([z3.And(c, x > y) for c, x, y in steps]))))
     return out
 
 

@@ -52,23 +52,23 @@ method {:test} Test_NoBody_p1_s1()
   expect y > x, "dspec2test: ensures (line 49) violated: y > x";
 }
 
-// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[-2, -4, -1]"}, "outputs": {"t": "3"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[-2, -1, -3, -4]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
 // partition 1: t == old(|s|) + 0
 // scenario 1 (base)
 method {:test} Test_Sum_p1_s1()
 {
-  var s: seq<int> := [-2, -4, -1];
+  var s: seq<int> := [-2, -1, -3, -4];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
 }
 
-// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[-1, -2, -3]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[-2, -1, -3]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
 // partition 2: !(t == old(|s|) + 0)
 // scenario 1 (base)
 method {:test} Test_Sum_p2_s1()
 {
-  var s: seq<int> := [-1, -2, -3];
+  var s: seq<int> := [-2, -1, -3];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
