@@ -72,10 +72,11 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
     factory = solver_factory or default_solver_factory(options)
     ctx = EmitContext.of(parsed)
     contracts = select(parsed, options.methods, options.unverified)
-    jobs = [MemberGeneration(c, ctx, options, factory).result for c in contracts]
+    gens = [MemberGeneration(c, ctx, options, factory) for c in contracts]
+    jobs = [g.result for g in gens]
     limits = Limits(wall_s=options.member_timeout_s)
     results = run_isolated(jobs, options.jobs, limits) if options.isolate else [job() for job in jobs]
-    members = [r if isinstance(r, MemberResult) else failed_member(c, r) for c, r in zip(contracts, results)]
+    members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(gens, results)]
     tests = [t for m in members for t in m.tests]
     text = emit_file(path, modules_to_open([c for c, m in zip(contracts, members) if m.tests]), tests)
     manifest = {"methods": [m.entry for m in members]}
@@ -99,18 +100,6 @@ class MemberResult:
     cases: tuple[TestCase, ...]
     entry: dict
     diagnostics: tuple[Diagnostic, ...]
-
-
-def failed_member(contract: Contract, failed: Failed) -> MemberResult:
-    """A member whose child process gave no result: unsupported, with the reason, the others go on."""
-    c = contract
-    message = f"generation of {c.name} failed: {failed.reason}"
-    construct = f"solver failure ({failed.reason})"
-    entry = {"name": c.name, "file": c.file, "line": c.line, "kind": c.kind, "body": not c.body_missing,
-             "partitions": [], "unsupported": [{"construct": construct, "line": c.line, "message": message}],
-             "unchecked": [], "capped": False}
-    return MemberResult((), (), entry, (Diagnostic(c.file, c.line, c.col, message, Severity.UNSUPPORTED,
-                                                      construct),))
 
 
 class MemberGeneration:
@@ -142,6 +131,13 @@ class MemberGeneration:
     def result(self) -> MemberResult:
         self.run()
         return MemberResult(tuple(self.tests), tuple(self.cases), self.entry, tuple(self.diagnostics))
+
+    def failed(self, failed: Failed) -> MemberResult:
+        """The result of a member whose child process gave none: unsupported, with the reason."""
+        c = self.contract
+        self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
+                                     f"generation of {c.name} failed: {failed.reason}"))
+        return MemberResult((), (), self.entry, tuple(self.diagnostics))
 
     def run(self) -> "MemberGeneration":
         c = self.contract

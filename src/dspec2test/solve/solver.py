@@ -376,8 +376,7 @@ class Solver:
         found, slow, timeouts, s = None, set(), 0, None
         for _ in range(RELEVANCE_CORES):
             if s is None:  # a fresh query after a timeout: an interrupted search leaves Z3 worse off
-                s = self._new()
-                s.set_budget(RELEVANCE_RLIMIT)
+                s = self._new(budget=RELEVANCE_RLIMIT)
                 s.add(*base)
                 s.add(*[z3.Implies(flag[k], f) for k, _, f in live])
             r = self._run(s, *[flag[k] for k, _, _ in live])
