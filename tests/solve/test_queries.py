@@ -50,6 +50,32 @@ def test_optimize_literal_bounds():
     assert s.optimize(n("x"), [op(">", n("x"), n("x"))], maximize=True) is None
 
 
+def test_linear_check_accepts_subtraction():
+    # Z3 4.8.12's is-qflira probe alone rejects `i - j`; the optimiser's fast path must still take it
+    import z3
+    from dspec2test.solve.solver import _linear
+    i_, j_ = z3.Ints("i j")
+    assert _linear([i_ - j_ >= 0, i_ <= 3 * j_])
+    assert not _linear([i_ * j_ >= 0])
+    assert not _linear([z3.Length(z3.Const("s", z3.SeqSort(z3.IntSort()))) > i_])
+
+
+def test_optimum_of_the_linear_part_attained_by_the_first_model_needs_no_search(monkeypatch):
+    # x < |s| with |s| <= 3 (the length limit does not apply to optimisation, so use a contract bound):
+    # the linear part's optimum x - |s| == -1 is attained by any model with x == |s| - 1, so when the
+    # first model has it, no gallop or bisection query runs
+    from dspec2test.solve import solver as S
+    s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
+    c = [chain(0, "<=", n("x"), "<", card(n("s"))), op("<=", card(n("s")), i(3)),
+         op("==", n("x"), op("-", card(n("s")), i(1)))]
+    checks = []
+    real = S._Query.check
+    monkeypatch.setattr(S._Query, "check", lambda self, *a: checks.append(1) or real(self, *a))
+    assert s.optimize(op("-", n("x"), card(n("s"))), c, maximize=True) == -1
+    assert len(checks) == 2  # the first model and the linear optimum; no gallop, no bisection
+    assert s.optimize(n("x"), c, maximize=True) == 2  # not attained at first: searched, same answer
+
+
 def test_exclude_previous_inputs():
     s = Solver(EMPTY, [("s", T("set", INT), False), ("r", INT, True)])
     c = [op("==", card(n("s")), i(1)), op("==", n("r"), i(0))]

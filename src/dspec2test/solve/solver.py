@@ -32,6 +32,9 @@ RELEVANCE_RLIMIT = 300_000  # each relevance query
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
+_NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
+
+
 class SolveResult(str, Enum):
     SAT = "sat"
     UNSAT = "unsat"
@@ -178,8 +181,12 @@ class Solver:
         self._encoded: dict[tuple, z3.BoolRef] = {}
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
         self._probers: dict[tuple, _Query] = {}
+        self._relaxations: dict[tuple, tuple[list, list[z3.BoolRef]]] = {}
+        self._nice_cache: dict[frozenset[int] | None, list[z3.BoolRef]] = {}
+        self._distinct_cache: list[z3.BoolRef] | None = None
         self.z = _Z3(self.encoder.rec_defs)
         self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
+        self._linear_z = _Z3([])  # for optimising linear relaxations
 
     # ---------------------------------------------------------------- building blocks
 
@@ -191,13 +198,16 @@ class Solver:
             self._wf_cache[self._unlimited] = out
         return self._wf_cache[self._unlimited]
 
-    def _nice(self, chars: frozenset[int]) -> list[z3.BoolRef]:
+    def _nice(self, chars: frozenset[int] | None) -> list[z3.BoolRef]:
         """Preferences for readable models: small numbers, alphanumeric characters (or ones the constraints
-        mention). `chars` empty means printable ASCII instead of alphanumerics."""
-        out = []
-        for v in self.vars:
-            out += self._nice_value(v.tv, chars, depth=0)
-        return out
+        mention). `chars` None means printable ASCII instead of alphanumerics. Built once per character set:
+        every scenario of every partition asks for them."""
+        if chars not in self._nice_cache:
+            out = []
+            for v in self.vars:
+                out += self._nice_value(v.tv, chars, depth=0)
+            self._nice_cache[chars] = out
+        return self._nice_cache[chars]
 
     def _nice_value(self, tv: TV, chars: frozenset[int] | None, depth: int) -> list[z3.BoolRef]:
         b = tv.t.base
@@ -232,6 +242,8 @@ class Solver:
     def _distinct(self) -> list[z3.BoolRef]:
         """Preference for telling models: the elements of each input sequence or array pairwise different.
         Z3's minimal models repeat one value ([0, 0]), on which index and off-by-one bugs go unseen."""
+        if self._distinct_cache is not None:
+            return self._distinct_cache
         out = []
         for v in self.vars:
             if v.output or v.tv.t.base.kind not in ("seq", "array") or isinstance(v.tv.v, (SetV, MultisetV, MapV)):
@@ -240,6 +252,7 @@ class Solver:
             for j in range(1, self.limit):
                 for i in range(j):
                     out.append(z3.Implies(z3.IntVal(j) < z3.Length(seq), seq[i] != seq[j]))
+        self._distinct_cache = out
         return out
 
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
@@ -351,9 +364,11 @@ class Solver:
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
         if prefs:
             found = self._relevant(base + nice, prefs)
-            if found is not None:
+            if found is not None and found is not _NICE_UNSAT:
                 return found
         tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
+        if prefs and found is _NICE_UNSAT:
+            tiers = tiers[-2:]  # the constraints with `nice` are unsat: the tiers with it would be too
         for k, extra in enumerate(tiers):
             # a preference only: do not spend the whole time limit on it; the last tier has none
             s = self._new(budget=PREFER_RLIMIT if k < len(tiers) - 1 else 0)
@@ -362,11 +377,12 @@ class Solver:
                 return self._model(s.model())
         return None
 
-    def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | None:
+    def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | object | None:
         """The first preference tier (DESIGN.md section 3, Relevance): every preference as a tracked
         assumption, a few short queries at most. An unsat core drops its least wanted preferences; a
         timeout drops all but the goals, then the last goal, and is remembered for the next scenario
-        with the same preferences. None: fall back to the ordinary tiers."""
+        with the same preferences. None: fall back to the ordinary tiers; _NICE_UNSAT: the same, knowing
+        that `base` itself is unsat."""
         keys = [k for k, _, _ in prefs if k != "fresh"]  # scenarios of a partition share these
         dropped = self.relevance.learned(keys)
         live = [p for p in prefs if p[0] not in dropped]
@@ -386,7 +402,7 @@ class Solver:
             timeouts += r is SolveResult.UNKNOWN
             core = s.core_names() if r is SolveResult.UNSAT else set()
             if r is SolveResult.UNSAT and not core:
-                live = []  # unsat without any preference: nothing to prefer
+                found = _NICE_UNSAT  # unsat without any preference: the tiers with `nice` would be too
                 break
             if core:  # the least wanted (highest rank) in the core go
                 blamed = [p for p in live if str(flag[p[0]]) in core]
@@ -438,6 +454,10 @@ class Solver:
             return None
         sign = 1 if maximize else -1
         best = s.first_value(goal)
+        if self._relaxed_optimum(constraints, facts, goal, maximize) == best:
+            # the optimum of the linear part bounds the true one, and the first model attains it
+            self.status_of_last = SolveResult.SAT
+            return best
 
         def beyond(v: int) -> tuple[SolveResult, int | None]:  # is a value at least as good as v possible?
             s.push()
@@ -445,6 +465,8 @@ class Solver:
             r = self._run(s)
             found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
+            if r is SolveResult.UNKNOWN:
+                self._renew_prober(s, facts)
             return r, found
 
         # One probe far out settles the common unbounded case at once (galloping there takes ten); Z3
@@ -480,6 +502,48 @@ class Solver:
                 worst_unsat = mid
         self.status_of_last = SolveResult.SAT
         return best
+
+    def _relaxed_optimum(self, constraints: Sequence[ast.Expr], facts: list[z3.BoolRef], goal,
+                         maximize: bool) -> int | None:
+        """The optimum of goal under the facts' linear part, with each collection variable's length an integer
+        of its own (a bound of the true optimum, found by Z3's optimiser in milliseconds where the full
+        facts take a gallop of sequence queries); None when that part leaves the goal unbounded or is not
+        linear."""
+        key = (tuple(constraints), self._unlimited)
+        if key not in self._relaxations:
+            self._relaxations[key] = self._linear_part(facts)
+        lengths, linear = self._relaxations[key]
+        goal = z3.substitute(goal, *lengths) if lengths else goal
+        if not linear or not _linear(linear + [goal >= 0]):
+            return None
+        # a context of its own: the optimiser and the sequence solver sharing one crashes Z3 4.8.12
+        o = _Query(self._linear_z, self.timeout_ms, optimize=True)
+        o.add(*linear, *[n >= 0 for _, n in lengths])
+        h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
+        if o.check() != z3.sat:
+            return None
+        bound = o.solver.upper(h) if maximize else o.solver.lower(h)
+        return bound.as_long() if z3.is_int_value(bound) else None
+
+    def _linear_part(self, facts: list[z3.BoolRef]) -> tuple[list[tuple], list[z3.BoolRef]]:
+        lengths = [(z3.Length(v.tv.v), z3.Int(f"len!{v.name}")) for v in self.vars
+                   if v.tv.t.base.kind in ("seq", "array") and not isinstance(v.tv.v, (SetV, MultisetV, MapV))]
+        linear = []
+        for f in facts:
+            g = z3.substitute(f, *lengths) if lengths else f
+            if _linear([g]):
+                linear.append(g)
+        return lengths, linear
+
+    def _renew_prober(self, old: _Query, facts: list[z3.BoolRef]) -> None:
+        """A search cut by the resource limit can leave Z3 4.8.12's sequence solver broken (the next check
+        on it may crash), so later optimisations get a new solver with the same facts and first model."""
+        for key, q in list(self._probers.items()):
+            if q is old and q.z is self.z:
+                fresh = self._new(budget=PROBE_RLIMIT)
+                fresh.add(*facts)
+                fresh.kept = old.kept
+                self._probers[key] = fresh
 
     def _probe_solver(self, constraints: Sequence[ast.Expr], facts: list[z3.BoolRef]) -> _Query | None:
         """One incremental solver per constraint set, kept with its first model: every optimisation of a
@@ -528,9 +592,12 @@ def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
 
 def _linear(facts: list) -> bool:
     """Quantifier-free linear integer/real arithmetic, no sequences and no (recursive) functions."""
-    goal = z3.Goal(ctx=facts[0].ctx)
+    ctx = facts[0].ctx
+    goal = z3.Goal(ctx=ctx)
     goal.add(*facts)
-    return z3.Probe("is-qflira", ctx=facts[0].ctx)(goal) == 1.0
+    # Z3 4.8.12's probe rejects subtraction (`i - j`); simplified, that is `i + -1*j`, which it accepts
+    simple = z3.Tactic("simplify", ctx=ctx)(goal)
+    return all(z3.Probe("is-qflira", ctx=ctx)(g) == 1.0 for g in simple)
 
 
 def _chars_in(e) -> set[int]:
