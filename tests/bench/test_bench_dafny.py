@@ -58,6 +58,9 @@ def test_batched_verdicts_equal_one_at_a_time(tmp_path):
             assert list(statuses["absget_wrong"]) == ["Test_Abs_p1_s1"]
         else:  # after the hang the driver restarted and the rest still ran
             assert statuses["absget_loop"]["Test_Get_p1_s1"] is Status.PASSED
+            # the slowest finished test is measured (the kill phase's limit follows it); a hang is no finished test
+            assert 0 < alone["absget_same"].slowest_test_s < TIMEOUT_S
+            assert alone["absget_loop"].slowest_test_s < TIMEOUT_S
 
 
 def test_kill_matrix_is_the_same_with_two_jobs_and_on_a_second_run(tmp_path):

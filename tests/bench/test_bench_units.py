@@ -11,7 +11,7 @@ from dspec2test.bench.classify import Classified, Classifier, Verification, cach
 from dspec2test.bench.corpus import Label, load_corpus
 from dspec2test.bench.dafnytest import parse_output
 from dspec2test.bench.dtest import annotate, method_entries
-from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun
+from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.pyrun import list_tests
 from dspec2test.bench.report import markdown, terminal_table
@@ -151,6 +151,14 @@ def _bench_run() -> BenchRun:
     verified = {k: Classified(Verification.FAILS, "", 0.0) for k in classes}
     return BenchRun(corpus, BenchConfig((Strategy.SPEC_BVA, Strategy.DTEST_BLOCK)),
                     {"absget": Classified(Verification.VERIFIED, "", 0.0)}, classes, verified, [a, b], 2.0)
+
+
+def test_kill_phase_limit_follows_the_slowest_test_on_the_original():
+    config = BenchConfig(strategies=(Strategy.SPEC_BVA,), timeout_s=10.0, kill_time_factor=20.0, kill_time_floor_s=2.0)
+    assert kill_time_limit(config, 0.01) == 2.0  # quick tests: the floor
+    assert kill_time_limit(config, 0.3) == 6.0  # twenty times the slowest
+    assert kill_time_limit(config, 1.0) == 10.0  # never beyond --timeout
+    assert kill_time_limit(config, 0.0) == 10.0  # not measured (a `dafny test` run): --timeout
 
 
 def test_figures_count_kills_timeouts_and_unsupported():

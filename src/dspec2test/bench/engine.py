@@ -55,6 +55,11 @@ class BenchConfig:
     cache_dir: Path | None = None
     dafny_version: str = ""
     run_alive: bool = True  # also run our tests on mutants that verify: any failure there is a false alarm
+    # Kill phase, py driver: a test may take this many times its slowest time on the original, at least the
+    # floor and at most timeout_s. A mutant that loops is then a timeout in seconds, not after timeout_s
+    # (most of a run's wall time went to waiting out such loops), and a working one is not mistaken for one.
+    kill_time_factor: float = 20.0
+    kill_time_floor_s: float = 2.0
 
 
 @dataclass
@@ -150,7 +155,9 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         counter.tick(f"{name}: " + _safety_word(got))
         return got
 
+    kill_limit: dict[str, float] = {}
     for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
+        kill_limit[name] = kill_time_limit(config, got.slowest_test_s)
         if got.build_error:
             out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
         elif not got.results:
@@ -181,8 +188,8 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     if strategy.ours:
         def kill_program(name: str) -> tuple[dict[str, SubjectRun], int]:
             subjects = [Subject(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
-            got, builds = run_batched(subjects, out.prepared[name].tests_text, workdir / "kill" / name, execute,
-                                      batch=config.batch)
+            got, builds = run_batched(subjects, out.prepared[name].tests_text, workdir / "kill" / name,
+                                      _executor(strategy, config, tools, kill_limit[name]), batch=config.batch)
             for s in subjects:
                 counter.tick(f"{s.key}: {_status(got[s.key])[0].value}")
             return got, builds
@@ -235,11 +242,19 @@ def _first_line(text: str) -> str:
     return (errors or lines or [""])[0][:300]
 
 
-def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain) -> Executor:
+def kill_time_limit(config: BenchConfig, slowest_on_original_s: float) -> float:
+    """The per-test limit of the kill phase, from the slowest test on the original (0: not measured)."""
+    if slowest_on_original_s <= 0:
+        return config.timeout_s
+    return min(config.timeout_s, max(config.kill_time_floor_s, config.kill_time_factor * slowest_on_original_s))
+
+
+def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain, timeout_s: float | None = None) -> Executor:
     target = config.target if strategy.ours else config.dtest_target
+    limit = config.timeout_s if timeout_s is None else timeout_s
     if target == "py" and strategy.ours:
-        return lambda source, workdir: run_py(source, workdir, tools, config.timeout_s, stop_on_kill=True)
-    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, config.timeout_s)
+        return lambda source, workdir: run_py(source, workdir, tools, limit, stop_on_kill=True)
+    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, limit)
 
 
 def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:

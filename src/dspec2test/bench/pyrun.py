@@ -164,25 +164,29 @@ def run_py(
     tests = list_tests(module_file.read_text())
     (workdir / "driver.py").write_text(DRIVER)
     verdicts: dict[int, TestResult] = {}
+    durations: list[float] = []
     groups = [subject_of(name) if stop_on_kill else None for name, _ in tests]
     remaining = list(range(len(tests)))
     while remaining:
         plan = [[i, tests[i][1], groups[i]] for i in remaining]
         plan_file = workdir / "plan.json"
         plan_file.write_text(json.dumps(plan))
-        _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools)
+        _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools, durations)
         if stop_on_kill:  # a version killed by a timeout: skip its other tests on the restart
             dead = {groups[i] for i, v in verdicts.items() if v.status is not Status.PASSED}
             remaining = [i for i in remaining if i not in verdicts and groups[i] not in dead]
         else:
             remaining = [i for i in remaining if i not in verdicts]
     results = tuple(verdicts[i] for i in range(len(tests)) if i in verdicts and verdicts[i].status != SKIPPED)
-    return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.wall_s)
+    return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.wall_s,
+                     slowest_test_s=max(durations, default=0.0))
 
 
 def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, list[str]]],
-           verdicts: dict[int, TestResult], test_timeout_s: float, tools: Toolchain) -> None:
-    """One driver process: records verdicts until it ends or a test overstays; then returns."""
+           verdicts: dict[int, TestResult], test_timeout_s: float, tools: Toolchain,
+           durations: list[float]) -> None:
+    """One driver process: records verdicts (and how long each finished test took) until it ends or a
+    test overstays; then returns."""
     env = tools.dafny_env()
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -195,6 +199,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
     err_chunks: list[bytes] = []
     threading.Thread(target=lambda: err_chunks.append(proc.stderr.read()), daemon=True).start()
     current: int | None = None
+    started = 0.0
     deadline = time.monotonic() + max(test_timeout_s, 60.0)  # start-up: importing the translated program
     while True:
         try:
@@ -215,11 +220,14 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
         _, what, index, *rest = line.rstrip("\n").split(" ", 3)
         if what == "start":
             current = int(index)
-            deadline = time.monotonic() + test_timeout_s
+            started = time.monotonic()
+            deadline = started + test_timeout_s
         else:
             status, message = json.loads(rest[0])
             verdict = SKIPPED if status == "skipped" else Status(status)
             verdicts[int(index)] = TestResult(tests[int(index)][0], verdict, message)
+            if current is not None:
+                durations.append(time.monotonic() - started)
             current = None
     proc.wait()
     if current is not None:  # the interpreter itself died inside a test (e.g. a segfault)
