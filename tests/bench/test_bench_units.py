@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dspec2test.bench.batch import SUBJECT_MODULE, Subject, batched_source, run_batched
 from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key
-from dspec2test.bench.corpus import Label, load_corpus
+from dspec2test.bench.corpus import CorpusError, Label, load_corpus, read_labels
 from dspec2test.bench.dafnytest import parse_output
 from dspec2test.bench.dtest import annotate, method_entries
 from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit
@@ -32,6 +32,21 @@ def test_corpus_loads_programs_mutants_and_labels(tmp_path):
     labels = {m.name: m.label for m in corpus.mutants}
     assert labels["absget_same"] is Label.EQUIVALENT
     assert labels["absget_wrong"] is None
+
+
+def test_labels_file_adds_labels_and_rejects_a_bad_line_with_its_position(tmp_path):
+    labels = tmp_path / "labels.txt"
+    labels.write_text("# our analysis\nequivalent absget/absget_wrong  # only ghost code changes\n\n")
+    corpus = load_corpus(CORPUS, extra_labels=read_labels(labels))
+    got = {m.name: m.label for m in corpus.mutants}
+    assert got["absget_wrong"] is Label.EQUIVALENT and got["absget_crash"] is None
+    labels.write_text("equivalent absget_wrong\n")
+    try:
+        read_labels(labels)
+    except CorpusError as exc:
+        assert f"{labels}:1:" in str(exc)
+    else:
+        raise AssertionError("a line without PROGRAM/ was accepted")
 
 
 def test_label_only_files_become_mutants_of_the_prefixed_program(tmp_path):

@@ -39,6 +39,25 @@ def test_issue_check_conditional_get_with_bva(tmp_path):
     assert len(read_metadata(out)) == sum(len(p["scenarios"]) for p in meth["partitions"])
 
 
+def _pins(m):
+    return {s["pin"]: s for p in m["methods"][0]["partitions"] for s in p["scenarios"]}
+
+
+def test_output_pins_one_step_inside_each_edge(tmp_path):
+    # an index answer at 1 and at |a| - 2 as well as at the edges: a search that skips a[1] answers 0
+    pins = _pins(manifest(tmp_path, FIXTURES / "find_max.dfy", "--bva")[0])
+    assert {"i == 0", "i == 1", "i == |a| - 1", "i == |a| - 2"} <= set(pins)
+    assert pins["i == 1"]["outputs"]["i"] == "1"
+
+
+def test_collection_that_must_hold_two_gets_its_least_sizes_and_differing_neighbours(tmp_path):
+    pins = _pins(manifest(tmp_path, FIXTURES / "repeated.dfy", "--bva")[0])
+    assert {"|s| == 2", "|s| == 3", "|s| > 3"} <= set(pins) and "|s| == 0" not in pins
+    for pin in ("|s| == 3", "|s| > 3"):  # a repeat is needed, yet neighbours differ ("[1, 2, 1]")
+        elems = pins[pin]["inputs"]["s"].strip("[]").split(", ")
+        assert all(a != b for a, b in zip(elems, elems[1:])), elems
+
+
 def test_issue_check_safe_two_full_three(tmp_path):
     safe, _, _ = manifest(tmp_path, FIXTURES / "abs_or.dfy")
     full, _, _ = manifest(tmp_path, FIXTURES / "abs_or.dfy", "--fdnf")

@@ -57,7 +57,25 @@ def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def load_corpus(root: Path, programs_glob: str | None = None) -> Corpus:
+def read_labels(path: Path) -> dict[str, Label]:
+    """A labels file: one `<label> <program>/<mutant>` per line (`#` starts a comment, e.g. the reason),
+    for labels kept apart from the corpus, such as one's own equivalence analysis."""
+    out: dict[str, Label] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise CorpusError(f"{path}: cannot read labels: {exc.strerror}") from None
+    for n, line in enumerate(lines, 1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        if len(words) != 2 or words[0] not in {label.value for label in Label} or "/" not in words[1]:
+            raise CorpusError(f"{path}:{n}: expected `equivalent|incompetent PROGRAM/MUTANT`, got {line.strip()!r}")
+        out[words[1]] = Label(words[0])
+    return out
+
+
+def load_corpus(root: Path, programs_glob: str | None = None, extra_labels: dict[str, Label] | None = None) -> Corpus:
     programs_dir = root / "programs"
     if not programs_dir.is_dir():
         raise CorpusError(f"{root}: no programs/ folder (expected CORPUS/programs/*.dfy)")
@@ -74,7 +92,8 @@ def load_corpus(root: Path, programs_glob: str | None = None) -> Corpus:
     for program in programs:
         for path in sorted((root / "mutants" / program.name).glob("*.dfy")):
             text = path.read_text(errors="replace")
-            label = labels.get(path.name) or labels.get(text_hash(text))
+            label = (labels.get(path.name) or labels.get(text_hash(text))
+                     or (extra_labels or {}).get(f"{program.name}/{path.stem}"))
             mutants.append(Mutant(program.name, path.stem, path, text, label))
             seen.add(path.name)
             seen.add(text_hash(text))

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-from dspec2test.bench.corpus import CorpusError, load_corpus
+from dspec2test.bench.corpus import CorpusError, load_corpus, read_labels
 from dspec2test.bench.engine import BenchConfig, run_bench
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.report import markdown, plot, terminal_table
@@ -30,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cache", metavar="DIR", default=".dspec2test-cache",
                         help="cache of dafny verify classifications (default .dspec2test-cache)")
     parser.add_argument("--programs", metavar="GLOB", help="only programs whose name matches GLOB")
+    parser.add_argument("--labels", metavar="FILE",
+                        help="extra mutant labels, lines `equivalent|incompetent PROGRAM/MUTANT  # reason`")
     parser.add_argument("--target", default="py", help="Dafny target for our strategies' runs (default py)")
     parser.add_argument("--dtest-target", default="cs", help="Dafny target for dtest-block's runs (default cs, as the paper)")
     parser.add_argument("--no-batch", action="store_true", help="one Dafny build per mutant (to measure batching)")
@@ -39,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     root = Path(args.corpus)
     try:
-        corpus = load_corpus(root, args.programs)
+        extra = read_labels(Path(args.labels)) if args.labels else None
+        corpus = load_corpus(root, args.programs, extra)
     except CorpusError as exc:
         err.write(f"dspec2test bench: {exc}\n")
         return 2

@@ -3,7 +3,7 @@
 Numeric edges are the least and greatest values of `v - t` inside the partition, for t = 0 and every
 term the partition compares `v` with, so symbolic edges (`x == |s| - 1`) are found as well as literal
 ones (`x == 0`). Inputs with no finite edge on a side are pinned at -N / N; outputs only at finite
-edges. Booleans get true and false, collections length 0, 1 and > 1. Pins the partition contradicts
+edges, and one step inside them. Booleans get true and false, collections length 0, 1 and > 1. Pins the partition contradicts
 or already implies are dropped.
 """
 
@@ -58,9 +58,8 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
     for var in contract.vars:
         for group in candidate_pins(var, part.literals, solver, types, names):
             kept = [p for p in group.pins if useful(p)]
-            if not kept and group.fallback is not None and not var.is_output:
-                fallback = Pin(group.fallback(extreme))
-                kept = [fallback] if useful(fallback) else []
+            if not kept and group.fallback is not None and (group.outputs_too or not var.is_output):
+                kept = [p for p in map(Pin, group.fallback(extreme)) if useful(p)]
             for pin in kept:
                 out.append(ScenarioSpec(Scenario(part.id, len(out) + 1, ScenarioKind.BVA, print_expr(pin.expr)),
                                         part.literals + (pin.expr,)))
@@ -76,10 +75,12 @@ class Pin:
 
 @dataclass(frozen=True)
 class PinGroup:
-    """Pins for one side of one variable; `fallback(N)` pins it at -N / N when none of them survives."""
+    """Pins for one side of one variable; `fallback(N)` gives the pins to try when none of them survives
+    (an input at -N / N; a collection at its least size in the partition)."""
 
     pins: tuple[Pin, ...]
-    fallback: Callable[[int], ast.Expr] | None = None
+    fallback: Callable[[int], tuple[ast.Expr, ...]] | None = None
+    outputs_too: bool = False  # the fallback applies to outputs as well
 
 
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
@@ -90,9 +91,16 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
         return [PinGroup((Pin(v), Pin(ast.UnOp("!", v))))]
     if kind in _LENGTHED or kind == "array":
         size: ast.Expr = ast.MemberSelect(v, "Length") if kind == "array" else ast.Cardinality(v)
-        return [PinGroup(tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(0)),
-                                                ast.BinOp("==", size, ast.IntLit(1)),
-                                                ast.BinOp(">", size, ast.IntLit(1)))))]
+
+        def at_least(_n: int) -> tuple[ast.Expr, ...]:
+            # none of 0, 1, > 1 fits (the partition needs two or more): start from the least size instead
+            try:
+                least = solver.optimize(size, literals, False)
+            except Unsupported:
+                return ()
+            return tuple(p.expr for p in _size_pins(size, least)) if _finite(least) and least > 1 else ()
+
+        return [PinGroup(_size_pins(size, 0), at_least, outputs_too=True)]
     if kind != "int":
         return []
     lower: list[Pin] = []
@@ -112,8 +120,22 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             lower.append(Pin(ast.BinOp("==", v, shifted(t, lo)), True, hi_ok or hi is not None))
         if hi_ok:
             upper.append(Pin(ast.BinOp("==", v, shifted(t, hi)), True, lo_ok or lo is not None))
-    return [PinGroup(tuple(lower), lambda n: ast.BinOp("==", v, _int(-n))),
-            PinGroup(tuple(upper), lambda n: ast.BinOp("==", v, _int(n)))]
+        if var.is_output:
+            # one step inside each edge too (an answer at index 1 or |a| - 2): a search that skips or
+            # stops one short of an edge hands back the edge, and the edge pins alone pass it
+            wide = lo_ok and hi_ok and hi - lo >= 2
+            if lo_ok and (wide or hi is not None and not hi_ok):
+                lower.append(Pin(ast.BinOp("==", v, shifted(t, lo + 1)), False, True))
+            if hi_ok and (wide or lo is not None and not lo_ok):
+                upper.append(Pin(ast.BinOp("==", v, shifted(t, hi - 1)), False, True))
+    return [PinGroup(tuple(lower), lambda n: (ast.BinOp("==", v, _int(-n)),)),
+            PinGroup(tuple(upper), lambda n: (ast.BinOp("==", v, _int(n)),))]
+
+
+def _size_pins(size: ast.Expr, least: int) -> tuple[Pin, ...]:
+    """The least size, one more, and more than that: 0, 1 and > 1 for a collection that may be empty."""
+    return tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(least)), ast.BinOp("==", size, ast.IntLit(least + 1)),
+                                  ast.BinOp(">", size, ast.IntLit(least + 1))))
 
 
 def _finite(k: object) -> bool:

@@ -108,7 +108,7 @@ class Relevance:
 def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
     (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
-    least three of them (rank 1), not sorted either way (rank 2). Minimal models make
+    least three of them (rank 1), not sorted either way and of both signs (rank 2). Minimal models make
     counts 0 and thresholds 0 or negative, on which loops that never run and vacuous searches pass."""
     out = []
     for name, tv in vars:
@@ -127,6 +127,10 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z
                 steps = [(z3.IntVal(i + 1) < z3.Length(s), s[i], s[i + 1]) for i in range(limit - 1)]
                 out.append((name, 2, z3.And(z3.Or([z3.And(c, x < y) for c, x, y in steps]),
                                             z3.Or([z3.And(c, x > y) for c, x, y in steps]))))
+                # both signs: on same-signed values |a - b| and |a + b| (and other sign slips) agree in order
+                present = [(z3.IntVal(i) < z3.Length(s), s[i]) for i in range(limit)]
+                out.append((name, 2, z3.And(z3.Or([z3.And(c, x < 0) for c, x in present]),
+                                            z3.Or([z3.And(c, x > 0) for c, x in present]))))
     return out
 
 

@@ -28,7 +28,8 @@ PROBE_RLIMIT = 150_000  # one optimisation probe after the first model
 PROVE_RLIMIT = 200_000  # a bound proof made while encoding
 RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick unsat-core ones count apart
 RELEVANCE_CORES = 8  # relevance queries per solve at most
-RELEVANCE_RLIMIT = 300_000  # each relevance query
+RELEVANCE_RLIMIT = 300_000
+FIXED_LENGTH = 4  # input sequences' length in a relevance query retried after a timeout
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -182,8 +183,9 @@ class Solver:
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
         self._probers: dict[tuple, _Query] = {}
         self._relaxations: dict[tuple, tuple[list, list[z3.BoolRef]]] = {}
+        self._fix_lengths: set[frozenset] = set()  # preference sets whose relevance query needed fixed lengths
         self._nice_cache: dict[frozenset[int] | None, list[z3.BoolRef]] = {}
-        self._distinct_cache: list[z3.BoolRef] | None = None
+        self._distinct_cache: list[tuple[int, int, z3.BoolRef]] | None = None
         self.z = _Z3(self.encoder.rec_defs)
         self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
         self._linear_z = _Z3([])  # for optimising linear relaxations
@@ -242,18 +244,34 @@ class Solver:
     def _distinct(self) -> list[z3.BoolRef]:
         """Preference for telling models: the elements of each input sequence or array pairwise different.
         Z3's minimal models repeat one value ([0, 0]), on which index and off-by-one bugs go unseen."""
-        if self._distinct_cache is not None:
-            return self._distinct_cache
-        out = []
-        for v in self.vars:
-            if v.output or v.tv.t.base.kind not in ("seq", "array") or isinstance(v.tv.v, (SetV, MultisetV, MapV)):
-                continue
-            seq = v.tv.v
-            for j in range(1, self.limit):
-                for i in range(j):
-                    out.append(z3.Implies(z3.IntVal(j) < z3.Length(seq), seq[i] != seq[j]))
-        self._distinct_cache = out
-        return out
+        return [f for _, _, f in self._distinct_pairs()]
+
+    def _fixed_lengths(self) -> tuple[object, int, z3.BoolRef] | None:
+        """A preference for input sequences of FIXED_LENGTH elements (None: no sequence input, or lengths
+        unlimited, where the contract wants long ones)."""
+        seqs = [v.tv.v for v in self.vars if not v.output and v.tv.t.base.kind in ("seq", "array")
+                and isinstance(v.tv.v, z3.SeqRef)]
+        if not seqs or self._unlimited:
+            return None
+        return ("lengths", 0, and_([z3.Length(q) == min(FIXED_LENGTH, self.limit) for q in seqs]))
+
+    def _neighbours(self) -> list[z3.BoolRef]:
+        """The weaker form of `_distinct`, for partitions that need a repeated element: adjacent elements
+        differ ("abcb", not "bbbb")."""
+        return [f for i, j, f in self._distinct_pairs() if j == i + 1]
+
+    def _distinct_pairs(self) -> list[tuple[int, int, z3.BoolRef]]:
+        if self._distinct_cache is None:
+            out = []
+            for v in self.vars:
+                if v.output or v.tv.t.base.kind not in ("seq", "array") or isinstance(v.tv.v, (SetV, MultisetV, MapV)):
+                    continue
+                seq = v.tv.v
+                for j in range(1, self.limit):
+                    for i in range(j):
+                        out.append((i, j, z3.Implies(z3.IntVal(j) < z3.Length(seq), seq[i] != seq[j])))
+            self._distinct_cache = out
+        return self._distinct_cache
 
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
         out = []
@@ -359,7 +377,10 @@ class Solver:
         # and three elements, inputs new to the partition
         prefs = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
-        prefs += [((name, k), 2 + k, f) for name, k, f in nontrivial([(v.name, v.tv) for v in self.vars], self.limit)]
+        # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
+        prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
+        prefs += [((name, k, n), 2 + k, f)
+                  for n, (name, k, f) in enumerate(nontrivial([(v.name, v.tv) for v in self.vars], self.limit))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
         if prefs:
@@ -388,6 +409,11 @@ class Solver:
         live = [p for p in prefs if p[0] not in dropped]
         if not live:
             return None
+        fixed = self._fixed_lengths()
+        if fixed is not None:
+            prefs = prefs + [fixed]
+            if frozenset(keys) in self._fix_lengths:  # an earlier scenario needed them: from the start
+                live = [fixed] + live
         flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
         found, slow, timeouts, s = None, set(), 0, None
         for _ in range(RELEVANCE_CORES):
@@ -408,6 +434,14 @@ class Solver:
                 blamed = [p for p in live if str(flag[p[0]]) in core]
                 least = max(rank for _, rank, _ in blamed)
                 out = [p for p in blamed if p[1] == least]
+            elif fixed is not None and fixed not in live:
+                # a timeout with free lengths: Z3's sequence solver is far quicker on fixed ones, so try
+                # those before giving anything up (remembered for the partition's next scenarios)
+                live = [fixed] + live
+                self._fix_lengths.add(frozenset(keys))
+                timeouts -= 1
+                s = None
+                continue
             else:  # a timeout: the query is hard, keep only the goals, then one goal fewer
                 out = [p for p in live if p[1] > 0] or live[-1:]
             live = [p for p in live if p not in out]
