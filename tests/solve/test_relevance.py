@@ -84,3 +84,13 @@ def test_numeric_sequences_prefer_a_rise_and_a_fall_so_a_running_maximum_changes
                                                                           idx(n("a"), n("k")))))
     b = s.solve([op("==", n("r"), card(n("a"))), up]).raw["a"]
     assert list(b) == sorted(b) and len(b) >= 3
+
+
+def test_sequence_signs_alternate_over_a_partitions_scenarios():
+    # the first scenario's elements all positive, the next one's of both signs
+    s = Solver(EMPTY, [("a", SEQ, False), ("r", INT, True)])
+    c = [op(">=", card(n("a")), i(2)), op("==", n("r"), i(0))]
+    first = s.solve(c)
+    second = s.solve(c, avoid=[first])
+    assert all(v > 0 for v in first.raw["a"]), first.raw
+    assert any(v < 0 for v in second.raw["a"]) and any(v > 0 for v in second.raw["a"]), second.raw

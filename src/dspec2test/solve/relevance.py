@@ -105,7 +105,7 @@ class Relevance:
         return self._enc[key]
 
 
-def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z3.BoolRef]]:
+def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
     (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
     least three of them (rank 1), not sorted either way and of both signs (rank 2). Minimal models make
@@ -127,10 +127,15 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int) -> list[tuple[str, int, z
                 steps = [(z3.IntVal(i + 1) < z3.Length(s), s[i], s[i + 1]) for i in range(limit - 1)]
                 out.append((name, 2, z3.And(z3.Or([z3.And(c, x < y) for c, x, y in steps]),
                                             z3.Or([z3.And(c, x > y) for c, x, y in steps]))))
-                # both signs: on same-signed values |a - b| and |a + b| (and other sign slips) agree in order
+                # signs, alternating over a partition's scenarios (`turn`: how many came before): all
+                # positive (a comparison slipped to `0 > m` passes whenever the values start below 0),
+                # then both signs (on same-signed values |a - b| and |a + b| agree in order)
                 present = [(z3.IntVal(i) < z3.Length(s), s[i]) for i in range(limit)]
-                out.append((name, 2, z3.And(z3.Or([z3.And(c, x < 0) for c, x in present]),
-                                            z3.Or([z3.And(c, x > 0) for c, x in present]))))
+                if turn % 2 == 1:
+                    out.append((name, 2, z3.And(z3.Or([z3.And(c, x < 0) for c, x in present]),
+                                                z3.Or([z3.And(c, x > 0) for c, x in present]))))
+                else:
+                    out.append((name, 2, and_([z3.Implies(c, x > 0) for c, x in present])))
     return out
 
 

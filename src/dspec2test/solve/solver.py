@@ -380,7 +380,8 @@ class Solver:
         # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
         prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
         prefs += [((name, k, n), 2 + k, f)
-                  for n, (name, k, f) in enumerate(nontrivial([(v.name, v.tv) for v in self.vars], self.limit))]
+                  for n, (name, k, f) in enumerate(nontrivial([(v.name, v.tv) for v in self.vars], self.limit,
+                                                              turn=len(avoid)))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
         if prefs:

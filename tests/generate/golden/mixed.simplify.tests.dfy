@@ -26,18 +26,18 @@ method {:test} Test_Lib_Half_p1_s1()
   expect h == 2, "dspec2test: expected h == 2 (ensures, line 15)";
 }
 
-// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[-1, 99, 60, 39]"}, "outputs": {"m": "99"}, "unique": true, "clauses": [31, 32, 33]}
+// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[39, 42, 41, 40]"}, "outputs": {"m": "42"}, "unique": true, "clauses": [31, 32, 33]}
 // partition 1: a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)
 // scenario 1 (base)
 method {:test} Test_Max_p1_s1()
 {
-  var dspec2test_a: seq<int> := [-1, 99, 60, 39];
+  var dspec2test_a: seq<int> := [39, 42, 41, 40];
   var a := new int[|dspec2test_a|];
   forall dspec2test_i | 0 <= dspec2test_i < |dspec2test_a| { a[dspec2test_i] := dspec2test_a[dspec2test_i]; }
   expect a.Length > 0, "dspec2test: bad test input: requires (line 31) does not hold; the generated input is wrong, not the program";
   var m := Max(a);
   print "\n[dspec2test] actual m = ", m, "\n";
-  expect m == 99, "dspec2test: expected m == 99 (ensures, line 32)";
+  expect m == 42, "dspec2test: expected m == 42 (ensures, line 32)";
 }
 
 // @dspec2test {"name": "Test_NoBody_p1_s1", "method": "NoBody", "file": "mixed.dfy", "line": 47, "partition": 1, "scenario": 1, "label": "x > 0 && y > x", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"y": "3"}, "unique": false, "clauses": [48, 49]}
@@ -52,23 +52,23 @@ method {:test} Test_NoBody_p1_s1()
   expect y > x, "dspec2test: ensures (line 49) violated: y > x";
 }
 
-// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[-1, 99, 60, 59]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76, 35]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
 // partition 1: t == old(|s|) + 0
 // scenario 1 (base)
 method {:test} Test_Sum_p1_s1()
 {
-  var s: seq<int> := [-1, 99, 60, 59];
+  var s: seq<int> := [77, 78, 76, 35];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
 }
 
-// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[39, -2, -1]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
+// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[39, 41, 40]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
 // partition 2: !(t == old(|s|) + 0)
 // scenario 1 (base)
 method {:test} Test_Sum_p2_s1()
 {
-  var s: seq<int> := [39, -2, -1];
+  var s: seq<int> := [39, 41, 40];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
   // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
