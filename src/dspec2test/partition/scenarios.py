@@ -3,8 +3,9 @@
 Numeric edges are the least and greatest values of `v - t` inside the partition, for t = 0 and every
 term the partition compares `v` with, so symbolic edges (`x == |s| - 1`) are found as well as literal
 ones (`x == 0`). Inputs with no finite edge on a side are pinned at -N / N; outputs only at finite
-edges, and one step inside them. Booleans get true and false, collections length 0, 1 and > 1. Pins the partition contradicts
-or already implies are dropped.
+edges, and one step inside them. Booleans get true and false, collections length 0, 1 and > 1 (or,
+where the partition needs more, their least length, one more and beyond). Pins the partition
+contradicts or already implies are dropped.
 """
 
 from __future__ import annotations
@@ -124,9 +125,9 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             # one step inside each edge too (an answer at index 1 or |a| - 2): a search that skips or
             # stops one short of an edge hands back the edge, and the edge pins alone pass it
             wide = lo_ok and hi_ok and hi - lo >= 2
-            if lo_ok and (wide or hi is not None and not hi_ok):
+            if lo_ok and (wide or (hi is not None and not hi_ok)):
                 lower.append(Pin(ast.BinOp("==", v, shifted(t, lo + 1)), False, True))
-            if hi_ok and (wide or lo is not None and not lo_ok):
+            if hi_ok and (wide or (lo is not None and not lo_ok)):
                 upper.append(Pin(ast.BinOp("==", v, shifted(t, hi - 1)), False, True))
     return [PinGroup(tuple(lower), lambda n: (ast.BinOp("==", v, _int(-n)),)),
             PinGroup(tuple(upper), lambda n: (ast.BinOp("==", v, _int(n)),))]
@@ -134,7 +135,8 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
 
 def _size_pins(size: ast.Expr, least: int) -> tuple[Pin, ...]:
     """The least size, one more, and more than that: 0, 1 and > 1 for a collection that may be empty."""
-    return tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(least)), ast.BinOp("==", size, ast.IntLit(least + 1)),
+    return tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(least)),
+                                  ast.BinOp("==", size, ast.IntLit(least + 1)),
                                   ast.BinOp(">", size, ast.IntLit(least + 1))))
 
 

@@ -108,7 +108,8 @@ class Relevance:
 def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
     (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
-    least three of them (rank 1), not sorted either way and of both signs (rank 2). Minimal models make
+    least three of them (rank 1), not sorted either way, and all positive or of both signs in turn
+    (rank 2). Minimal models make
     counts 0 and thresholds 0 or negative, on which loops that never run and vacuous searches pass."""
     out = []
     for name, tv in vars:

@@ -28,7 +28,7 @@ PROBE_RLIMIT = 150_000  # one optimisation probe after the first model
 PROVE_RLIMIT = 200_000  # a bound proof made while encoding
 RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick unsat-core ones count apart
 RELEVANCE_CORES = 8  # relevance queries per solve at most
-RELEVANCE_RLIMIT = 300_000
+RELEVANCE_RLIMIT = 300_000  # each relevance query
 FIXED_LENGTH = 4  # input sequences' length in a relevance query retried after a timeout
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
@@ -249,11 +249,14 @@ class Solver:
     def _fixed_lengths(self) -> tuple[object, int, z3.BoolRef] | None:
         """A preference for input sequences of FIXED_LENGTH elements (None: no sequence input, or lengths
         unlimited, where the contract wants long ones)."""
-        seqs = [v.tv.v for v in self.vars if not v.output and v.tv.t.base.kind in ("seq", "array")
-                and isinstance(v.tv.v, z3.SeqRef)]
+        seqs = [v.tv.v for v in self._seq_vars() if not v.output]
         if not seqs or self._unlimited:
             return None
         return ("lengths", 0, and_([z3.Length(q) == min(FIXED_LENGTH, self.limit) for q in seqs]))
+
+    def _seq_vars(self) -> list[_Var]:
+        """The variables held as Z3 sequences (sequences, strings, arrays)."""
+        return [v for v in self.vars if v.tv.t.base.kind in ("seq", "array") and isinstance(v.tv.v, z3.SeqRef)]
 
     def _neighbours(self) -> list[z3.BoolRef]:
         """The weaker form of `_distinct`, for partitions that need a repeated element: adjacent elements
@@ -263,9 +266,7 @@ class Solver:
     def _distinct_pairs(self) -> list[tuple[int, int, z3.BoolRef]]:
         if self._distinct_cache is None:
             out = []
-            for v in self.vars:
-                if v.output or v.tv.t.base.kind not in ("seq", "array") or isinstance(v.tv.v, (SetV, MultisetV, MapV)):
-                    continue
+            for v in (v for v in self._seq_vars() if not v.output):
                 seq = v.tv.v
                 for j in range(1, self.limit):
                     for i in range(j):
@@ -561,8 +562,7 @@ class Solver:
         return bound.as_long() if z3.is_int_value(bound) else None
 
     def _linear_part(self, facts: list[z3.BoolRef]) -> tuple[list[tuple], list[z3.BoolRef]]:
-        lengths = [(z3.Length(v.tv.v), z3.Int(f"len!{v.name}")) for v in self.vars
-                   if v.tv.t.base.kind in ("seq", "array") and not isinstance(v.tv.v, (SetV, MultisetV, MapV))]
+        lengths = [(z3.Length(v.tv.v), z3.Int(f"len!{v.name}")) for v in self._seq_vars()]
         linear = []
         for f in facts:
             g = z3.substitute(f, *lengths) if lengths else f
