@@ -172,11 +172,13 @@ class MemberGeneration:
         constraint = print_expr(conj(part.literals + tuple(implicit)))
         out: dict[str, Any] = {"id": part.id, "label": part.label, "constraint": constraint,
                                "clauses": list(part.clause_lines), "status": part.status.lower(), "scenarios": []}
+        # the base scenario first: its model tells which BVA pins the partition allows or leaves open
+        entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
+        out["scenarios"].append(entry)
+        models = [model]
+        specs = []
         if self.options.bva is not None:
-            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva)
-        else:
-            specs = [base_scenario(part)]
-        models = []
+            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=model)[1:]
         for spec in specs:
             # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
             entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))

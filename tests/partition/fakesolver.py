@@ -122,6 +122,11 @@ class FakeSolver:
         m = s.model()
         return Model({n: _lit(m.eval(self.z[n], model_completion=True)) for n, _, _ in self.vars}, m)
 
+    def holds(self, e, model):
+        self.calls.append("holds")
+        v = model.raw.eval(self.enc(e), model_completion=True)
+        return True if z3.is_true(v) else False if z3.is_false(v) else None
+
     def optimize(self, term, constraints, maximize):
         self.calls.append(f"optimize {print_expr(term)}")
         t = self.enc(term)

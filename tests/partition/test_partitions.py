@@ -116,3 +116,18 @@ def test_terms_differing_by_a_constant_share_one_edge_search():
     assert len(optimised) == 2, optimised
     # |s| >= 6 here: none of |s| == 0, 1, > 1 is useful, so the least size is searched for and pinned
     assert {"|s| == 6", "|s| == 7", "|s| > 7"} <= set(pins)
+
+
+def test_a_witness_model_settles_one_question_per_pin_without_changing_the_pins():
+    prog = conditional_get()
+    c, solver = contract_and_solver(prog)
+    [get] = [p for p in partition(c, c.clauses, solver).partitions
+             if "r == s[x]" in p.label and "!(r == s[x])" not in p.label]
+    solver.calls.clear()
+    plain = [s.scenario.pin for s in bva_scenarios(c, get, solver, TypeIndex.of(prog))]
+    asked = solver.calls.count("check")
+    witness = solver.solve(get.literals)
+    solver.calls.clear()
+    helped = [s.scenario.pin for s in bva_scenarios(c, get, solver, TypeIndex.of(prog), witness=witness)]
+    assert helped == plain
+    assert solver.calls.count("check") < asked and "holds" in solver.calls

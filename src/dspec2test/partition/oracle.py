@@ -21,6 +21,8 @@ class SolverLike(Protocol):
 
     def outputs_unique(self, constraints: Sequence[ast.Expr], model: Any) -> bool: ...
 
+    def holds(self, e: ast.Expr, model: Any) -> bool | None: ...  # e on a model's values; None: undecided
+
 
 def result_name(res: Any) -> str:
     """"SAT", "UNSAT" or "UNKNOWN" whatever enum the solver uses."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
@@ -38,8 +39,9 @@ def base_scenario(part: PartitionSpec) -> ScenarioSpec:
 
 
 def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, types: TypeIndex,
-                  extreme: int = 100) -> list[ScenarioSpec]:
-    """Base scenario first, then one per surviving pin, ids 1, 2, ..."""
+                  extreme: int = 100, witness: Any = None) -> list[ScenarioSpec]:
+    """Base scenario first, then one per surviving pin, ids 1, 2, ... `witness`: a model of the partition
+    (its base scenario's), which settles one of a pin's two questions without asking Z3."""
     out = [base_scenario(part)]
     seen: set[str] = set()
     names = {v.name for v in contract.vars}
@@ -49,9 +51,10 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         if text in seen:
             return False
         seen.add(text)
-        if not pin.attained and is_unsat(solver.check(part.literals + (pin.expr,))):
+        on_witness = solver.holds(pin.expr, witness) if witness is not None else None
+        if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,))):
             return False  # the partition does not allow this edge
-        if pin.strict:
+        if pin.strict or on_witness is False:
             return True
         # the partition already implies it: nothing new to test
         return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))

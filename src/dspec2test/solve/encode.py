@@ -20,6 +20,19 @@ from dspec2test.solve import quant
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_, multiset_from_cands, or_, unsupported as _u
 
 ANY = RType("any")  # element type of `[]` before its context gives one
+_LEAVES = (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)  # cheaper to encode than to look up
+_BINDERS = (ast.Quantifier, ast.SetComprehension, ast.MapComprehension, ast.Lambda, ast.Let, ast.MatchExpr,
+            ast.SeqInit, ast.StmtExpr)
+
+
+def _tv_key(tv: TV | None) -> tuple:
+    """A bound value as a memo key: a term by its Z3 id (equal terms share one), anything else by identity."""
+    if tv is None:
+        return ()
+    if isinstance(tv.v, z3.AstRef) and (tv.view is None or all(isinstance(x, z3.AstRef) for x in tv.view)):
+        view = tuple(x.get_id() for x in tv.view) if tv.view is not None else None
+        return (tv.v.get_id(), tv.t, tv.lit, view)
+    return (id(tv),)
 COMPARE = ("<", "<=", ">", ">=")
 
 
@@ -33,6 +46,10 @@ class Encoder:
     _recfuns: dict = field(default_factory=dict)
     rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
     _recursive: dict = field(default_factory=dict)
+    # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
+    context: object = None
+    _memo: dict = field(default_factory=dict)
+    _pure: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- entry points
 
@@ -54,7 +71,33 @@ class Encoder:
         fn = getattr(self, "e_" + type(e).__name__, None)
         if fn is None:
             raise _u(_CONSTRUCT.get(type(e).__name__, type(e).__name__), e)
-        return fn(e, env)
+        names = self._pure_names(e)
+        if names is None:
+            return fn(e, env)
+        # Quantifier expansion encodes the same subterm (`s[k] == s[l]`) under many outer instances; Z3
+        # shares equal terms, so a memo keyed by the bound values' term ids returns the very same formula.
+        values = tuple(env.vars.get(n) for n in names)
+        key = (id(e), id(env.scope), env.budget, self.prove, self.context, *map(_tv_key, values))
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._memo[key] = (fn(e, env), e, env.scope, values)  # keeps the keyed objects alive
+        return hit[0]
+
+    def _pure_names(self, e: ast.Expr) -> tuple[str, ...] | None:
+        """The names a memoisable node reads (None: not worth or not safe to memoise). Binders are left
+        out: they make fresh Z3 names, and their instances differ anyway."""
+        hit = self._pure.get(id(e))
+        if hit is None:
+            names: set[str] = set()
+            pure = not isinstance(e, _LEAVES)
+            for x in ast.preorder(e):
+                if isinstance(x, _BINDERS):
+                    pure = False
+                    break
+                if isinstance(x, ast.Name):
+                    names.add(x.name)
+            hit = self._pure[id(e)] = (e, tuple(sorted(names)) if pure else None)
+        return hit[1]
 
     def e_IntLit(self, e, env):
         return TV(z3.IntVal(e.value), INT, lit=e.value)

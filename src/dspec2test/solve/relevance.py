@@ -46,6 +46,7 @@ class Relevance:
     _enc: dict[tuple, z3.BoolRef] = field(default_factory=dict)
     _wf: dict[tuple, list[z3.BoolRef]] = field(default_factory=dict)
     _dropped: dict[frozenset, frozenset] = field(default_factory=dict)
+    _cored: dict[frozenset, tuple] = field(default_factory=dict)
 
     def goals(self, constraints: Sequence[ast.Expr], limited: bool) -> list[tuple[ast.Expr, z3.BoolRef]]:
         """One formula per output-mentioning literal: an alternative output meets the other such literals
@@ -73,6 +74,16 @@ class Relevance:
 
     def learn(self, keys: list, dropped: frozenset) -> None:
         self._dropped[frozenset(keys)] = dropped
+
+    def cored(self, keys: list) -> tuple[tuple[object, z3.BoolRef], ...] | None:
+        """The preferences (key, formula) that unsat cores dropped in the first solve with these
+        preferences (None: no such solve yet). A partition's first solve is its base scenario, the least
+        constrained one; a later scenario only adds a pin, so what the base could not meet is not tried
+        again, one core at a time, in every scenario."""
+        return self._cored.get(frozenset(keys))
+
+    def learn_cored(self, keys: list, dropped: tuple[tuple[object, z3.BoolRef], ...]) -> None:
+        self._cored.setdefault(frozenset(keys), dropped)
 
     def _copy(self, k: int) -> tuple[Env, tuple[TV, ...]]:
         if k not in self._envs:

@@ -177,7 +177,7 @@ class Solver:
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
-        self._unlimited: frozenset[str] = frozenset()  # variables whose sequence length is not limited now
+        self._unlimited = frozenset()
         self._prove_cache: dict[tuple, bool] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
@@ -189,6 +189,17 @@ class Solver:
         self.z = _Z3(self.encoder.rec_defs)
         self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
         self._linear_z = _Z3([])  # for optimising linear relaxations
+
+    @property
+    def _unlimited(self) -> frozenset[str]:
+        """Variables whose sequence length is not limited now."""
+        return self._unlimited_now
+
+    @_unlimited.setter
+    def _unlimited(self, names: frozenset[str]) -> None:
+        # the encoder's bound proofs assume the limits, so its memo must tell the settings apart
+        self._unlimited_now = names
+        self.encoder.context = names
 
     # ---------------------------------------------------------------- building blocks
 
@@ -408,7 +419,11 @@ class Solver:
         that `base` itself is unsat."""
         keys = [k for k, _, _ in prefs if k != "fresh"]  # scenarios of a partition share these
         dropped = self.relevance.learned(keys)
-        live = [p for p in prefs if p[0] not in dropped]
+        cored = self.relevance.cored(keys)
+        # a formula, not only its key, must match: the sign preference changes from scenario to scenario
+        live = [p for p in prefs if p[0] not in dropped
+                and not any(p[0] == k and p[2].eq(f) for k, f in cored or ())]
+        first = list(live)
         if not live:
             return None
         fixed = self._fixed_lengths()
@@ -452,8 +467,12 @@ class Solver:
                 s = None
             if not live or timeouts >= RELEVANCE_TRIES:
                 break
-        if slow:  # only timeouts are remembered: a core is quick, and another pin may allow what this one did not
+        if slow:  # timeouts are remembered for every later scenario with these preferences
             self.relevance.learn(keys, dropped | slow)
+        if cored is None and isinstance(found, Model):
+            kept = {id(p) for p in live}
+            self.relevance.learn_cored(keys, tuple((p[0], p[2]) for p in first
+                                                   if id(p) not in kept and p[0] not in slow and p[0] != "fresh"))
         return found
 
     def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool):
@@ -616,6 +635,22 @@ class Solver:
         finally:
             self._unlimited = frozenset()
 
+    def holds(self, e: ast.Expr, model: Model) -> bool | None:
+        """The truth of e on the model's values (None: not decided without a query, e.g. a value with no
+        plain Z3 constant, or a formula that does not simplify to a constant)."""
+        pairs = []
+        for v in self.vars:
+            rep = self.types.to_rep(v.tv) if not isinstance(v.tv.v, FuncV) else None
+            if rep is None or v.name not in model.raw or not _uninterpreted(rep):
+                continue
+            pairs.append((rep, term_of(model.raw[v.name], v.type, self.types)))
+        try:
+            formula = and_(self._encode([e]))
+        except Unsupported:
+            return None
+        value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
+        return True if z3.is_true(value) else False if z3.is_false(value) else None
+
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
 
@@ -649,3 +684,8 @@ def _chars_in(e) -> set[int]:
         for v in e:
             out |= _chars_in(v)
     return out
+
+
+def _uninterpreted(term) -> bool:
+    """A plain Z3 constant (a variable), not a value or a compound term."""
+    return z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED

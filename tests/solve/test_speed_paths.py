@@ -1,0 +1,76 @@
+"""The shortcuts that save work without changing what is found: the encoder's memo, a partition's
+remembered unsat cores, and pins decided on a model."""
+
+import z3
+
+from dspec2test.solve import Solver
+from dspec2test.solve import solver as S
+from tests.solve.build import T, card, chain, forall, i, idx, n, op, program
+
+EMPTY = program()
+INT = T("int")
+SEQ = T("seq", INT)
+
+
+def _pairs_differ():
+    """forall k :: 0 <= k < |a| ==> forall l :: k < l < |a| ==> a[k] != a[l]: the inner body is met under
+    every outer instance."""
+    inner = forall("l", op("==>", chain(n("k"), "<", n("l"), "<", card(n("a"))),
+                           op("!=", idx(n("a"), n("k")), idx(n("a"), n("l")))))
+    return forall("k", op("==>", chain(0, "<=", n("k"), "<", card(n("a"))), inner))
+
+
+def test_memo_encodes_each_subterm_once_per_bound_values_and_builds_the_same_formula(monkeypatch):
+    def encode(memo: bool):
+        s = Solver(EMPTY, [("a", SEQ, False)], length_limit=4)
+        if not memo:
+            monkeypatch.setattr(s.encoder, "_pure_names", lambda e: None)
+        calls = []
+        real = type(s.encoder).e_Index
+        monkeypatch.setattr(type(s.encoder), "e_Index", lambda self, e, env: calls.append(1) or real(self, e, env))
+        f = s.encoder.boolean(_pairs_differ(), s.env)
+        monkeypatch.undo()
+        return f, len(calls)
+
+    with_memo, fewer = encode(True)
+    without, more = encode(False)
+    assert with_memo.eq(without)  # Z3 shares equal terms: the memo hands back the very same formula
+    assert fewer < more / 2  # a[k] is not encoded again for every l
+
+
+def test_memo_tells_bound_values_and_proof_contexts_apart():
+    s = Solver(EMPTY, [("a", SEQ, False), ("x", INT, False)])
+    e = op("==", idx(n("a"), n("x")), i(3))
+    env = s.env
+    one = s.encoder.enc(e, env.bind({"x": s.encoder.enc(i(1), env)})).v
+    two = s.encoder.enc(e, env.bind({"x": s.encoder.enc(i(2), env)})).v
+    assert not one.eq(two)
+    assert s.encoder.enc(e, env.bind({"x": s.encoder.enc(i(1), env)})).v.eq(one)
+    before = len(s.encoder._memo)
+    s._unlimited = frozenset({"a"})  # other length limits: bound proofs may differ, so a new entry
+    s.encoder.enc(e, env.bind({"x": s.encoder.enc(i(1), env)}))
+    assert len(s.encoder._memo) > before
+
+
+def test_a_partitions_later_scenarios_skip_the_preferences_its_base_could_not_meet(monkeypatch):
+    # r == x + 1 and x == 0 leave `x away from 0 and 1` and `x > 1` unmeetable: the base solve learns
+    # that from unsat cores, one query each; a pinned scenario of the same partition starts without them
+    s = Solver(EMPTY, [("x", INT, False), ("r", INT, True)])
+    lits = [op("==", n("r"), op("+", n("x"), i(1))), op("==", n("x"), i(0))]
+    runs = []
+    real = S.Solver._run
+    monkeypatch.setattr(S.Solver, "_run", lambda self, q, *a: runs.append(1) or real(self, q, *a))
+    base = s.solve(lits, relevant=lits)
+    first = len(runs)
+    runs.clear()
+    pinned = s.solve(lits + [op("==", n("r"), i(1))], relevant=lits, avoid=[base])
+    assert base is not None and pinned is not None and pinned.raw["r"] == 1
+    assert first >= 2 and len(runs) < first
+
+
+def test_holds_evaluates_a_pin_on_a_model():
+    s = Solver(EMPTY, [("a", SEQ, False), ("x", INT, False)])
+    m = s.solve([op("==", card(n("a")), i(3)), op("==", n("x"), i(2))])
+    assert s.holds(op("==", n("x"), op("-", card(n("a")), i(1))), m) is True
+    assert s.holds(op("==", card(n("a")), i(0)), m) is False
+    assert s.holds(op(">", card(n("a")), i(1)), m) is True
