@@ -6,23 +6,24 @@ Exit codes: 0 all good, 1 a test failed or the gate tripped, 2 bad usage or bad 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
-from types import ModuleType
 from typing import TextIO
 
 from dspec2test import __version__
-from dspec2test.commands import action, bench, check, doctor, generate, merge, parse, run
 
-# (name, module, one-line help). Each module has add_arguments(parser) and main(args, out, err).
-COMMANDS: list[tuple[str, ModuleType, str]] = [
-    ("doctor", doctor, "print versions of Dafny, Z3 and the Python libraries; non-zero if any is missing"),
-    ("parse", parse, "list declarations and contracts with their lines, or a located error per file"),
-    ("generate", generate, "write Dafny {:test} methods from the contracts (and a JSON manifest)"),
-    ("run", run, "generate tests (or take --tests), run them against the implementation with Dafny, report"),
-    ("check", check, "test only the members a git diff affects (locally)"),
-    ("action", action, "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
-    ("merge", merge, "combine the JUnit or results files of sharded runs"),
-    ("bench", bench, "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),
+# (name, module under dspec2test.commands, one-line help). Each module has add_arguments(parser) and
+# main(args, out, err). Modules load only when their command runs: Z3, lark and PyGithub take most of a
+# second to import, which every `generate` in a loop over files would pay for the ones it never uses.
+COMMANDS: list[tuple[str, str, str]] = [
+    ("doctor", "doctor", "print versions of Dafny, Z3 and the Python libraries; non-zero if any is missing"),
+    ("parse", "parse", "list declarations and contracts with their lines, or a located error per file"),
+    ("generate", "generate", "write Dafny {:test} methods from the contracts (and a JSON manifest)"),
+    ("run", "run", "generate tests (or take --tests), run them against the implementation with Dafny, report"),
+    ("check", "check", "test only the members a git diff affects (locally)"),
+    ("action", "action", "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
+    ("merge", "merge", "combine the JUnit or results files of sharded runs"),
+    ("bench", "bench", "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),
 ]
 
 
@@ -32,21 +33,26 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every command listed; the arguments (and the module) of `only`, or of all when it is None."""
     parser = _Parser(prog="dspec2test", description="Specification-driven test generation for Dafny.")
     parser.add_argument("--version", action="version", version=f"dspec2test {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name, module, help_text in COMMANDS:
+    for name, module_name, help_text in COMMANDS:
         p = sub.add_parser(name, help=help_text, description=help_text)
-        module.add_arguments(p)
-        p.set_defaults(handler=module.main)
+        if only is None or only == name:
+            module = importlib.import_module(f"dspec2test.commands.{module_name}")
+            module.add_arguments(p)
+            p.set_defaults(handler=module.main)
     return parser
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    chosen = next((a for a in argv if not a.startswith("-")), None)
+    parser = build_parser(chosen if chosen in {name for name, _, _ in COMMANDS} else None)
     args = parser.parse_args(argv)
     if not getattr(args, "handler", None):
         parser.print_help(out)
