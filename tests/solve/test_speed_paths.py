@@ -74,3 +74,10 @@ def test_holds_evaluates_a_pin_on_a_model():
     assert s.holds(op("==", n("x"), op("-", card(n("a")), i(1))), m) is True
     assert s.holds(op("==", card(n("a")), i(0)), m) is False
     assert s.holds(op(">", card(n("a")), i(1)), m) is True
+
+
+def test_size_and_sign_preferences_are_built_once_per_turn_parity():
+    s = Solver(EMPTY, [("a", SEQ, False)])
+    assert s._nontrivial(0) is s._nontrivial(2)
+    assert s._nontrivial(1) is s._nontrivial(3)
+    assert not s._nontrivial(0)[-1][2].eq(s._nontrivial(1)[-1][2])  # all positive, then both signs

@@ -186,6 +186,7 @@ class Solver:
         self._fix_lengths: set[frozenset] = set()  # preference sets whose relevance query needed fixed lengths
         self._nice_cache: dict[frozenset[int] | None, list[z3.BoolRef]] = {}
         self._distinct_cache: list[tuple[int, int, z3.BoolRef]] | None = None
+        self._nontrivial_cache: dict[int, list[tuple[str, int, z3.BoolRef]]] = {}
         self.z = _Z3(self.encoder.rec_defs)
         self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
         self._linear_z = _Z3([])  # for optimising linear relaxations
@@ -251,6 +252,12 @@ class Solver:
                 inner = and_(self._nice_value(self.types.from_rep(seq[i], et), chars, depth + 1))
                 out.append(z3.Implies(z3.IntVal(i) < z3.Length(seq), inner))
         return out
+
+    def _nontrivial(self, turn: int) -> list[tuple[str, int, z3.BoolRef]]:
+        """`relevance.nontrivial` for these variables, built once per parity of the turn (all it depends on)."""
+        if turn % 2 not in self._nontrivial_cache:
+            self._nontrivial_cache[turn % 2] = nontrivial([(v.name, v.tv) for v in self.vars], self.limit, turn)
+        return self._nontrivial_cache[turn % 2]
 
     def _distinct(self) -> list[z3.BoolRef]:
         """Preference for telling models: the elements of each input sequence or array pairwise different.
@@ -391,9 +398,7 @@ class Solver:
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
         # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
         prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
-        prefs += [((name, k, n), 2 + k, f)
-                  for n, (name, k, f) in enumerate(nontrivial([(v.name, v.tv) for v in self.vars], self.limit,
-                                                              turn=len(avoid)))]
+        prefs += [((name, k, n), 2 + k, f) for n, (name, k, f) in enumerate(self._nontrivial(len(avoid)))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
         if prefs:
