@@ -144,3 +144,18 @@ def test_old_is_unsupported_only_when_the_member_modifies_the_heap():
 def test_unknown_type_is_unsupported():
     with pytest.raises(Unsupported):
         Solver(EMPTY, [("x", at(4, T("Mystery")), False)])
+
+
+def test_optimisation_never_probes_beyond_the_linear_parts_bound(monkeypatch):
+    # x < |s| <= 10 bounds x by 9 in the linear part; s[0] == x keeps the facts non-linear. A probe past
+    # 9 is unsat without asking, and Z3's sequence solver, asked, may give up and be read as unbounded.
+    import re
+    from dspec2test.solve import solver as S
+    s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
+    c = [chain(0, "<=", n("x"), "<", card(n("s"))), op("<=", card(n("s")), i(10)),
+         op("==", idx(n("s"), i(0)), n("x"))]
+    added = []
+    real = S._Query.add
+    monkeypatch.setattr(S._Query, "add", lambda self, *fs: added.extend(f.sexpr() for f in fs) or real(self, *fs))
+    assert s.optimize(n("x"), c, maximize=True) == 9
+    assert max(int(k) for f in added for k in re.findall(r"\b\d+\b", f)) <= 10

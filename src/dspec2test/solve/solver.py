@@ -514,8 +514,10 @@ class Solver:
             return None
         sign = 1 if maximize else -1
         best = s.first_value(goal)
-        if self._relaxed_optimum(constraints, facts, goal, maximize) == best:
-            # the optimum of the linear part bounds the true one, and the first model attains it
+        # the optimum of the linear part bounds the true one: probes beyond it are unsat without asking
+        # (and Z3's sequence solver, asked, often gives up on them instead)
+        relaxed = self._relaxed_optimum(constraints, facts, goal, maximize)
+        if relaxed == best:  # the first model attains the bound
             self.status_of_last = SolveResult.SAT
             return best
 
@@ -529,21 +531,25 @@ class Solver:
                 self._renew_prober(s, facts)
             return r, found
 
-        # One probe far out settles the common unbounded case at once (galloping there takes ten); Z3
-        # giving up that far beyond the length limit also counts as unbounded, as below.
-        r, _ = beyond(best + sign * UNBOUNDED_STEP)
-        if r is not SolveResult.UNSAT:
-            self.status_of_last = SolveResult.SAT
-            return Unbounded()
+        if relaxed is None:
+            # One probe far out settles the common unbounded case at once (galloping there takes ten); Z3
+            # giving up that far beyond the length limit also counts as unbounded, as below.
+            r, _ = beyond(best + sign * UNBOUNDED_STEP)
+            if r is not SolveResult.UNSAT:
+                self.status_of_last = SolveResult.SAT
+                return Unbounded()
         step, worst_unsat = 1, None
         while worst_unsat is None:
+            if relaxed is not None and sign * (best + sign * step - relaxed) > 0:
+                worst_unsat = relaxed + sign  # the gallop would pass the bound: bisect up to it
+                break
             if step > UNBOUNDED_STEP:
                 self.status_of_last = SolveResult.SAT
                 return Unbounded()
             r, found = beyond(best + sign * step)
             if r is SolveResult.UNKNOWN:
                 # Z3's sequence theory gives up on long sequences: far beyond the length limit, call it unbounded
-                if step > self.limit:
+                if step > self.limit and relaxed is None:
                     self.status_of_last = SolveResult.SAT
                     return Unbounded()
                 return None
