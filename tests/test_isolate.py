@@ -40,3 +40,19 @@ def test_memory_cap_stops_a_runaway():
     out = run_isolated([grow, _value(2)], limits=Limits(memory_bytes=1 << 30))
     assert isinstance(out[0], Failed) and "memory" in out[0].reason
     assert out[1] == 4
+
+
+def test_a_lower_limit_set_by_the_caller_stays_and_jobs_still_run():
+    # `ulimit -v` (or a container) below our default cap: raising to the default is refused, so the
+    # child must keep the caller's limit instead of failing every job
+    import subprocess
+    import sys
+    script = (
+        "import resource\n"
+        "from dspec2test.isolate import Limits, run_isolated\n"
+        "low = 3 << 30\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (low, low))\n"
+        "print(run_isolated([lambda: resource.getrlimit(resource.RLIMIT_AS)], limits=Limits(memory_bytes=6 << 30)))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == f"[({3 << 30}, {3 << 30})]", out.stdout + out.stderr

@@ -90,6 +90,15 @@ def _receive(r: _Running) -> Any:
     return value if kind == "ok" else Failed(value)
 
 
+def _cap_memory(memory_bytes: int) -> None:
+    """Lower the address-space limit to memory_bytes; never raise it (a tighter limit set by the caller,
+    `ulimit -v` or a container, stays, and raising past the hard limit is refused anyway)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    cap = memory_bytes if hard == resource.RLIM_INFINITY else min(memory_bytes, hard)
+    if soft == resource.RLIM_INFINITY or cap < soft:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+
+
 def _child(job: Callable[[], Any], send: Connection, memory_bytes: int) -> None:
     # Everything the user should see comes back as a value; Z3's abort messages and Python's fault
     # handler stack would be noise on the terminal, so the child's stderr goes nowhere.
@@ -98,7 +107,7 @@ def _child(job: Callable[[], Any], send: Connection, memory_bytes: int) -> None:
     os.dup2(devnull, 2)
     try:
         if memory_bytes:
-            resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+            _cap_memory(memory_bytes)
         message: tuple[str, Any] = ("ok", job())
     except MemoryError:
         message = ("failed", "ran out of memory")
