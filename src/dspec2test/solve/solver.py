@@ -178,7 +178,7 @@ class Solver:
                                    {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
         self._unlimited = frozenset()
-        self._prove_cache: dict[tuple, bool] = {}
+        self._prove_cache: dict[tuple, tuple[bool, z3.BoolRef]] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
         self._wf_cache: dict[frozenset, list[z3.BoolRef]] = {}
         self._probers: dict[tuple, _Query] = {}
@@ -188,8 +188,10 @@ class Solver:
         self._distinct_cache: list[tuple[int, int, z3.BoolRef]] | None = None
         self._nontrivial_cache: dict[int, list[tuple[str, int, z3.BoolRef]]] = {}
         self.z = _Z3(self.encoder.rec_defs)
-        self._prover = _Z3(self.encoder.rec_defs)  # for the small bound proofs made while encoding
-        self._linear_z = _Z3([])  # for optimising linear relaxations
+        # contexts for the small bound proofs made while encoding, and for optimising linear relaxations;
+        # made when first needed (a context costs 10 to 20 ms, and many members need neither)
+        self._prover_z: _Z3 | None = None
+        self._linear_z: _Z3 | None = None
 
     @property
     def _unlimited(self) -> frozenset[str]:
@@ -314,15 +316,15 @@ class Solver:
 
     def _prove(self, formula: z3.BoolRef) -> bool:
         """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
-        key = (formula.sexpr(), self._unlimited)
+        key = (formula.get_id(), self._unlimited)  # Z3 shares equal terms; the entry keeps this one alive
         if key not in self._prove_cache:
-            s = _Query(self._prover, self.timeout_ms, budget=PROVE_RLIMIT)
+            if self._prover_z is None or self._prover_z.interrupted:
+                self._prover_z = _Z3(self.encoder.rec_defs)
+            s = _Query(self._prover_z, self.timeout_ms, budget=PROVE_RLIMIT)
             s.add(*self._wf())
             s.add(z3.Not(formula))
-            self._prove_cache[key] = s.check() == z3.unsat
-            if self._prover.interrupted:
-                self._prover = _Z3(self.encoder.rec_defs)
-        return self._prove_cache[key]
+            self._prove_cache[key] = (s.check() == z3.unsat, formula)
+        return self._prove_cache[key][0]
 
     def _pin(self, v: _Var, pv) -> z3.BoolRef | None:
         if isinstance(v.tv.v, FuncV):
@@ -583,6 +585,8 @@ class Solver:
         if not linear or not _linear(linear + [goal >= 0]):
             return None
         # a context of its own: the optimiser and the sequence solver sharing one crashes Z3 4.8.12
+        if self._linear_z is None:
+            self._linear_z = _Z3([])
         o = _Query(self._linear_z, self.timeout_ms, optimize=True)
         o.add(*linear, *[n >= 0 for _, n in lengths])
         h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
