@@ -56,3 +56,17 @@ def test_doctor_exit_code_names_missing_tool(monkeypatch):
     out, err = io.StringIO(), io.StringIO()
     assert doctor.main(None, out, err) == 1
     assert "dafny missing" in err.getvalue()
+
+
+def test_bva_without_a_number_before_the_file(tmp_path):
+    # argparse alone takes the file name as --bva's N
+    from pathlib import Path
+    program = Path(__file__).parent / "generate" / "fixtures" / "abs_or.dfy"
+    manifest = tmp_path / "m.json"
+    code, out, err = run(["generate", "--bva", str(program), "--json", str(manifest)])
+    assert code == 0, err
+    import json
+    scenarios = [s for m in json.loads(manifest.read_text())["methods"] for p in m["partitions"] for s in p["scenarios"]]
+    assert any(s["kind"] == "bva" for s in scenarios)
+    assert cli._explicit_optional_values(["--bva", "7", "f.dfy"]) == ["--bva", "7", "f.dfy"]
+    assert cli._explicit_optional_values(["f.dfy", "--bva"]) == ["f.dfy", "--bva=100"]

@@ -47,10 +47,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Flags whose value may be left out, with the value that means. argparse would take the next word
+# as the value whatever it is, so `generate --bva prog.dfy` read the file name as N.
+OPTIONAL_VALUES = {"--bva": "100"}
+
+
+def _explicit_optional_values(argv: list[str]) -> list[str]:
+    """`--bva` followed by anything but a number becomes `--bva=100`."""
+    out = []
+    for k, a in enumerate(argv):
+        following = argv[k + 1] if k + 1 < len(argv) else None
+        if a in OPTIONAL_VALUES and (following is None or not following.lstrip("-").isdigit()):
+            a = f"{a}={OPTIONAL_VALUES[a]}"
+        out.append(a)
+    return out
+
+
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    argv = sys.argv[1:] if argv is None else argv
+    argv = _explicit_optional_values(sys.argv[1:] if argv is None else argv)
     chosen = next((a for a in argv if not a.startswith("-")), None)
     parser = build_parser(chosen if chosen in {name for name, _, _ in COMMANDS} else None)
     args = parser.parse_args(argv)
