@@ -177,7 +177,8 @@ class MemberGeneration:
         out["scenarios"].append(entry)
         models = [model]
         specs = []
-        if self.options.bva is not None:
+        if self.options.bva is not None and model is not None:
+            # (with no base input, each pin would only add to a query the solver already gave up on)
             specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=model)[1:]
         for spec in specs:
             # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike

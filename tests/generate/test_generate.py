@@ -127,3 +127,10 @@ def test_a_member_on_which_z3_crashes_costs_only_that_member(tmp_path):
         assert "solver failure" in by_name["Root"]["unsupported"][0]["construct"]
         assert "z3_crash.dfy:26: unsupported: solver failure" in err
     assert by_name["Inc"]["partitions"] and "Test_Inc_p1_s1" in out
+
+
+def test_no_boundary_scenarios_where_the_base_scenario_found_no_input(tmp_path):
+    # with every query cut short, each pin would only cost another full time limit
+    m, _, err = manifest(tmp_path, FIXTURES / "conditional_get.dfy", "--bva", "--timeout", "0.001")
+    parts = m["methods"][0]["partitions"]
+    assert parts and all(len(p["scenarios"]) == 1 and p["scenarios"][0]["test"] is None for p in parts)
