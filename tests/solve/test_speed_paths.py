@@ -81,3 +81,18 @@ def test_size_and_sign_preferences_are_built_once_per_turn_parity():
     assert s._nontrivial(0) is s._nontrivial(2)
     assert s._nontrivial(1) is s._nontrivial(3)
     assert not s._nontrivial(0)[-1][2].eq(s._nontrivial(1)[-1][2])  # all positive, then both signs
+
+
+def test_without_zs_python_checks_the_same_query_gives_the_same_model(monkeypatch):
+    lits = [chain(0, "<=", n("x"), "<", card(n("a"))), op("==", idx(n("a"), n("x")), i(7))]
+
+    def solved():
+        s = Solver(EMPTY, [("a", SEQ, False), ("x", INT, False)])
+        return s.solve(lits).values
+
+    monkeypatch.setattr(z3.z3, "Z3_DEBUG", True)  # restored after the test
+    checked = solved()
+    from dspec2test.solve import skip_python_checks
+    skip_python_checks()
+    assert z3.z3.Z3_DEBUG is False
+    assert solved() == checked
