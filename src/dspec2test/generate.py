@@ -31,6 +31,9 @@ from dspec2test.solve import Solver
 SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any], SolverLike]
 
 
+MAX_TIMEOUTS = 3  # time-limited queries of one member after which it gets no more boundary scenarios
+
+
 @dataclass(frozen=True)
 class GenerateOptions:
     methods: tuple[str, ...] = ()  # --method NAME (qualified or short); empty: every member with a contract
@@ -113,6 +116,7 @@ class MemberGeneration:
         self.tests: list[str] = []
         self.cases: list[TestCase] = []
         self.diagnostics: list[Diagnostic] = []
+        self.timed_out = False  # out_of_time said so once
         self.entry: dict[str, Any] = {"name": contract.name, "file": contract.file, "line": contract.line,
                                       "kind": contract.kind, "body": not contract.body_missing,
                                       "partitions": [], "unsupported": [], "unchecked": [], "capped": False}
@@ -177,10 +181,12 @@ class MemberGeneration:
         out["scenarios"].append(entry)
         models = [model]
         specs = []
-        if self.options.bva is not None and model is not None:
+        if self.options.bva is not None and model is not None and not self.out_of_time(solver):
             # (with no base input, each pin would only add to a query the solver already gave up on)
             specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=model)[1:]
         for spec in specs:
+            if self.out_of_time(solver):
+                break
             # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
             entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
             out["scenarios"].append(entry)
@@ -195,6 +201,17 @@ class MemberGeneration:
                 out["scenarios"].append(entry)
                 models.append(model)
         return out
+
+    def out_of_time(self, solver: SolverLike) -> bool:
+        """After MAX_TIMEOUTS queries of this member hit the time limit, it gets no more boundary scenarios
+        (base scenarios still): on contracts Z3 cannot decide (recursive functions over sequences) each
+        pin costs another full limit, and a pull request should not wait minutes for them."""
+        if getattr(solver, "timeouts", 0) < MAX_TIMEOUTS:
+            return False
+        if not self.timed_out:
+            self.timed_out = True
+            self.warn(f"{MAX_TIMEOUTS} solver queries reached the time limit: no further boundary scenarios")
+        return True
 
     def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
                  whole: tuple[ast.Expr, ...], exclude: tuple[Any, ...],

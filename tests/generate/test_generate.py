@@ -134,3 +134,20 @@ def test_no_boundary_scenarios_where_the_base_scenario_found_no_input(tmp_path):
     m, _, err = manifest(tmp_path, FIXTURES / "conditional_get.dfy", "--bva", "--timeout", "0.001")
     parts = m["methods"][0]["partitions"]
     assert parts and all(len(p["scenarios"]) == 1 and p["scenarios"][0]["test"] is None for p in parts)
+
+
+def test_a_member_whose_queries_keep_hitting_the_time_limit_gets_base_scenarios_only():
+    from dspec2test.generate import MAX_TIMEOUTS, GenerateOptions, default_solver_factory, generate
+
+    options = GenerateOptions(bva=100, isolate=False)
+    real = default_solver_factory(options)
+
+    def slow_solver(program, vars_, member):
+        solver = real(program, vars_, member)
+        solver.timeouts = MAX_TIMEOUTS  # as if three queries had run out of time already
+        return solver
+
+    got = generate(str(FIXTURES / "conditional_get.dfy"), options, solver_factory=slow_solver)
+    parts = got.manifest["methods"][0]["partitions"]
+    assert len(parts) == 3 and all([s["kind"] for s in p["scenarios"]] == ["base"] for p in parts)
+    assert any("time limit" in d.message for d in got.diagnostics)

@@ -115,6 +115,7 @@ def test_timeout_gives_unknown():
     s = Solver(EMPTY, [(v, INT, False) for v in "xyz"], timeout_s=0.001)
     c = [op("==", op("+", cube("x"), cube("y")), cube("z")), op(">", n("x"), i(0)), op(">", n("y"), i(0))]
     assert s.check(c) is SolveResult.UNKNOWN
+    assert s.timeouts == 1  # counted apart from resource-budget give-ups, which are no timeouts
     assert s.solve(c) is None and s.status_of_last is SolveResult.UNKNOWN
 
 

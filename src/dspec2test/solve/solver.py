@@ -122,6 +122,7 @@ class _Query:
         finally:
             done.set()
             watcher.join()
+            self.timed_out = bool(fired)
             if fired:
                 self.z.interrupted = True  # the context may keep the cancel flag: later queries use a new one
 
@@ -177,6 +178,7 @@ class Solver:
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
+        self.timeouts = 0  # queries stopped by the time limit (--timeout), not by a resource budget
         self._unlimited = frozenset()
         self._prove_cache: dict[tuple, tuple[bool, z3.BoolRef]] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
@@ -310,6 +312,7 @@ class Solver:
 
     def _run(self, s, *assumptions) -> SolveResult:
         r = s.check(*assumptions)
+        self.timeouts += getattr(s, "timed_out", False)
         self.status_of_last = (SolveResult.SAT if r == z3.sat else SolveResult.UNSAT if r == z3.unsat
                                else SolveResult.UNKNOWN)
         return self.status_of_last
