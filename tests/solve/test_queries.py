@@ -160,3 +160,21 @@ def test_optimisation_never_probes_beyond_the_linear_parts_bound(monkeypatch):
     monkeypatch.setattr(S._Query, "add", lambda self, *fs: added.extend(f.sexpr() for f in fs) or real(self, *fs))
     assert s.optimize(n("x"), c, maximize=True) == 9
     assert max(int(k) for f in added for k in re.findall(r"\b\d+\b", f)) <= 10
+
+
+def test_after_three_timeouts_a_members_later_queries_get_a_short_limit(monkeypatch):
+    from dspec2test.solve import solver as S
+    real = S._Query.check
+
+    def timed_out(self, *a):  # every query as if the clock had stopped it
+        r = real(self, *a)
+        self.timed_out = True
+        return r
+
+    monkeypatch.setattr(S._Query, "check", timed_out)
+    s = Solver(EMPTY, [("x", INT, False)], timeout_s=30)
+    for _ in range(S.TIMEOUTS_BEFORE_SHORT - 1):
+        s.check([op(">", n("x"), i(0))])
+    assert s.timeout_ms == 30_000
+    s.check([op(">", n("x"), i(0))])
+    assert s.timeouts == S.TIMEOUTS_BEFORE_SHORT and s.timeout_ms == S.SHORT_TIMEOUT_MS

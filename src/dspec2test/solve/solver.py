@@ -30,6 +30,8 @@ RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick u
 RELEVANCE_CORES = 8  # relevance queries per solve at most
 RELEVANCE_RLIMIT = 300_000  # each relevance query
 FIXED_LENGTH = 4  # input sequences' length in a relevance query retried after a timeout
+TIMEOUTS_BEFORE_SHORT = 3  # queries of a member stopped by its time limit before the rest get SHORT_TIMEOUT_MS
+SHORT_TIMEOUT_MS = 1000
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
 
 
@@ -313,6 +315,10 @@ class Solver:
     def _run(self, s, *assumptions) -> SolveResult:
         r = s.check(*assumptions)
         self.timeouts += getattr(s, "timed_out", False)
+        if self.timeouts >= TIMEOUTS_BEFORE_SHORT:
+            # a contract Z3 cannot decide in time: the member's later queries get a short limit, so
+            # what it can still answer comes in seconds, not in minutes of waiting out the full one
+            self.timeout_ms = min(self.timeout_ms, SHORT_TIMEOUT_MS)
         self.status_of_last = (SolveResult.SAT if r == z3.sat else SolveResult.UNSAT if r == z3.unsat
                                else SolveResult.UNKNOWN)
         return self.status_of_last
