@@ -151,6 +151,8 @@ class MemberGeneration:
                                        for cl, why in checks.unchecked]
             receiver_decl(c)  # fail early when no receiver can be made
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars], c.member)
+            for hidden in getattr(solver, "hidden_input_types", lambda: [])():
+                raise Unsupported(hidden, c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden}")
             usable, bad = check_clauses(c.clauses, solver)
             for clause, exc in bad:
                 self.unsupported(exc)

@@ -151,3 +151,13 @@ def test_a_member_whose_queries_keep_hitting_the_time_limit_gets_base_scenarios_
     parts = got.manifest["methods"][0]["partitions"]
     assert len(parts) == 3 and all([s["kind"] for s in p["scenarios"]] == ["base"] for p in parts)
     assert any("time limit" in d.message for d in got.diagnostics)
+
+
+def test_an_input_datatype_the_module_does_not_export_is_unsupported_not_an_uncompilable_test(tmp_path):
+    # `export provides Q` makes Q opaque outside the module: a test there cannot write `Q.Tree.Leaf`
+    m, out, err = manifest(tmp_path, FIXTURES / "hidden_datatype.dfy", "--bva")
+    by_name = {meth["name"]: meth for meth in m["methods"]}
+    [why] = by_name["Q.Size"]["unsupported"]
+    assert "not revealed by the export set of module Q" in why["construct"] and not by_name["Q.Size"]["partitions"]
+    assert by_name["Open.Get"]["partitions"] and not by_name["Open.Get"]["unsupported"]
+    assert "hidden_datatype.dfy:5: unsupported: datatype Q.Tree" in err

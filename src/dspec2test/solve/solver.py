@@ -675,6 +675,26 @@ class Solver:
         value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
         return True if z3.is_true(value) else False if z3.is_false(value) else None
 
+    def hidden_input_types(self) -> list[str]:
+        """Datatypes of inputs that tests, outside their module, cannot construct: the module's default
+        export set does not reveal them (`provides T` exports T opaque)."""
+        out: list[str] = []
+        seen: set[int] = set()
+
+        def visit(t: RType) -> None:
+            if id(t) in seen:
+                return
+            seen.add(id(t))
+            if t.kind == "data" and t.scope is not None and not _revealed(self.resolver, t.scope.module, t.decl.name):
+                out.append(f"datatype {t.name} (not revealed by the export set of module {'.'.join(t.scope.module)})")
+            for a in t.args:
+                visit(a)
+
+        for v in self.vars:
+            if not v.output:
+                visit(v.type)
+        return out
+
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
 
@@ -715,6 +735,16 @@ def _chars_in(e) -> set[int]:
         for v in e:
             out |= _chars_in(v)
     return out
+
+
+def _revealed(resolver: Resolver, module: tuple[str, ...], name: str) -> bool:
+    """Is declaration `name` of `module` revealed outside it? Yes where the module declares no default
+    export set (`export` or `export <module name>`), or that set reveals it or `*`."""
+    if not module:
+        return True
+    decl = resolver.modules.get(module[:-1], {}).get(module[-1])
+    exports = [d for d in getattr(decl, "decls", ()) if isinstance(d, ast.Export) and d.name in (None, module[-1])]
+    return not exports or any(name in e.reveals or "*" in e.reveals for e in exports)
 
 
 def _uninterpreted(term) -> bool:
