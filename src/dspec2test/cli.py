@@ -11,6 +11,7 @@ import sys
 from typing import TextIO
 
 from dspec2test import __version__
+from dspec2test.commands import BVA_EXTREME
 
 # (name, module under dspec2test.commands, one-line help). Each module has add_arguments(parser) and
 # main(args, out, err). Modules load only when their command runs: Z3, lark and PyGithub take most of a
@@ -49,11 +50,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 # Flags whose value may be left out, with the value that means. argparse would take the next word
 # as the value whatever it is, so `generate --bva prog.dfy` read the file name as N.
-OPTIONAL_VALUES = {"--bva": "100"}
+OPTIONAL_VALUES = {"--bva": str(BVA_EXTREME)}
 
 
 def _explicit_optional_values(argv: list[str]) -> list[str]:
-    """`--bva` followed by anything but a number becomes `--bva=100`."""
+    """`--bva` followed by anything but a number becomes `--bva=<BVA_EXTREME>`."""
     out = []
     for k, a in enumerate(argv):
         following = argv[k + 1] if k + 1 < len(argv) else None

@@ -24,6 +24,7 @@ from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scen
 from dspec2test.partition.walk import conj
 from dspec2test.records import Scenario, ScenarioKind, TestCase
 from dspec2test.solve import Solver
+from dspec2test.solve.solver import TIMEOUTS_BEFORE_SHORT
 
 
 # (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
@@ -31,7 +32,9 @@ from dspec2test.solve import Solver
 SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any], SolverLike]
 
 
-MAX_TIMEOUTS = 3  # time-limited queries of one member after which it gets no more boundary scenarios
+# time-limited queries of one member after which it gets no more boundary scenarios (and the solver a
+# short limit): one threshold for both
+MAX_TIMEOUTS = TIMEOUTS_BEFORE_SHORT
 
 
 @dataclass(frozen=True)
@@ -151,8 +154,9 @@ class MemberGeneration:
                                        for cl, why in checks.unchecked]
             receiver_decl(c)  # fail early when no receiver can be made
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars], c.member)
-            for hidden in getattr(solver, "hidden_input_types", lambda: [])():
-                raise Unsupported(hidden, c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden}")
+            hidden = getattr(solver, "hidden_input_types", lambda: [])()
+            if hidden:
+                raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
             usable, bad = check_clauses(c.clauses, solver)
             for clause, exc in bad:
                 self.unsupported(exc)

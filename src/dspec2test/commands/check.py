@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.action import results as results_file
+from dspec2test.commands import BVA_EXTREME
 from dspec2test.action.choose import MemberReader, Selection, checkout_of, choose_changed
 from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
@@ -32,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
     parser.add_argument("--list", action="store_true", help="only list the affected members, run nothing")
     parser.add_argument("--config", default=".dspec2test.yml", help="configuration file (default .dspec2test.yml)")
-    parser.add_argument("--bva", nargs="?", type=int, const=100, default=None, metavar="N")
+    parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=None, metavar="N")
     parser.add_argument("--fdnf", action="store_true")
     parser.add_argument("--simplify", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)

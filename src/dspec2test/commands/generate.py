@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from dspec2test.commands import BVA_EXTREME
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, generate
 
@@ -24,8 +25,8 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fdnf", action="store_true",
                         help="Full DNF: every non-empty subset of disjuncts; drops short-circuit safety, so a "
                              "partition may evaluate an expression outside its guard")
-    parser.add_argument("--bva", nargs="?", type=int, const=100, default=d.bva, metavar="N",
-                        help="boundary scenarios; N is the extreme used where a value is unbounded (default 100)")
+    parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=d.bva, metavar="N",
+                        help=f"boundary scenarios; N is the extreme used where a value is unbounded (default {BVA_EXTREME})")
     parser.add_argument("--simplify", action="store_true",
                         help="expect concrete outputs where Z3 proves them unique")
     parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N",

@@ -20,6 +20,7 @@ from dspec2test.solve import quant
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_, multiset_from_cands, or_, unsupported as _u
 
 ANY = RType("any")  # element type of `[]` before its context gives one
+COMPARE = ("<", "<=", ">", ">=")
 _LEAVES = (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)  # cheaper to encode than to look up
 _BINDERS = (ast.Quantifier, ast.SetComprehension, ast.MapComprehension, ast.Lambda, ast.Let, ast.MatchExpr,
             ast.SeqInit, ast.StmtExpr)
@@ -33,7 +34,6 @@ def _tv_key(tv: TV | None) -> tuple:
         view = tuple(x.get_id() for x in tv.view) if tv.view is not None else None
         return (tv.v.get_id(), tv.t, tv.lit, view)
     return (id(tv),)
-COMPARE = ("<", "<=", ">", ">=")
 
 
 @dataclass
