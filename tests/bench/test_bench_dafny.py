@@ -59,8 +59,21 @@ def test_batched_verdicts_equal_one_at_a_time(tmp_path):
         else:  # after the hang the driver restarted and the rest still ran
             assert statuses["absget_loop"]["Test_Get_p1_s1"] is Status.PASSED
             # the slowest finished test is measured (the kill phase's limit follows it); a hang is no finished test
-            assert 0 < alone["absget_same"].slowest_test_s < TIMEOUT_S
-            assert alone["absget_loop"].slowest_test_s < TIMEOUT_S
+            assert 0 < alone["absget_same"].slowest_test_cpu_s < TIMEOUT_S
+            assert alone["absget_loop"].slowest_test_cpu_s < TIMEOUT_S
+
+
+def test_a_cpu_time_limit_ends_a_loop_in_the_same_driver_long_before_the_wall_clock_limit(tmp_path):
+    tools = find_toolchain()
+    loop = (FIXTURES / "corpus" / "mutants" / "absget" / "absget_loop.dfy").read_text()
+    wall_limit_s = 60.0
+    got = run_py(loop + "\n" + TESTS_TEXT, tmp_path, tools, wall_limit_s, cpu_limit_s=0.3)
+    verdicts = got.by_name()
+    assert verdicts["Test_Abs_p1_s1"].status is Status.TIMEOUT
+    assert "CPU time" in verdicts["Test_Abs_p1_s1"].message  # the driver's timer, not the wall-clock watch
+    assert {verdicts[n].status for n in ("Test_Abs_p2_s1", "Test_Get_p1_s1")} == {Status.PASSED}
+    assert got.seconds - got.build_seconds < wall_limit_s / 4
+    assert 0 < got.slowest_test_cpu_s < 0.3  # the tests that ended in time; the loop is no finished test
 
 
 def test_kill_matrix_is_the_same_with_two_jobs_and_on_a_second_run(tmp_path):

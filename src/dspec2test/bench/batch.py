@@ -35,7 +35,7 @@ class SubjectRun:
     results: tuple[TestResult, ...]
     build_error: str | None = None
     batched: bool = False
-    slowest_test_s: float = 0.0
+    slowest_test_cpu_s: float = 0.0
 
 
 def alone_source(text: str, tests_text: str) -> str:
@@ -49,7 +49,7 @@ def batched_source(subjects: list[Subject], tests_text: str) -> str:
 
 def run_alone(subject: Subject, tests_text: str, workdir: Path, execute: Executor) -> SubjectRun:
     got = execute(alone_source(subject.text, tests_text), workdir)
-    return SubjectRun(got.results, got.build_error, slowest_test_s=got.slowest_test_s)
+    return SubjectRun(got.results, got.build_error, slowest_test_cpu_s=got.slowest_test_cpu_s)
 
 
 def run_batched(subjects: list[Subject], tests_text: str, workdir: Path, execute: Executor,

@@ -55,11 +55,12 @@ class BenchConfig:
     cache_dir: Path | None = None
     dafny_version: str = ""
     run_alive: bool = True  # also run our tests on mutants that verify: any failure there is a false alarm
-    # Kill phase, py driver: a test may take this many times its slowest time on the original, at least the
-    # floor and at most timeout_s. A mutant that loops is then a timeout in seconds, not after timeout_s
-    # (most of a run's wall time went to waiting out such loops), and a working one is not mistaken for one.
+    # Kill phase, py driver: a test may use this many times the CPU time of the slowest test on the original,
+    # at least the floor and at most timeout_s; timeout_s stays its wall-clock limit. A mutant that loops is
+    # then a timeout in half a second, not after timeout_s (most of a run's wall time went to waiting out such
+    # loops), and CPU time does not grow with the machine's load, so a working mutant is not mistaken for one.
     kill_time_factor: float = 20.0
-    kill_time_floor_s: float = 2.0
+    kill_time_floor_s: float = 0.5
 
 
 @dataclass
@@ -157,7 +158,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
 
     kill_limit: dict[str, float] = {}
     for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
-        kill_limit[name] = kill_time_limit(config, got.slowest_test_s)
+        kill_limit[name] = kill_time_limit(config, got.slowest_test_cpu_s)
         if got.build_error:
             out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
         elif not got.results:
@@ -189,7 +190,8 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         def kill_program(name: str) -> tuple[dict[str, SubjectRun], int]:
             subjects = [Subject(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
             got, builds = run_batched(subjects, out.prepared[name].tests_text, workdir / "kill" / name,
-                                      _executor(strategy, config, tools, kill_limit[name]), batch=config.batch)
+                                      _executor(strategy, config, tools, cpu_limit_s=kill_limit[name]),
+                                      batch=config.batch)
             for s in subjects:
                 counter.tick(f"{s.key}: {_status(got[s.key])[0].value}")
             return got, builds
@@ -242,19 +244,20 @@ def _first_line(text: str) -> str:
     return (errors or lines or [""])[0][:300]
 
 
-def kill_time_limit(config: BenchConfig, slowest_on_original_s: float) -> float:
-    """The per-test limit of the kill phase, from the slowest test on the original (0: not measured)."""
-    if slowest_on_original_s <= 0:
+def kill_time_limit(config: BenchConfig, slowest_on_original_cpu_s: float) -> float:
+    """The per-test CPU-time limit of the kill phase, from the slowest test on the original (0: not
+    measured, then only the wall-clock limit applies)."""
+    if slowest_on_original_cpu_s <= 0:
         return config.timeout_s
-    return min(config.timeout_s, max(config.kill_time_floor_s, config.kill_time_factor * slowest_on_original_s))
+    return min(config.timeout_s, max(config.kill_time_floor_s, config.kill_time_factor * slowest_on_original_cpu_s))
 
 
-def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain, timeout_s: float | None = None) -> Executor:
+def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain, cpu_limit_s: float = 0.0) -> Executor:
     target = config.target if strategy.ours else config.dtest_target
-    limit = config.timeout_s if timeout_s is None else timeout_s
     if target == "py" and strategy.ours:
-        return lambda source, workdir: run_py(source, workdir, tools, limit, stop_on_kill=True)
-    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, limit)
+        return lambda source, workdir: run_py(source, workdir, tools, config.timeout_s, stop_on_kill=True,
+                                              cpu_limit_s=cpu_limit_s)
+    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, config.timeout_s)
 
 
 def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:

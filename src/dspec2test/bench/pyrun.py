@@ -8,6 +8,12 @@ each test. An uncaught runtime error fails that test only (Dafny's runner would 
 same verdict for that test, and the rest still run); a test that exceeds the per-test limit is killed,
 counted as timeout, and the driver restarts after it without recompiling.
 
+A run may also give each test a CPU-time limit (the kill phase does: a mutant that loops is caught in
+about that much CPU time, not after a wall-clock limit chosen for a loaded machine). The driver checks
+it itself with a profiling timer, so the looping test ends with an exception and the next test runs in
+the same process; CPU time, unlike wall time, does not grow when other processes load the machine. The
+wall-clock watch stays as the backstop for what the timer cannot interrupt (one huge integer operation).
+
 With stop_on_kill, once a test of a program version fails or times out, that version's remaining tests
 are skipped (not reported): a benchmark only needs to know that the version is killed.
 """
@@ -64,31 +70,45 @@ _strict(_dafny.Array, "__setitem__", lambda a: a.arr)
 '''
 
 DRIVER = f'''
-import json, sys
+import json, signal, sys, time
 sys.path.insert(0, sys.argv[1])
 import _dafny
 import module_
 MARK = {MARK!r}
 {STRICT_BOUNDS}
-plan = json.load(open(sys.argv[2]))
+class _Overstay(BaseException):  # not an Exception: nothing in the program under test catches it
+    pass
+def _overstay(signum, frame):
+    raise _Overstay()
+signal.signal(signal.SIGPROF, _overstay)
+cpu_limit, plan = json.load(open(sys.argv[2]))
 dead = set()
 for index, chain, group in plan:
     if group is not None and group in dead:
-        sys.stdout.write("\\n" + MARK + " end " + str(index) + ' ["skipped", ""]\\n'); sys.stdout.flush()
+        sys.stdout.write("\\n" + MARK + " end " + str(index) + ' ["skipped", "", 0]\\n'); sys.stdout.flush()
         continue
     sys.stdout.write("\\n" + MARK + " start " + str(index) + "\\n"); sys.stdout.flush()
     target = module_
     for part in chain:
         target = getattr(target, part)
+    cpu = time.process_time()
     try:
-        target()
+        try:
+            if cpu_limit:
+                signal.setitimer(signal.ITIMER_PROF, cpu_limit)
+            target()
+        finally:  # an overstay raised here, before the timer stops, is still caught below
+            signal.setitimer(signal.ITIMER_PROF, 0)
         verdict = ["passed", ""]
+    except _Overstay:
+        verdict = ["timeout", "timeout: more than " + format(cpu_limit, "g") + " s of CPU time"]
     except _dafny.HaltException as e:
         verdict = ["failed", str(e.message)]
     except RecursionError:
         verdict = ["failed", "runtime error: stack overflow (RecursionError)"]
     except Exception as e:
         verdict = ["failed", "runtime error: " + type(e).__name__ + ": " + str(e)]
+    verdict.append(time.process_time() - cpu)
     if verdict[0] != "passed" and group is not None:
         dead.add(group)
     sys.stdout.write("\\n" + MARK + " end " + str(index) + " " + json.dumps(verdict) + "\\n"); sys.stdout.flush()
@@ -146,7 +166,9 @@ def run_py(
     build_timeout_s: float = 600.0,
     stem: str = "prog",
     stop_on_kill: bool = False,
+    cpu_limit_s: float = 0.0,
 ) -> RunResult:
+    """test_timeout_s: wall-clock limit per test; cpu_limit_s: CPU-time limit per test (0: none)."""
     start = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
     dfy = workdir / f"{stem}.dfy"
@@ -170,7 +192,7 @@ def run_py(
     while remaining:
         plan = [[i, tests[i][1], groups[i]] for i in remaining]
         plan_file = workdir / "plan.json"
-        plan_file.write_text(json.dumps(plan))
+        plan_file.write_text(json.dumps([cpu_limit_s, plan]))
         _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools, durations)
         if stop_on_kill:  # a version killed by a timeout: skip its other tests on the restart
             dead = {groups[i] for i, v in verdicts.items() if v.status is not Status.PASSED}
@@ -179,14 +201,14 @@ def run_py(
             remaining = [i for i in remaining if i not in verdicts]
     results = tuple(verdicts[i] for i in range(len(tests)) if i in verdicts and verdicts[i].status != SKIPPED)
     return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.wall_s,
-                     slowest_test_s=max(durations, default=0.0))
+                     slowest_test_cpu_s=max(durations, default=0.0))
 
 
 def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, list[str]]],
            verdicts: dict[int, TestResult], test_timeout_s: float, tools: Toolchain,
            durations: list[float]) -> None:
-    """One driver process: records verdicts (and how long each finished test took) until it ends or a
-    test overstays; then returns."""
+    """One driver process: records verdicts (and the CPU time of each test that ended in time) until it
+    ends or a test overstays its wall-clock limit; then returns."""
     env = tools.dafny_env()
     env["PYTHONUNBUFFERED"] = "1"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -199,7 +221,6 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
     err_chunks: list[bytes] = []
     threading.Thread(target=lambda: err_chunks.append(proc.stderr.read()), daemon=True).start()
     current: int | None = None
-    started = 0.0
     deadline = time.monotonic() + max(test_timeout_s, 60.0)  # start-up: importing the translated program
     while True:
         try:
@@ -220,14 +241,13 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
         _, what, index, *rest = line.rstrip("\n").split(" ", 3)
         if what == "start":
             current = int(index)
-            started = time.monotonic()
-            deadline = started + test_timeout_s
+            deadline = time.monotonic() + test_timeout_s
         else:
-            status, message = json.loads(rest[0])
+            status, message, cpu_s = json.loads(rest[0])
             verdict = SKIPPED if status == "skipped" else Status(status)
             verdicts[int(index)] = TestResult(tests[int(index)][0], verdict, message)
-            if current is not None:
-                durations.append(time.monotonic() - started)
+            if current is not None and verdict is not Status.TIMEOUT:
+                durations.append(cpu_s)
             current = None
     proc.wait()
     if current is not None:  # the interpreter itself died inside a test (e.g. a segfault)
@@ -241,7 +261,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
 
 def _fill(verdicts: dict[int, TestResult], tests: list[tuple[str, list[str]]], plan_file: Path,
           status: Status, message: str) -> None:
-    for index, _chain, _group in json.loads(plan_file.read_text()):
+    for index, _chain, _group in json.loads(plan_file.read_text())[1]:
         verdicts.setdefault(index, TestResult(tests[index][0], status, message))
 
 

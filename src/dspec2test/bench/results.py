@@ -30,7 +30,7 @@ class RunResult:
     build_error: str | None = None  # Dafny's message when program plus tests do not build
     seconds: float = 0.0  # wall time of the whole run, build included
     build_seconds: float = 0.0
-    slowest_test_s: float = 0.0  # the longest a single test took (py driver only; 0 when not measured)
+    slowest_test_cpu_s: float = 0.0  # the most CPU time a single test took (py driver only; 0: not measured)
 
     def by_name(self) -> dict[str, TestResult]:
         return {r.name: r for r in self.results}
