@@ -45,6 +45,7 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
     out = [base_scenario(part)]
     seen: set[str] = set()
     names = {v.name for v in contract.vars}
+    optimum = Optima(solver, part.literals)
 
     def useful(pin: Pin) -> bool:
         text = print_expr(pin.expr)
@@ -60,7 +61,7 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))
 
     for var in contract.vars:
-        for group in candidate_pins(var, part.literals, solver, types, names):
+        for group in candidate_pins(var, part.literals, solver, types, names, optimum):
             kept = [p for p in group.pins if useful(p)]
             if not kept and group.fallback is not None and (group.outputs_too or not var.is_output):
                 kept = [p for p in map(Pin, group.fallback(extreme)) if useful(p)]
@@ -87,8 +88,37 @@ class PinGroup:
     outputs_too: bool = False  # the fallback applies to outputs as well
 
 
+class Optima:
+    """The optima a partition's pins need, each asked of the solver once: `b - a` is `-(a - b)`, so the
+    least of one is minus the greatest of the other (variables compared with each other, such as i, j
+    and k, would otherwise cost every pair's two optimisations twice)."""
+
+    def __init__(self, solver: SolverLike, literals: tuple[ast.Expr, ...]):
+        self.solver, self.literals = solver, literals
+        self.known: dict[tuple[ast.Expr, bool], Any] = {}
+
+    def __call__(self, term: ast.Expr, maximize: bool) -> Any:
+        if (term, maximize) not in self.known:
+            mirror = _mirror(term)
+            if mirror is not None and (mirror, not maximize) in self.known:
+                other = self.known[(mirror, not maximize)]
+                self.known[(term, maximize)] = -other if _finite(other) else other  # unbounded or unknown alike
+            else:
+                self.known[(term, maximize)] = self.solver.optimize(term, self.literals, maximize)
+        return self.known[(term, maximize)]
+
+
+def _mirror(term: ast.Expr) -> ast.Expr | None:
+    """`b - a` for `a - b` over two names; None for any other term."""
+    if isinstance(term, ast.BinOp) and term.op == "-" and isinstance(term.left, ast.Name) \
+            and isinstance(term.right, ast.Name):
+        return ast.BinOp("-", term.right, term.left)
+    return None
+
+
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
-                   names: set[str]) -> list[PinGroup]:
+                   names: set[str], optimum: Optima | None = None) -> list[PinGroup]:
+    optimum = optimum or Optima(solver, literals)
     kind = types.kind(var.type)
     v = ast.Name(var.name)
     if kind == "bool":
@@ -112,8 +142,8 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
     for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names))]:
         term = v if _is_zero(t) else ast.BinOp("-", v, t)
         try:
-            lo = solver.optimize(term, literals, False)
-            hi = solver.optimize(term, literals, True)
+            lo = optimum(term, False)
+            hi = optimum(term, True)
         except Unsupported:
             continue
         lo_ok, hi_ok = _finite(lo), _finite(hi)
