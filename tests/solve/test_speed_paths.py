@@ -96,3 +96,19 @@ def test_without_zs_python_checks_the_same_query_gives_the_same_model(monkeypatc
     skip_python_checks()
     assert z3.z3.Z3_DEBUG is False
     assert solved() == checked
+
+
+def test_the_far_probe_for_unboundedness_gets_a_small_budget(monkeypatch):
+    # n >= 0 && r == SumTo(n): asked at n >= 2^20, Z3 unfolds SumTo a million times and gives up, which
+    # counts as unbounded whatever the budget; the small one makes that answer come at once
+    from tests.solve.build import call, function, ite
+    sum_to = function("SumTo", [("n", INT)], INT,
+                      ite(op("<=", n("n"), i(0)), i(0), op("+", n("n"), call("SumTo", op("-", n("n"), i(1))))))
+    s = Solver(program(sum_to), [("n", INT, False), ("r", INT, True)])
+    cons = [op(">=", n("n"), i(0)), op("==", n("r"), call("SumTo", n("n")))]
+    budgets = []
+    real = S._Query.set_budget
+    monkeypatch.setattr(S._Query, "set_budget", lambda self, units: budgets.append(units) or real(self, units))
+    assert isinstance(s.optimize(n("n"), cons, True), S.Unbounded)
+    assert S.FAR_PROBE_RLIMIT in budgets and S.FAR_PROBE_RLIMIT < S.PROBE_RLIMIT
+    assert s.optimize(n("n"), cons, False) == 0  # the least edge is still searched in full

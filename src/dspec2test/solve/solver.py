@@ -25,6 +25,9 @@ SEED = 0
 # 0.15 to 2.5 million units a second, depending on the theory. The clock (--timeout) stays as a backstop.
 PREFER_RLIMIT = 300_000  # a preference tier: fall back to the next tier when it is not met quickly
 PROBE_RLIMIT = 150_000  # one optimisation probe after the first model
+# the probe far beyond a first model that tells unbounded terms apart: giving up there counts as unbounded
+# anyway, so a larger budget only buys time for Z3 to unfold recursive functions at huge arguments
+FAR_PROBE_RLIMIT = 15_000
 PROVE_RLIMIT = 200_000  # a bound proof made while encoding
 RELEVANCE_TRIES = 2  # relevance queries per solve that may give up; the quick unsat-core ones count apart
 RELEVANCE_CORES = 8  # relevance queries per solve at most
@@ -532,10 +535,13 @@ class Solver:
             self.status_of_last = SolveResult.SAT
             return best
 
-        def beyond(v: int) -> tuple[SolveResult, int | None]:  # is a value at least as good as v possible?
+        def beyond(v: int, budget: int = PROBE_RLIMIT) -> tuple[SolveResult, int | None]:
+            # is a value at least as good as v possible?
             s.push()
             s.add(goal >= v if maximize else goal <= v)
+            s.set_budget(budget)
             r = self._run(s)
+            s.set_budget(PROBE_RLIMIT)
             found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
             if r is SolveResult.UNKNOWN:
@@ -545,7 +551,7 @@ class Solver:
         if relaxed is None:
             # One probe far out settles the common unbounded case at once (galloping there takes ten); Z3
             # giving up that far beyond the length limit also counts as unbounded, as below.
-            r, _ = beyond(best + sign * UNBOUNDED_STEP)
+            r, _ = beyond(best + sign * UNBOUNDED_STEP, FAR_PROBE_RLIMIT)
             if r is not SolveResult.UNSAT:
                 self.status_of_last = SolveResult.SAT
                 return Unbounded()

@@ -29,12 +29,12 @@ method {:test} Test_ConditionalGet_p1_s2()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[58, 57, 59, 60]", "x": "2"}, "outputs": {"r": "59"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[93, 99, 95, 94]", "x": "2"}, "outputs": {"r": "95"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p1_s3()
 {
-  var s: seq<int> := [58, 57, 59, 60];
+  var s: seq<int> := [93, 99, 95, 94];
   var x: int := 2;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -43,12 +43,12 @@ method {:test} Test_ConditionalGet_p1_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[78, -3, -2, -1]", "x": "0"}, "outputs": {"r": "78"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[25, -1, 83, 84]", "x": "0"}, "outputs": {"r": "25"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 4 (bva): x == 0
 method {:test} Test_ConditionalGet_p1_s4()
 {
-  var s: seq<int> := [78, -3, -2, -1];
+  var s: seq<int> := [25, -1, 83, 84];
   var x: int := 0;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -57,12 +57,12 @@ method {:test} Test_ConditionalGet_p1_s4()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[71, 73, 72]", "x": "2"}, "outputs": {"r": "72"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[86, 87, 45]", "x": "2"}, "outputs": {"r": "45"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 5 (bva): x == |s| - 1
 method {:test} Test_ConditionalGet_p1_s5()
 {
-  var s: seq<int> := [71, 73, 72];
+  var s: seq<int> := [86, 87, 45];
   var x: int := 2;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -71,12 +71,12 @@ method {:test} Test_ConditionalGet_p1_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 76, 78]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p2_s1()
 {
-  var s: seq<int> := [77, 76, 78];
+  var s: seq<int> := [77, 78, 76];
   var x: int := 3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -113,12 +113,12 @@ method {:test} Test_ConditionalGet_p2_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[15, -1, 16, 14]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[39, -1, 41, 40]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p2_s4()
 {
-  var s: seq<int> := [15, -1, 16, 14];
+  var s: seq<int> := [39, -1, 41, 40];
   var x: int := 4;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -141,12 +141,12 @@ method {:test} Test_ConditionalGet_p2_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[-63, 75, 17, 12]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[92, -62, -60, -61]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 6 (bva): x == |s|
 method {:test} Test_ConditionalGet_p2_s6()
 {
-  var s: seq<int> := [-63, 75, 17, 12];
+  var s: seq<int> := [92, -62, -60, -61];
   var x: int := 4;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -169,12 +169,12 @@ method {:test} Test_ConditionalGet_p2_s7()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[39, 41, 40]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 76, 78]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p3_s1()
 {
-  var s: seq<int> := [39, 41, 40];
+  var s: seq<int> := [77, 76, 78];
   var x: int := -1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -211,12 +211,12 @@ method {:test} Test_ConditionalGet_p3_s3()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[84, -1, 24, 23]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[39, -1, 40, 41]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p3_s4()
 {
-  var s: seq<int> := [84, -1, 24, 23];
+  var s: seq<int> := [39, -1, 40, 41];
   var x: int := -3;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
@@ -239,12 +239,12 @@ method {:test} Test_ConditionalGet_p3_s5()
   expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[50, -2, -1]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-1, 7, 6]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4]}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 6 (bva): x == -1
 method {:test} Test_ConditionalGet_p3_s6()
 {
-  var s: seq<int> := [50, -2, -1];
+  var s: seq<int> := [-1, 7, 6];
   var x: int := -1;
   var r := ConditionalGet(s, x);
   print "\n[dspec2test] actual r = ", r, "\n";
