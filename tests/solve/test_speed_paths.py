@@ -112,3 +112,17 @@ def test_the_far_probe_for_unboundedness_gets_a_small_budget(monkeypatch):
     assert isinstance(s.optimize(n("n"), cons, True), S.Unbounded)
     assert S.FAR_PROBE_RLIMIT in budgets and S.FAR_PROBE_RLIMIT < S.PROBE_RLIMIT
     assert s.optimize(n("n"), cons, False) == 0  # the least edge is still searched in full
+
+
+def test_an_edge_at_the_linear_bound_is_confirmed_by_one_fresh_query(monkeypatch):
+    # 0 <= i < |a| < 50 with |a| >= 20 (past the length limit): the linear part bounds i by 48, and one
+    # query on a fresh solver shows 48 is met, with no gallop of probes towards it
+    s = Solver(EMPTY, [("a", SEQ, False), ("i", INT, False)])
+    size = card(n("a"))
+    cons = [op(">=", size, i(20)), op("<", size, i(50)), chain(0, "<=", n("i"), "<", size)]
+    runs = []
+    real = S.Solver._run
+    monkeypatch.setattr(S.Solver, "_run", lambda self, q, *a: runs.append(1) or real(self, q, *a))
+    assert s.optimize(n("i"), cons, True) == 48
+    assert len(runs) <= 2  # the first model, then the bound itself
+    assert s.optimize(op("-", n("i"), size), cons, True) == -1

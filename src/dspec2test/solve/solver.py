@@ -531,9 +531,9 @@ class Solver:
         # the optimum of the linear part bounds the true one: probes beyond it are unsat without asking
         # (and Z3's sequence solver, asked, often gives up on them instead)
         relaxed = self._relaxed_optimum(constraints, facts, goal, maximize)
-        if relaxed == best:  # the first model attains the bound
+        if relaxed == best or (relaxed is not None and self._attains(facts, goal, relaxed)):
             self.status_of_last = SolveResult.SAT
-            return best
+            return relaxed
 
         def beyond(v: int, budget: int = PROBE_RLIMIT) -> tuple[SolveResult, int | None]:
             # is a value at least as good as v possible?
@@ -585,6 +585,14 @@ class Solver:
                 worst_unsat = mid
         self.status_of_last = SolveResult.SAT
         return best
+
+    def _attains(self, facts: list[z3.BoolRef], goal, value: int) -> bool:
+        """Can goal be exactly value? Asked of a fresh solver: where the relaxation's bound is the optimum
+        (most partitions), one query settles it, and Z3's incremental prober, pushed to a long array's far
+        end, often gives up where a fresh search finds a model at once."""
+        s = self._new(budget=PROBE_RLIMIT)
+        s.add(*facts, goal == value)
+        return self._run(s) is SolveResult.SAT
 
     def _relaxed_optimum(self, constraints: Sequence[ast.Expr], facts: list[z3.BoolRef], goal,
                          maximize: bool) -> int | None:
