@@ -96,6 +96,7 @@ class Optima:
     def __init__(self, solver: SolverLike, literals: tuple[ast.Expr, ...]):
         self.solver, self.literals = solver, literals
         self.known: dict[tuple[ast.Expr, bool], Any] = {}
+        self.mirrored: set[ast.Expr] = set()  # terms whose optima came from their mirror's
 
     def __call__(self, term: ast.Expr, maximize: bool) -> Any:
         if (term, maximize) not in self.known:
@@ -103,6 +104,7 @@ class Optima:
             if mirror is not None and (mirror, not maximize) in self.known:
                 other = self.known[(mirror, not maximize)]
                 self.known[(term, maximize)] = -other if _finite(other) else other  # unbounded or unknown alike
+                self.mirrored.add(term)
             else:
                 self.known[(term, maximize)] = self.solver.optimize(term, self.literals, maximize)
         return self.known[(term, maximize)]
@@ -146,6 +148,8 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             hi = optimum(term, True)
         except Unsupported:
             continue
+        if term in optimum.mirrored:
+            continue  # `j == i + 2` is `i == j - 2`: the mirror's pins are these scenarios already
         lo_ok, hi_ok = _finite(lo), _finite(hi)
         if lo_ok and hi_ok and lo == hi:
             continue  # v - t is constant in the partition: pinning it adds nothing
