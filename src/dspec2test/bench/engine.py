@@ -139,7 +139,11 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         counter.tick(f"{name}: {got.tests} tests" + (f" (unsupported: {got.reason})" if got.reason else ""))
         return got
 
-    out.prepared = dict(zip(programs, _parallel(gen, list(programs), config.jobs)))
+    # the longest programs first (size is a rough guess of the work): with the slowest one started last,
+    # the other jobs sat idle while it ran
+    order = sorted(programs, key=lambda n: -len(programs[n].text))
+    got = dict(zip(order, _parallel(gen, order, config.jobs)))
+    out.prepared = {name: got[name] for name in programs}
     out.wall["generate"] = time.monotonic() - t0
 
     # safety: every test passes on the original
