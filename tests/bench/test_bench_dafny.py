@@ -22,7 +22,7 @@ TIMEOUT_S = 3.0
 pytestmark = pytest.mark.dafny
 
 
-def _fixed_tests(strategy, program, workdir, tools, timeout_s) -> Prepared:
+def _fixed_tests(strategy, program, workdir, tools, timeout_s, pool) -> Prepared:
     return Prepared(program.name, TESTS_TEXT, 3, None, 0.0)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dspec2test.bench.batch import SUBJECT_MODULE, Subject, batched_source, run_batched
 from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key
-from dspec2test.bench.corpus import CorpusError, Label, load_corpus, read_labels
+from dspec2test.bench.corpus import CorpusError, Label, Program, load_corpus, read_labels
 from dspec2test.bench.dafnytest import parse_output
 from dspec2test.bench.dtest import annotate, method_entries
 from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit
@@ -221,3 +221,23 @@ def test_out_of_reach_only_where_no_contracted_member_reaches_the_mutated_one():
     names = [at("r := Helper", "VER"), at("x + Deep", "AOR"), at("{ x }", "LVR"), at("r := x; }", "SDL"),
              at("print t", "SDL"), "P_-_ODL_Add"]
     assert out_of_reach("P", text, names) == {names[3], names[4]}  # Lonely and Main; Helper and Deep are called
+
+
+def test_generation_workers_give_the_tests_of_a_direct_run_and_report_a_bad_program(tmp_path):
+    from dspec2test.bench.genworker import GenerationPool
+    from dspec2test.bench.strategies import OPTIONS, prepare
+    from dspec2test.generate import generate
+
+    corpus = load_corpus(Path(__file__).parent / "fixtures" / "corpus")
+    [program] = corpus.programs
+    broken = tmp_path / "broken.dfy"
+    broken.write_text("method M( {\n")
+    bad = Program("broken", broken, broken.read_text())
+    with GenerationPool(2) as pool:
+        first = prepare(Strategy.SPEC_BVA, program, tmp_path, None, 120.0, pool)
+        again = prepare(Strategy.SPEC_BVA, program, tmp_path, None, 120.0, pool)  # the same, warm worker
+        failed = prepare(Strategy.SPEC_BVA, bad, tmp_path, None, 120.0, pool)
+    direct = generate(str(program.path), OPTIONS[Strategy.SPEC_BVA])
+    assert first.reason is None and first.tests == len(direct.cases) > 0
+    assert first.tests_text == again.tests_text == direct.tests_text
+    assert failed.reason and failed.tests == 0

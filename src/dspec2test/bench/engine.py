@@ -18,6 +18,7 @@ from dspec2test.bench.batch import Executor, Subject, SubjectRun, run_alone, run
 from dspec2test.bench.classify import Classified, Classifier, Verification
 from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
 from dspec2test.bench.dafnytest import run_dafny_test
+from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.pyrun import run_py
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.records import Status
@@ -91,8 +92,9 @@ def mutant_key(m: Mutant) -> str:
     return f"{m.program}/{m.name}"
 
 
-# (strategy, program, workdir, tools, generate timeout) -> Prepared; tests pass fixed tests files here.
-PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float], Prepared]
+# (strategy, program, workdir, tools, generate timeout, worker pool) -> Prepared; tests pass fixed tests
+# files here.
+PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float, GenerationPool], Prepared]
 
 
 def run_bench(corpus: Corpus, config: BenchConfig, tools: Toolchain, progress: Callable[[str], None],
@@ -135,14 +137,15 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     counter = _Counter(len(programs), f"{strategy.value} generate", progress)
 
     def gen(name: str) -> Prepared:
-        got = prepare_fn(strategy, programs[name], workdir / "gen" / name, tools, config.generate_timeout_s)
+        got = prepare_fn(strategy, programs[name], workdir / "gen" / name, tools, config.generate_timeout_s, pool)
         counter.tick(f"{name}: {got.tests} tests" + (f" (unsupported: {got.reason})" if got.reason else ""))
         return got
 
     # the longest programs first (size is a rough guess of the work): with the slowest one started last,
     # the other jobs sat idle while it ran
     order = sorted(programs, key=lambda n: -len(programs[n].text))
-    got = dict(zip(order, _parallel(gen, order, config.jobs)))
+    with GenerationPool(config.jobs) as pool:
+        got = dict(zip(order, _parallel(gen, order, config.jobs)))
     out.prepared = {name: got[name] for name in programs}
     out.wall["generate"] = time.monotonic() - t0
 

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
-import sys
 import time
 from dataclasses import dataclass
 from enum import Enum
@@ -12,9 +9,8 @@ from pathlib import Path
 
 from dspec2test.bench.corpus import Program
 from dspec2test.bench.dtest import generate_block, wrap
-from dspec2test.bench.genworker import options_json
+from dspec2test.bench.genworker import BrokenProcessPool, GenerationPool
 from dspec2test.generate import GenerateOptions
-from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain
 
 
@@ -53,29 +49,28 @@ def version_text(strategy: Strategy, text: str) -> str:
     return wrap(text) if strategy is Strategy.DTEST_BLOCK else text
 
 
-def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchain, timeout_s: float) -> Prepared:
+def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchain, timeout_s: float,
+            pool: GenerationPool | None = None) -> Prepared:
+    """`pool`: the workers our strategies generate in (without one, a worker of its own for this call)."""
     if strategy is Strategy.DTEST_BLOCK:
         got = generate_block(program.name, program.text, workdir, tools, timeout_s)
         return Prepared(program.name, got.tests_text, got.tests, got.error, got.seconds, got.note)
-    return _prepare_ours(strategy, program, workdir, timeout_s)
+    if pool is None:
+        with GenerationPool(1) as own:
+            return _prepare_ours(strategy, program, own, timeout_s)
+    return _prepare_ours(strategy, program, pool, timeout_s)
 
 
-def _prepare_ours(strategy: Strategy, program: Program, workdir: Path, timeout_s: float) -> Prepared:
+def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, timeout_s: float) -> Prepared:
     start = time.monotonic()
-    workdir.mkdir(parents=True, exist_ok=True)
-    options, out = workdir / "options.json", workdir / "generated.json"
-    options.write_text(options_json(OPTIONS[strategy]))
-    got = run_limited([sys.executable, "-m", "dspec2test.bench.genworker", str(program.path), str(options),
-                       str(out)], workdir, dict(os.environ), timeout_s)
-    seconds = time.monotonic() - start
-    if got.timed_out:
-        return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", seconds)
+    future = pool.submit(str(program.path), OPTIONS[strategy], timeout_s)
     try:
-        data = json.loads(out.read_text())
-    except (OSError, ValueError):
-        tail = [line for line in got.stderr.strip().splitlines() if line.strip()]
-        return Prepared(program.name, "", 0, f"generation crashed (exit {got.returncode}): "
-                        + " / ".join(tail[-3:])[:300], seconds)
+        data = future.result(timeout=timeout_s)
+    except TimeoutError:
+        return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", time.monotonic() - start)
+    except BrokenProcessPool as exc:  # the worker itself died (generate() keeps Z3 in forked children)
+        return Prepared(program.name, "", 0, f"generation crashed: {exc}"[:300], time.monotonic() - start)
+    seconds = time.monotonic() - start
     if "error" in data:
         return Prepared(program.name, "", 0, data["error"], seconds)
     if not data["tests"]:
