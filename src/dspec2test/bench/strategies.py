@@ -63,9 +63,8 @@ def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchai
 
 def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, timeout_s: float) -> Prepared:
     start = time.monotonic()
-    future = pool.submit(str(program.path), OPTIONS[strategy], timeout_s)
     try:
-        data = future.result(timeout=timeout_s)
+        data = pool.submit(str(program.path), OPTIONS[strategy], timeout_s).result(timeout=timeout_s)
     except TimeoutError:
         return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", time.monotonic() - start)
     except BrokenProcessPool as exc:  # the worker itself died (generate() keeps Z3 in forked children)
