@@ -241,3 +241,21 @@ def test_generation_workers_give_the_tests_of_a_direct_run_and_report_a_bad_prog
     assert first.reason is None and first.tests == len(direct.cases) > 0
     assert first.tests_text == again.tests_text == direct.tests_text
     assert failed.reason and failed.tests == 0
+
+
+def test_a_dead_generation_worker_costs_its_program_only(tmp_path):
+    import os
+    import signal
+
+    from dspec2test.bench.genworker import GenerationPool
+    from dspec2test.bench.strategies import prepare
+
+    [program] = load_corpus(Path(__file__).parent / "fixtures" / "corpus").programs
+    with GenerationPool(1) as pool:
+        assert prepare(Strategy.SPEC, program, tmp_path, None, 120.0, pool).reason is None
+        for pid in list(pool._pool._processes):  # a worker killed from outside, as a crash would
+            os.kill(pid, signal.SIGKILL)
+        hit = prepare(Strategy.SPEC, program, tmp_path, None, 120.0, pool)
+        after = prepare(Strategy.SPEC, program, tmp_path, None, 120.0, pool)
+    assert hit.reason and "crashed" in hit.reason
+    assert after.reason is None and after.tests > 0

@@ -52,6 +52,12 @@ class GenerationPool:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
+    def restart(self) -> None:
+        """After a worker died (the pool is then broken for good): new workers for the next program."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
     def submit(self, path: str, options: GenerateOptions, limit_s: float) -> Future:
         if self._pool is None:
             ctx = multiprocessing.get_context("forkserver")

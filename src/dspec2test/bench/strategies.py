@@ -68,6 +68,7 @@ def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, ti
     except TimeoutError:
         return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", time.monotonic() - start)
     except BrokenProcessPool as exc:  # the worker itself died (generate() keeps Z3 in forked children)
+        pool.restart()
         return Prepared(program.name, "", 0, f"generation crashed: {exc}"[:300], time.monotonic() - start)
     seconds = time.monotonic() - start
     if "error" in data:
