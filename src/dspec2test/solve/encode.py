@@ -7,6 +7,7 @@ keep a residual Z3 quantifier for the rest, dropped when the bound provably leav
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -21,6 +22,7 @@ from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_,
 
 ANY = RType("any")  # element type of `[]` before its context gives one
 COMPARE = ("<", "<=", ">", ">=")
+ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _LEAVES = (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)  # cheaper to encode than to look up
 _BINDERS = (ast.Quantifier, ast.SetComprehension, ast.MapComprehension, ast.Lambda, ast.Let, ast.MatchExpr,
             ast.SeqInit, ast.StmtExpr)
@@ -194,7 +196,7 @@ class Encoder:
             return self._bv_op(op, a, b, node)
         if op in COMPARE:
             x, y = a.v, b.v
-            return TV({"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[op], BOOL)
+            return TV(ORDER[op](x, y), BOOL)  # one term built, not all four
         if k not in ("int", "real"):
             raise _u(f"operator {op} on {k}", node)
         x, y = a.v, b.v
