@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
+import threading
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from dspec2test.dafny.parser import dafny_parser
@@ -44,6 +45,7 @@ class GenerationPool:
     def __init__(self, jobs: int):
         self.jobs = max(1, jobs)
         self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()  # the bench's threads submit at once: one of them starts the workers
 
     def __enter__(self) -> "GenerationPool":
         return self
@@ -52,20 +54,25 @@ class GenerationPool:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
 
-    def restart(self) -> None:
-        """After a worker died (the pool is then broken for good): new workers for the next program."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-
-    def submit(self, path: str, options: GenerateOptions, limit_s: float) -> Future:
-        if self._pool is None:
-            ctx = multiprocessing.get_context("forkserver")
-            ctx.set_forkserver_preload(["dspec2test.bench.genworker"])
-            self._pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_warm)
+    def run(self, path: str, options: GenerateOptions, limit_s: float) -> dict:
+        """generate_program's result in a worker, or {"crash": why} when the worker died (the next program
+        then gets new workers: a broken pool stays broken). Raises TimeoutError past limit_s."""
         # no member may outlast the program's limit: a worker past it is soon free again
         options = dataclasses.replace(options, member_timeout_s=min(options.member_timeout_s, limit_s))
-        return self._pool.submit(generate_program, path, options)
+        with self._lock:
+            if self._pool is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["dspec2test.bench.genworker"])
+                self._pool = ProcessPoolExecutor(self.jobs, mp_context=ctx, initializer=_warm)
+            pool = self._pool
+        try:
+            return pool.submit(generate_program, path, options).result(timeout=limit_s)
+        except BrokenProcessPool as exc:
+            with self._lock:
+                if self._pool is pool:  # not yet replaced by another thread that saw it break
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
+            return {"crash": str(exc) or "a generation worker died"}
 
 
-__all__ = ["BrokenProcessPool", "GenerationPool", "generate_program"]
+__all__ = ["GenerationPool", "generate_program"]

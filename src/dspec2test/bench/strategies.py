@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dspec2test.bench.corpus import Program
 from dspec2test.bench.dtest import generate_block, wrap
-from dspec2test.bench.genworker import BrokenProcessPool, GenerationPool
+from dspec2test.bench.genworker import GenerationPool
 from dspec2test.generate import GenerateOptions
 from dspec2test.toolchain import Toolchain
 
@@ -64,13 +64,12 @@ def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchai
 def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, timeout_s: float) -> Prepared:
     start = time.monotonic()
     try:
-        data = pool.submit(str(program.path), OPTIONS[strategy], timeout_s).result(timeout=timeout_s)
+        data = pool.run(str(program.path), OPTIONS[strategy], timeout_s)
     except TimeoutError:
         return Prepared(program.name, "", 0, f"generation exceeded {timeout_s:g} s", time.monotonic() - start)
-    except BrokenProcessPool as exc:  # the worker itself died (generate() keeps Z3 in forked children)
-        pool.restart()
-        return Prepared(program.name, "", 0, f"generation crashed: {exc}"[:300], time.monotonic() - start)
     seconds = time.monotonic() - start
+    if "crash" in data:  # the worker itself died (generate() keeps Z3 in forked children)
+        return Prepared(program.name, "", 0, f"generation crashed: {data['crash']}"[:300], seconds)
     if "error" in data:
         return Prepared(program.name, "", 0, data["error"], seconds)
     if not data["tests"]:
