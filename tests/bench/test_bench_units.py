@@ -259,3 +259,18 @@ def test_a_dead_generation_worker_costs_its_program_only(tmp_path):
         after = prepare(Strategy.SPEC, program, tmp_path, None, 120.0, pool)
     assert hit.reason and "crashed" in hit.reason
     assert after.reason is None and after.tests > 0
+
+
+def test_an_exception_inside_a_generation_worker_is_that_programs_crash_not_the_benchs():
+    import dataclasses
+
+    from dspec2test.bench.genworker import GenerationPool
+    from dspec2test.bench.strategies import OPTIONS
+
+    [program] = load_corpus(Path(__file__).parent / "fixtures" / "corpus").programs
+    broken = dataclasses.replace(OPTIONS[Strategy.SPEC], jobs="two")  # generate() raises TypeError in the worker
+    with GenerationPool(1) as pool:
+        got = pool.run(str(program.path), broken, 60.0)
+        fine = pool.run(str(program.path), OPTIONS[Strategy.SPEC], 60.0)
+    assert got["crash"].startswith("TypeError")
+    assert fine["tests"] > 0

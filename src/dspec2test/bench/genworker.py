@@ -2,7 +2,7 @@
 
 Generation holds the GIL while Z3 solves, so `--jobs` programs generate at once only in processes of their
 own. A fresh interpreter per program paid the imports and the parser's construction every time (about
-0.6 s of CPU each, a sixth of the paper set's generation), so the workers live for the whole phase: they
+0.6 s of CPU each, a fifth of the paper set's generation), so the workers live for the whole phase: they
 are forked from a server that imported the engine once, and each builds the parser once. A Z3 crash or
 runaway still costs one member only: generate() runs every member in a forked child of the worker,
 under the member limit (here at most the program's limit).
@@ -56,7 +56,8 @@ class GenerationPool:
 
     def run(self, path: str, options: GenerateOptions, limit_s: float) -> dict:
         """generate_program's result in a worker, or {"crash": why} when the worker died (the next program
-        then gets new workers: a broken pool stays broken). Raises TimeoutError past limit_s."""
+        then gets new workers: a broken pool stays broken) or generation raised. Raises TimeoutError past
+        limit_s."""
         # no member may outlast the program's limit: a worker past it is soon free again
         options = dataclasses.replace(options, member_timeout_s=min(options.member_timeout_s, limit_s))
         with self._lock:
@@ -73,6 +74,8 @@ class GenerationPool:
                     pool.shutdown(wait=False, cancel_futures=True)
                     self._pool = None
             return {"crash": str(exc) or "a generation worker died"}
+        except TimeoutError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an error of ours in one program must not stop the bench
+            return {"crash": f"{type(exc).__name__}: {exc}"}
 
-
-__all__ = ["GenerationPool", "generate_program"]

@@ -186,14 +186,14 @@ def run_py(
     tests = list_tests(module_file.read_text())
     (workdir / "driver.py").write_text(DRIVER)
     verdicts: dict[int, TestResult] = {}
-    durations: list[float] = []
+    cpu_times: list[float] = []
     groups = [subject_of(name) if stop_on_kill else None for name, _ in tests]
     remaining = list(range(len(tests)))
     while remaining:
         plan = [[i, tests[i][1], groups[i]] for i in remaining]
         plan_file = workdir / "plan.json"
         plan_file.write_text(json.dumps([cpu_limit_s, plan]))
-        _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools, durations)
+        _drive(workdir, pydir, plan_file, tests, verdicts, test_timeout_s, tools, cpu_times)
         if stop_on_kill:  # a version killed by a timeout: skip its other tests on the restart
             dead = {groups[i] for i, v in verdicts.items() if v.status is not Status.PASSED}
             remaining = [i for i in remaining if i not in verdicts and groups[i] not in dead]
@@ -201,12 +201,12 @@ def run_py(
             remaining = [i for i in remaining if i not in verdicts]
     results = tuple(verdicts[i] for i in range(len(tests)) if i in verdicts and verdicts[i].status != SKIPPED)
     return RunResult(results, seconds=time.monotonic() - start, build_seconds=built.wall_s,
-                     slowest_test_cpu_s=max(durations, default=0.0))
+                     slowest_test_cpu_s=max(cpu_times, default=0.0))
 
 
 def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, list[str]]],
            verdicts: dict[int, TestResult], test_timeout_s: float, tools: Toolchain,
-           durations: list[float]) -> None:
+           cpu_times: list[float]) -> None:
     """One driver process: records verdicts (and the CPU time of each test that ended in time) until it
     ends or a test overstays its wall-clock limit; then returns."""
     env = tools.dafny_env()
@@ -247,7 +247,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
             verdict = SKIPPED if status == "skipped" else Status(status)
             verdicts[int(index)] = TestResult(tests[int(index)][0], verdict, message)
             if current is not None and verdict is not Status.TIMEOUT:
-                durations.append(cpu_s)
+                cpu_times.append(cpu_s)
             current = None
     proc.wait()
     if current is not None:  # the interpreter itself died inside a test (e.g. a segfault)

@@ -119,8 +119,7 @@ def _mirror(term: ast.Expr) -> ast.Expr | None:
 
 
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
-                   names: set[str], optimum: Optima | None = None) -> list[PinGroup]:
-    optimum = optimum or Optima(solver, literals)
+                   names: set[str], optimum: Optima) -> list[PinGroup]:
     kind = types.kind(var.type)
     v = ast.Name(var.name)
     if kind == "bool":

@@ -539,9 +539,11 @@ class Solver:
             # is a value at least as good as v possible?
             s.push()
             s.add(goal >= v if maximize else goal <= v)
-            s.set_budget(budget)
+            if budget != PROBE_RLIMIT:
+                s.set_budget(budget)
             r = self._run(s)
-            s.set_budget(PROBE_RLIMIT)
+            if budget != PROBE_RLIMIT:
+                s.set_budget(PROBE_RLIMIT)
             found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
             if r is SolveResult.UNKNOWN:
