@@ -539,11 +539,11 @@ class Solver:
             # is a value at least as good as v possible?
             s.push()
             s.add(goal >= v if maximize else goal <= v)
-            if budget != PROBE_RLIMIT:
-                s.set_budget(budget)
+            # set even when unchanged: setting a parameter resets Z3's search state, and skipping it
+            # changes the models (and torneo's pins) that later probes find
+            s.set_budget(budget)
             r = self._run(s)
-            if budget != PROBE_RLIMIT:
-                s.set_budget(PROBE_RLIMIT)
+            s.set_budget(PROBE_RLIMIT)
             found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
             if r is SolveResult.UNKNOWN:
