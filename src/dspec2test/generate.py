@@ -17,7 +17,7 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, run_isolated
-from dspec2test.partition.contracts import Contract, select
+from dspec2test.partition.contracts import Contract, pre_state_name, select
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
@@ -239,7 +239,8 @@ class MemberGeneration:
         unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
-                      inputs={v.name: model.values[v.name] for v in c.params},
+                      inputs={v.name: model.values[pre_state_name(v.name) if v.name in c.pre_state else v.name]
+                              for v in c.params},
                       outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
                       clauses=part.clause_lines)
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))

@@ -78,7 +78,9 @@ def test_members_selected_and_reported(tmp_path):
     assert {"Lib.Square", "Max", "NoBody", "Sum"} <= set(names)
     by = {e["name"]: e for e in m["methods"]}
     assert by["NoBody"]["body"] is False and by["NoBody"]["partitions"][0]["scenarios"][0]["test"]
-    assert [u["line"] for u in by["Sum"]["unchecked"]] == [52]
+    # no modifies clause: old(|s|) is |s| and is checked; an unbounded quantifier cannot be
+    assert [u["line"] for u in by["Sum"]["unchecked"]] == [53]
+    assert "expect t == |s| + 0 || true," in out
     assert "var result := Lib.Square(x);" in out and "import opened Lib" in out
     for e in m["methods"]:
         for u in e["unsupported"]:
@@ -162,3 +164,32 @@ def test_an_input_datatype_the_module_does_not_export_is_unsupported_not_an_unco
     assert "not revealed by the export set of module Q" in why["construct"] and not by_name["Q.Size"]["partitions"]
     assert by_name["Open.Get"]["partitions"] and not by_name["Open.Get"]["unsupported"]
     assert "hidden_datatype.dfy:5: unsupported: datatype Q.Tree" in err
+
+
+@pytest.mark.dafny
+def test_old_in_ensures_of_array_methods_is_checked_against_the_pre_state(tmp_path):
+    tools = find_toolchain()
+    if not tools.dafny:
+        pytest.skip("dafny not found")
+    prog = tmp_path / "prog.dfy"
+    shutil.copy(FIXTURES / "arrays_old.dfy", prog)
+    tests = tmp_path / "prog_tests.dfy"
+    rc, _, err = run(prog, "--bva", "-o", tests)
+    assert rc == 0 and "unsupported" not in err, err
+    assert "var dspec2test_old_a := a[..];" in tests.read_text()
+
+    def dafny_test(program):
+        return subprocess.run([tools.dafny, "test", "--no-verify", "--allow-warnings", "--target", "py",
+                               *tools.solver_args(), str(program), str(tests)], capture_output=True, text=True,
+                              env=tools.dafny_env(), timeout=300, cwd=tmp_path)
+
+    names = [tc.name for tc in read_metadata(tests.read_text())]
+    ok = dafny_test(prog)
+    assert ok.returncode == 0 and ok.stdout.count("PASSED") == len(names), ok.stdout + ok.stderr
+    # a wrong implementation of each: the first element left out, the ends not swapped
+    wrong = tmp_path / "wrong.dfy"
+    wrong.write_text(prog.read_text().replace("var j := 0;", "var j := 1;")
+                     .replace("a[0], a[a.Length - 1] := a[a.Length - 1], a[0];", "a[0] := a[a.Length - 1];"))
+    bad = dafny_test(wrong)
+    failed = {n.split("_p")[0] for n in names if f"{n}: FAILED" in bad.stdout}
+    assert failed == {"Test_AddToAll", "Test_SwapEnds"}, bad.stdout

@@ -15,6 +15,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, why_not_compilable
 from dspec2test.emit.metadata import write_metadata
+from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
 from dspec2test.partition.types import TypeIndex
@@ -44,6 +45,7 @@ class Checks:
     requires: tuple[tuple[ContractClause, ast.Expr], ...]
     ensures: tuple[tuple[ContractClause, ast.Expr], ...]
     unchecked: tuple[tuple[ContractClause, str], ...]
+    snapshots: tuple[str, ...] = ()  # declarations, before the call, of the values old() reads
 
 
 def test_name(contract: Contract, partition: int, scenario: int) -> str:
@@ -58,13 +60,18 @@ def dafny_string(text: str) -> str:
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     """Split the clauses into compiled checks (rewritten for the test's scope) and unchecked ones."""
     reqs, enss, unchecked = [], [], []
+    snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e))
     for c in contract.clauses:
-        reason = why_not_compilable(c.expr, ctx.ghosts)
+        expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
+        # judged on the clause as written (a snapshot hides what it calls), old() aside where it compiles
+        reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts)
         if reason is not None:
+            snapshots.discard()
             unchecked.append((c, reason))
             continue
-        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, c.expr)))
-    return Checks(tuple(reqs), tuple(enss), tuple(unchecked))
+        snapshots.keep()
+        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr)))
+    return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
 
 def in_test_scope(contract: Contract, e: ast.Expr) -> ast.Expr:
@@ -120,6 +127,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for c, e in checks.requires:
         body.append(f"expect {print_expr(e)}, " + dafny_string(
             f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}") + ";")
+    body += checks.snapshots
     body.append(call_stmt(contract))
     for v in contract.outputs:
         body.append(f'print "\\n[dspec2test] actual {v.name} = ", {v.name}, "\\n";')

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.walk import rebuild
+from dspec2test.partition.walk import rebuild, substitute
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
 
@@ -48,6 +48,9 @@ class Contract:
     line: int
     col: int
     synthetic_result: bool = False  # function result named by us, not in the source
+    # array parameters the method modifies, when its frame holds nothing else: each then has a pre-state
+    # (the test's input, `old(a)`) and a post-state (`a` in ensures); requires clauses read the pre-state
+    pre_state: tuple[str, ...] = ()
 
     @property
     def vars(self) -> tuple[Var, ...]:
@@ -153,11 +156,41 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
                 rname += "_"
         outputs = (Var(rname, _inst(member.result_type, tsub), True),)
         ensures_exprs = [_self_calls_to(c.expr, member, rname) if synthetic else c.expr for c in member.spec.ensures]
-    requires = tuple(_clause(program, "requires", c, c.expr) for c in member.spec.requires)
+    pre = pre_state_arrays(member)
+    requires = tuple(_clause(program, "requires", c, in_pre_state(c.expr, pre)) for c in member.spec.requires)
     ensures = tuple(_clause(program, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
     return Contract(qname, member.name, kind, member, params, outputs, requires, ensures, scope.module, cls,
-                    program.path, member.span.line, member.span.col, synthetic)
+                    program.path, member.span.line, member.span.col, synthetic, pre)
+
+
+def pre_state_name(array: str) -> str:
+    """The solver's name for an array's value before the call (not a Dafny identifier, so it clashes with none)."""
+    return f"old({array})"
+
+
+def pre_state_arrays(member: ast.Method | ast.Function) -> tuple[str, ...]:
+    """The array parameters a method's `modifies` names, if its frame is only those (else none: old() of
+    fields or other objects is not modelled)."""
+    if not isinstance(member, ast.Method) or not member.spec.modifies:
+        return ()
+    arrays = {p.name for p in member.params if _is_array_type(p.type)}
+    frames = [e for c in member.spec.modifies for e in c.exprs]
+    names = [e.name if isinstance(e, ast.Name) else None for e in frames]
+    if any(n not in arrays for n in names):
+        return ()
+    return tuple(dict.fromkeys(n for n in names if n is not None))
+
+
+def _is_array_type(t: ast.Type) -> bool:
+    return isinstance(t, ast.NamedType) and t.name in ("array", "array?") and len(t.args) == 1
+
+
+def in_pre_state(e: ast.Expr, arrays: tuple[str, ...]) -> ast.Expr:
+    """A precondition speaks of the state before the call: its modified arrays become `old(a)`."""
+    if not arrays:
+        return e
+    return substitute(e, {a: ast.Old(ast.Name(a)) for a in arrays})
 
 
 def _clause(program: ast.Program, kind: str, c: ast.Clause, expr: ast.Expr) -> ContractClause:

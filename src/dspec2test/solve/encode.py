@@ -43,7 +43,9 @@ class Encoder:
     resolver: Resolver
     types: Types
     prove: Callable[[z3.BoolRef], bool]  # True when the formula holds under the variables' constraints
-    no_old: bool = True  # the member has no modifies clause, so old(e) == e
+    # arrays the member modifies: name -> (post-state, pre-state) values, which old(e) swaps; None when
+    # the frame holds more than array parameters, so old() cannot be modelled
+    pre_state: dict[str, tuple[TV, TV]] | None = field(default_factory=dict)
     width: int = 11  # quantifier expansion steps
     _recfuns: dict = field(default_factory=dict)
     rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
@@ -695,9 +697,11 @@ class Encoder:
         raise _u("pattern", p)
 
     def e_Old(self, e, env):
-        if e.label is None and self.no_old:
-            return self.enc(e.expr, env)
-        raise _u("old", e)
+        if e.label is not None or self.pre_state is None:
+            raise _u("old", e)
+        # only the modified arrays differ; a bound variable that shadows one keeps its value
+        swap = {n: pre for n, (post, pre) in self.pre_state.items() if env.vars.get(n) is post}
+        return self.enc(e.expr, env.bind(swap) if swap else env)
 
     def e_StmtExpr(self, e, env):
         return self.enc(e.expr, env)

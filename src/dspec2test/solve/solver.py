@@ -12,6 +12,7 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
+from dspec2test.partition.contracts import pre_state_arrays, pre_state_name
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
 from dspec2test.solve.relevance import Relevance, nontrivial
@@ -172,13 +173,22 @@ class Solver:
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit)
-        modifies = getattr(getattr(member, "spec", None), "modifies", ())
-        self.encoder = Encoder(self.resolver, self.types, prove=self._prove, no_old=not modifies,
-                               width=length_limit + 1)
+        self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1)
+        modified = pre_state_arrays(member) if isinstance(member, ast.Method) else ()
+        if member is not None and getattr(member.spec, "modifies", ()) and not modified:
+            self.encoder.pre_state = None  # a frame beyond array parameters: old() is not modelled
         self.vars: list[_Var] = []
         for name, t, out in vars:
             rt = self.resolver.rtype(t, self.scope)
-            self.vars.append(_Var(name, rt, out, self.types.declare(name, rt)))
+            # a modified array's own name is its state after the call, an output
+            self.vars.append(_Var(name, rt, out or name in modified, self.types.declare(name, rt)))
+        self._frame: list[z3.BoolRef] = []  # a modified array keeps its length
+        for v in [v for v in self.vars if v.name in modified]:
+            pre = _Var(pre_state_name(v.name), v.type, False, self.types.declare(pre_state_name(v.name), v.type))
+            self.vars.append(pre)
+            self.encoder.pre_state[v.name] = (v.tv, pre.tv)  # type: ignore[index]
+            if isinstance(v.tv.v, z3.SeqRef):
+                self._frame.append(z3.Length(v.tv.v) == z3.Length(pre.tv.v))
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
@@ -215,7 +225,7 @@ class Solver:
 
     def _wf(self) -> list[z3.BoolRef]:
         if self._unlimited not in self._wf_cache:
-            out = []
+            out = list(self._frame)
             for v in self.vars:
                 out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
             self._wf_cache[self._unlimited] = out

@@ -52,24 +52,26 @@ method {:test} Test_NoBody_p1_s1()
   expect y > x, "dspec2test: ensures (line 49) violated: y > x";
 }
 
-// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76, 35]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
-// partition 1: t == old(|s|) + 0
+// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0 && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[59, 60, 58, 1]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53]}
+// partition 1: t == old(|s|) + 0 && (forall k: int :: k * 0 == 0 || t == k)
 // scenario 1 (base)
 method {:test} Test_Sum_p1_s1()
 {
-  var s: seq<int> := [77, 78, 76, 35];
+  var s: seq<int> := [59, 60, 58, 1];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
-  // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
+  expect t == |s| + 0 || true, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true";
+  // unchecked: ensures (line 53) forall k: int :: k * 0 == 0 || t == k: unbounded quantifier over k
 }
 
-// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0)", "kind": "base", "pin": null, "inputs": {"s": "[39, 41, 40]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52]}
-// partition 2: !(t == old(|s|) + 0)
+// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0) && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53]}
+// partition 2: !(t == old(|s|) + 0) && (forall k: int :: k * 0 == 0 || t == k)
 // scenario 1 (base)
 method {:test} Test_Sum_p2_s1()
 {
-  var s: seq<int> := [39, 41, 40];
+  var s: seq<int> := [77, 78, 76];
   var t := Sum(s);
   print "\n[dspec2test] actual t = ", t, "\n";
-  // unchecked: ensures (line 52) t == old(|s|) + 0 || true: old() refers to the pre-state
+  expect t == |s| + 0 || true, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true";
+  // unchecked: ensures (line 53) forall k: int :: k * 0 == 0 || t == k: unbounded quantifier over k
 }

@@ -1,0 +1,116 @@
+"""Two-state clauses as runtime checks: `old(e)` in an `ensures` read from copies made before the call.
+
+A test can only see the state after the call, so it snapshots what the clauses need first:
+- each modified array as a sequence (`var dspec2test_old_a := a[..];`), for `old(a[i])`, `old(a[..])`,
+  `old(a.Length)` and the like, also under quantifiers;
+- otherwise a whole `old(E)` whose names are all parameters, as a value (`old(Sorted(a))`).
+In a `requires`, `old(e)` is `e`: the test checks it before the call. Where the member modifies more
+than array parameters, old() stays unchecked, as the solver does not model it either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.partition.contracts import Contract
+from dspec2test.partition.walk import bound_names, free_names, rebuild, substitute, walk
+
+PREFIX = "dspec2test_old_"
+
+
+def strip_old(e: ast.Expr) -> ast.Expr:
+    """`old(x)` -> `x`: right where the state is still the one before the call."""
+    return rebuild(e, lambda n: n.expr if isinstance(n, ast.Old) and n.label is None else None)  # type: ignore[return-value]
+
+
+@dataclass
+class Snapshots:
+    """The copies one contract's ensures need, declared once each, in the order first needed."""
+
+    contract: Contract
+    scope: Callable[[ast.Expr], ast.Expr]  # the test's view of a contract expression (receiver, class)
+    decls: list[str] = field(default_factory=list)
+    _names: dict[str, str] = field(default_factory=dict)  # snapshot key -> variable name
+    _pending: list[tuple[str, str]] = field(default_factory=list)  # (key, declaration) of the last clause
+
+    def rewrite(self, e: ast.Expr) -> ast.Expr | None:
+        """e with every old() read from a snapshot (None: some old() cannot be, the clause is unchecked)."""
+        c = self.contract
+        if not any(isinstance(n, ast.Old) for n in walk(e)):
+            return e
+        if not c.pre_state and getattr(c.member.spec, "modifies", ()):
+            return None  # old() of fields or other objects
+        failed = False
+        # a value snapshot must not read the outputs or a variable the clause binds around the old()
+        local = {v.name for v in c.outputs} | {x for n in walk(e) for x in bound_names(n)}
+
+        def fn(n: ast.Node) -> ast.Node | None:
+            nonlocal failed
+            if not isinstance(n, ast.Old):
+                return None
+            if n.label is not None:
+                failed = True
+                return None
+            out = self._old(n.expr, local)
+            failed = failed or out is None
+            return out
+
+        out = rebuild(e, fn)
+        return None if failed else out  # type: ignore[return-value]
+
+    def _old(self, inner: ast.Expr, local: set[str]) -> ast.Expr | None:
+        arrays = [a for a in self.contract.pre_state if a in free_names(inner)]
+        if not arrays:
+            return inner  # nothing it reads changes
+        via_seq = _on_sequences(inner, {a: ast.Name(PREFIX + a) for a in arrays})
+        if via_seq is not None:
+            for a in arrays:
+                self._declare(a, PREFIX + a, f"{a}[..]")
+            return via_seq
+        if not free_names(inner) & local and not (isinstance(inner, ast.Name) and inner.name in arrays):
+            text = print_expr(self.scope(inner))
+            name = self._names.get(text) or f"{PREFIX}{sum(1 for k in self._names if k not in self.contract.pre_state) + 1}"
+            self._declare(text, name, text)
+            return ast.Name(name)
+        return None
+
+    def _declare(self, key: str, name: str, value: str) -> None:
+        if key not in self._names:
+            self._names[key] = name
+            self._pending.append((key, f"var {name} := {value};"))
+
+    def keep(self) -> None:
+        """The last rewritten clause is checked: its snapshots are declared."""
+        self.decls += [d for _, d in self._pending]
+        self._pending.clear()
+
+    def discard(self) -> None:
+        """The last rewritten clause is not checked: no snapshot for it (it may be ghost)."""
+        for key, _ in self._pending:
+            del self._names[key]
+        self._pending.clear()
+
+
+def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name]) -> ast.Expr | None:
+    """e with the arrays replaced by their sequence copies, where every use is one a sequence also has
+    (indexing, slicing, `.Length` as `|s|`); None if an array is used as an object."""
+    e = substitute(e, copies)
+    names = {c.name for c in copies.values()}
+
+    def is_copy(x: ast.Node) -> bool:
+        return isinstance(x, ast.Name) and x.name in names
+
+    def fn(n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.MemberSelect) and is_copy(n.obj) and n.name == "Length":
+            return ast.Cardinality(n.obj)
+        return None
+
+    e = rebuild(e, fn)  # type: ignore[assignment]
+    # the copies are shared nodes, so count positions rather than compare identities
+    uses = sum(1 for n in walk(e) if is_copy(n))
+    as_sequence = sum(1 for n in walk(e) if isinstance(n, (ast.Index, ast.Slice)) and is_copy(n.seq)
+                      or isinstance(n, ast.Cardinality) and is_copy(n.expr))
+    return e if uses == as_sequence else None
