@@ -1,7 +1,7 @@
 """old() in contracts of methods that modify arrays: the pre-state in the solver, snapshots in the test."""
 
 from dspec2test.dafny.parser import parse_program
-from dspec2test.dafny.printer import print_expr
+from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.emit.tests_file import EmitContext, checks_of
 from dspec2test.partition.contracts import pre_state_arrays, select
 from dspec2test.solve import Solver
@@ -101,3 +101,15 @@ method M(a: array<int>)
 """)
     assert checks.snapshots == ()
     assert [(cl.line, why) for cl, why in checks.unchecked] == [(5, "G is ghost")]
+
+
+def test_an_array_with_an_inferred_element_type_is_tested_at_int():
+    c, checks = contract_and_checks("""
+method RotateRight(a: array)
+  requires a.Length > 0
+  modifies a
+  ensures a[0] == old(a[a.Length - 1])
+{ }
+""")
+    assert c.pre_state == ("a",) and print_type(c.params[0].type) == "array<int>"
+    assert [print_expr(e) for _, e in checks.ensures] == ["a[0] == dspec2test_old_a[|dspec2test_old_a| - 1]"]

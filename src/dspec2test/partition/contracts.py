@@ -183,7 +183,7 @@ def pre_state_arrays(member: ast.Method | ast.Function) -> tuple[str, ...]:
 
 
 def _is_array_type(t: ast.Type) -> bool:
-    return isinstance(t, ast.NamedType) and t.name in ("array", "array?") and len(t.args) == 1
+    return isinstance(t, ast.NamedType) and t.name in ("array", "array?") and len(t.args) <= 1  # `array`: inferred
 
 
 def in_pre_state(e: ast.Expr, arrays: tuple[str, ...]) -> ast.Expr:
@@ -200,13 +200,16 @@ def _clause(program: ast.Program, kind: str, c: ast.Clause, expr: ast.Expr) -> C
     return ContractClause(kind, expr, c.span.line or c.expr.span.line, text or print_expr(c.expr))
 
 
-def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
-    if not tsub:
-        return t
+# collection types whose element types Dafny may infer (`a: array` gets an implicit type parameter)
+_ARITY = {"array": 1, "array?": 1, "seq": 1, "set": 1, "iset": 1, "multiset": 1, "map": 2, "imap": 2}
 
+
+def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
     def fn(n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.NamedType) and not n.args and n.name in tsub:
             return tsub[n.name]
+        if isinstance(n, ast.NamedType) and not n.args and n.name in _ARITY:
+            return ast.NamedType(n.name, (DEFAULT_TYPE_ARG,) * _ARITY[n.name], span=n.span)
         return None
 
     return rebuild(t, fn)  # type: ignore[return-value]
