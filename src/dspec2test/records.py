@@ -83,3 +83,4 @@ class Verdict:
     member_line: int = 0  # line of the member's declaration
     label: str = ""  # partition label
     pin: str | None = None  # the scenario's boundary pin, when it has one
+    assumes: tuple[int, ...] = ()  # a failure's member has `assume` statements at these lines

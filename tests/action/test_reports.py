@@ -6,9 +6,10 @@ import io
 import json
 import xml.etree.ElementTree as ET
 from argparse import Namespace
+from dataclasses import replace
 
 from dspec2test.action import results
-from dspec2test.action.findings import group
+from dspec2test.action.findings import facts, group
 from dspec2test.commands import merge
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
@@ -101,3 +102,14 @@ def test_summary_keeps_failing_rows_when_capped(monkeypatch):
     rows = [r for r in text.splitlines() if r.startswith("| a.dfy")]
     assert len(rows) == 2 and "❌ failed" in text
     assert "3 more passing partitions" in text
+
+
+def test_a_finding_in_a_member_that_assumes_says_so_and_the_lines_survive_the_results_file(tmp_path):
+    vs = verdicts()
+    vs[1] = replace(vs[1], assumes=(7,))
+    findings, _ = group(vs)
+    told = dict(fact for f in findings for fact in facts(f))
+    assert told["assumes"] == "line 7 of Last: its proof takes that on trust"
+    path = tmp_path / "r.json"
+    path.write_text(results.dumps(vs, [], []))
+    assert [v.assumes for v in results.load(path)[0]] == [(), (7,), ()]

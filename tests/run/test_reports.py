@@ -63,3 +63,11 @@ def test_terminal_violated_postcondition_shows_clause_and_actual() -> None:
     text = render(RunResult("prog.dfy", (v,), rounds=1))
     assert "broken clause at prog.dfy:15: r >= 0" in text and "actual r = -3" in text
     assert "expected r >= 0" not in text
+
+
+def test_a_failure_in_a_member_that_assumes_says_where_its_proof_takes_things_on_trust() -> None:
+    v = replace(FAILED, expected="r >= 0", clause="r >= 0", clause_line=15, actual="r = -3", assumes=(21, 24))
+    text = render(RunResult("prog.dfy", (v,), rounds=1))
+    assert f"note: {v.method} has assume at lines 21, 24: its proof takes that on trust" in text
+    assert run_document(RunResult("prog.dfy", (v,)))["tests"][0]["assumes"] == [21, 24]
+    assert "note:" not in render(RunResult("prog.dfy", (replace(v, assumes=()),), rounds=1))

@@ -6,7 +6,7 @@ from dspec2test.dafny import ast
 from dspec2test.run.output import build_errors
 from dspec2test.dafny.parser import parse_program
 from dspec2test.run.verify import (
-    MemberSpan, VerifyError, clause_texts, member_spans, select_unverified, unverified_members, verification_failures,
+    MemberSpan, VerifyError, clause_texts, member_spans, source_facts, select_unverified, unverified_members, verification_failures,
 )
 
 FIX = Path(__file__).parent / "fixtures"
@@ -77,3 +77,20 @@ def test_clause_texts_by_line() -> None:
     texts = clause_texts(FIX / "prog.dfy")
     assert texts[3] == "n >= 0" and texts[16] == "x >= 0 ==> r == x"
     assert clause_texts(FIX / "missing.dfy") == {}
+
+
+def test_source_facts_list_each_members_assume_statements(tmp_path: Path) -> None:
+    (tmp_path / "p.dfy").write_text("""module M {
+  method Bar(x: int) returns (r: int)
+    ensures r == x
+  {
+    r := *;
+    assume r == x;
+    if x > 0 { assume {:axiom} r > 0; }
+  }
+  method Ok(x: int) returns (r: int) ensures r == x { assert true; r := x; }
+}
+""")
+    facts = source_facts(tmp_path / "p.dfy")
+    assert facts.assumes == {"M.Bar": (6, 7)}
+    assert facts.clauses[3] == "r == x"

@@ -104,6 +104,9 @@ def facts(f: Finding) -> list[tuple[str, str]]:
         out.append(("clause line", f"{v.file}:{v.clause_line}" if v.file else str(v.clause_line)))
     if v.message and not v.clause:  # the clause already says what the oracle message says
         out.append(("message", v.message))
+    if v.assumes:
+        out.append(("assumes", f"line{'s' * (len(v.assumes) > 1)} {', '.join(map(str, v.assumes))} of "
+                               f"{v.method}: its proof takes that on trust"))
     out.append(("test", f"{v.test} ({v.status.value})"))
     if len(f.verdicts) > 1:
         others = ", ".join(str(x.scenario) for x in f.verdicts[1:])

@@ -89,4 +89,6 @@ def verdict_of(t: dict, file: str) -> Verdict:
         file=t.get("file") or file,
         member_line=int(t.get("line") or 0),
         label=t.get("label") or "",
+        pin=t.get("pin"),
+        assumes=tuple(int(n) for n in t.get("assumes") or ()),
     )

@@ -27,6 +27,7 @@ def verdict_from(d: dict) -> Verdict:
     fields.setdefault("test", d.get("name", ""))
     fields["status"] = Status(d["status"])
     fields["inputs"] = dict(d.get("inputs") or {})
+    fields["assumes"] = tuple(d.get("assumes") or ())
     return Verdict(**fields)
 
 

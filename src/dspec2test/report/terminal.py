@@ -75,6 +75,16 @@ def _member_lines(group: list[Verdict]) -> list[str]:
 def _explanation(v: Verdict) -> list[str]:
     if v.status is Status.PASSED:
         return []
+    return _why(v) + ([assumption_note(v)] if v.assumes else [])
+
+
+def assumption_note(v: Verdict) -> str:
+    lines = ", ".join(map(str, v.assumes))
+    return (f"note: {v.method} has assume at line{'s' * (len(v.assumes) > 1)} {lines}: its proof takes that on "
+            "trust, so the run may break the assumption rather than verified code")
+
+
+def _why(v: Verdict) -> list[str]:
     if v.status is not Status.FAILED:
         return [v.message] if v.message else []
     out = []

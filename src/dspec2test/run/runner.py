@@ -26,7 +26,7 @@ from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, RoundOutput, no_body_member, parse_case_output
 from dspec2test.run.process import Completed, group_runs, run_limited
 from dspec2test.run.verdicts import base_verdict, verdict_from_output
-from dspec2test.run.verify import clause_texts
+from dspec2test.run.verify import SourceFacts, source_facts
 from dspec2test.toolchain import find_toolchain
 
 
@@ -137,11 +137,23 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     if no_body:
         verdicts = tuple(_no_implementation(v, tc, no_body) for v, tc in zip(verdicts, cases))
         result_extra.setdefault("no_body", no_body)
-    if any(v.clause_line and not v.clause for v in verdicts):
-        texts = clause_texts(program)
-        verdicts = tuple(replace(v, clause=texts.get(v.clause_line)) if v.clause_line and not v.clause else v
-                         for v in verdicts)
+    if any(_wants_facts(v) for v in verdicts):
+        facts = source_facts(program)
+        verdicts = tuple(_with_facts(v, facts) for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **result_extra)
+
+
+def _wants_facts(v: Verdict) -> bool:
+    return bool(v.clause_line and not v.clause) or v.status in (Status.FAILED, Status.TIMEOUT)
+
+
+def _with_facts(v: Verdict, facts: SourceFacts) -> Verdict:
+    """The broken clause's text, and for a failure its member's assume lines, from the program."""
+    if not _wants_facts(v):
+        return v
+    clause = v.clause or (facts.clauses.get(v.clause_line) if v.clause_line else None)
+    failed = v.status in (Status.FAILED, Status.TIMEOUT)
+    return replace(v, clause=clause, assumes=facts.assumes.get(v.method, ()) if failed else v.assumes)
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None) -> _Workspace:

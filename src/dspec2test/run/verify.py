@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dspec2test.dafny import ast
 from dspec2test.errors import Diagnostic
+from dspec2test.partition.walk import walk
 from dspec2test.run.output import build_errors
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import find_toolchain
@@ -84,8 +85,31 @@ def member_spans(program: ast.Program) -> Iterator[MemberSpan]:
 
 def clause_texts(path: str | Path) -> dict[int, str]:
     """Line -> source text of each requires/ensures clause in the program (empty if it does not parse)."""
+    return source_facts(path).clauses
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    """What a report takes from the program text."""
+
+    clauses: dict[int, str]  # line -> source text of each requires/ensures clause
+    # member -> lines of the `assume` statements in its body: where its proof takes something on trust, a
+    # failing test may be that assumption not holding at run time rather than a slip in verified code
+    assumes: dict[str, tuple[int, ...]]
+
+
+def source_facts(path: str | Path) -> SourceFacts:
+    """The program's facts (empty if it does not parse)."""
     parsed = parse_file(str(path))
     if isinstance(parsed, Diagnostic):
-        return {}
-    return {clause.span.line: clause.text for _, member in iter_members(parsed)
-            for clause in member.spec.requires + member.spec.ensures if clause.text}
+        return SourceFacts({}, {})
+    clauses = {clause.span.line: clause.text for _, member in iter_members(parsed)
+               for clause in member.spec.requires + member.spec.ensures if clause.text}
+    assumes = {}
+    for name, member in iter_members(parsed):
+        body = getattr(member, "body", None)
+        lines = sorted({n.span.line for n in walk(body) if isinstance(n, ast.AssertStmt) and n.kind == "assume"}
+                       if body is not None else ())
+        if lines:
+            assumes[name] = tuple(lines)
+    return SourceFacts(clauses, assumes)
