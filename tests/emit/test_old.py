@@ -113,3 +113,4 @@ method RotateRight(a: array)
 """)
     assert c.pre_state == ("a",) and print_type(c.params[0].type) == "array<int>"
     assert [print_expr(e) for _, e in checks.ensures] == ["a[0] == dspec2test_old_a[|dspec2test_old_a| - 1]"]
+

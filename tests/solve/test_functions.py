@@ -76,3 +76,19 @@ def test_quantified_call_of_recursive_function_with_nat_bound():
     assert min(prefix_sums) < 0
     m = s.solve([A.UnOp("!", below), op("==", card(n("ops")), i(3))])
     assert m is not None and all(sum(m.raw["ops"][:k]) >= 0 for k in range(4))
+
+
+def test_an_untyped_bound_variable_passed_to_a_function_takes_its_parameter_type():
+    from dspec2test.dafny.parser import parse_program
+    from dspec2test.partition.contracts import select
+
+    prog = parse_program("""
+type interval = iv: (int, int) | iv.0 <= iv.1 witness (0, 0)
+predicate inside(n: int, iv: interval) { iv.0 <= n < iv.1 }
+method M(n: int) returns (r: bool)
+  ensures r == exists iv | inside(n, iv) :: iv.1 - iv.0 == 1 && iv.0 == 3
+""", "p.dfy")
+    [c] = select(prog)
+    s = Solver(prog, [(v.name, v.type, v.is_output) for v in c.vars], member=c.member)
+    m = s.solve([c.ensures[0].expr, A.Name("r")])  # int for iv was a Z3 sort error
+    assert m is not None and m.raw["n"] == 3

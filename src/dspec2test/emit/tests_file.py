@@ -65,6 +65,9 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
         expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
         # judged on the clause as written (a snapshot hides what it calls), old() aside where it compiles
         reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts)
+        ghost = sorted(free_names(c.expr) & {v.name for v in contract.vars if v.ghost})
+        if reason is None and ghost:
+            reason = f"{ghost[0]} is ghost"
         if reason is not None:
             snapshots.discard()
             unchecked.append((c, reason))
@@ -130,7 +133,8 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     body += checks.snapshots
     body.append(call_stmt(contract))
     for v in contract.outputs:
-        body.append(f'print "\\n[dspec2test] actual {v.name} = ", {v.name}, "\\n";')
+        if not v.ghost:
+            body.append(f'print "\\n[dspec2test] actual {v.name} = ", {v.name}, "\\n";')
     body += oracles(contract, tc, checks, ctx, simplify)
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
         body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
@@ -178,7 +182,7 @@ def oracles(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, 
         ctx.types.kind(v.type) in _VALUE_KINDS and v.name in tc.outputs for v in contract.outputs)
     if concrete:
         out = []
-        for v in contract.outputs:
+        for v in (v for v in contract.outputs if not v.ghost):
             line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
             expected = f"{v.name} == {tc.outputs[v.name]}"
             out.append(f"expect {expected}, " + dafny_string(f"dspec2test: expected {expected} (ensures, line {line})")

@@ -30,6 +30,7 @@ class Var:
     name: str
     type: ast.Type
     is_output: bool
+    ghost: bool = False  # a ghost parameter or out-parameter: tests may pass it, never print or check it
 
 
 @dataclass(frozen=True)
@@ -139,11 +140,11 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
 
 def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str) -> Contract:
     tsub = {tp.name: DEFAULT_TYPE_ARG for tp in member.type_params}
-    params = tuple(Var(f.name, _inst(f.type, tsub), False) for f in member.params)
+    params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
     if isinstance(member, ast.Method):
         kind = "method"
-        outputs = tuple(Var(f.name, _inst(f.type, tsub), True) for f in member.returns)
+        outputs = tuple(Var(f.name, _inst(f.type, tsub), True, f.ghost) for f in member.returns)
         ensures_exprs = [c.expr for c in member.spec.ensures]
     else:
         kind = "function"

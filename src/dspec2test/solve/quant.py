@@ -99,7 +99,25 @@ def _var_type(enc, bv: ast.BoundVar, atoms, env: Env, src_coll: TV | None) -> RT
         b = src_coll.t.base
         if b.args and b.args[0].kind != "any":
             return b.args[0]
-    return INT
+    passed = _formal_type(enc, bv.name, atoms, env)
+    return passed if passed is not None else INT
+
+
+def _formal_type(enc, var: str, atoms, env: Env) -> RType | None:
+    """An untyped bound variable passed as such to a function (`forall iv | valid(s, iv) :: ...`) has
+    that parameter's type (non-generic functions only; anything else stays int)."""
+    for atom in atoms:
+        for x in ast.preorder(atom):
+            if not (isinstance(x, ast.Call) and isinstance(x.callee, ast.Name) and ast.Name(var) in x.args):
+                continue
+            found = env.scope.lookup(x.callee.name)
+            if found is None or not isinstance(found[0], ast.Function) or found[0].type_params:
+                continue
+            decl, scope = found
+            k = x.args.index(ast.Name(var))
+            if k < len(decl.params):
+                return enc.resolver.rtype(decl.params[k].type, scope)
+    return None
 
 
 def _membership_source(var: str, atoms, pending: set[str]):
