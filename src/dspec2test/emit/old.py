@@ -72,9 +72,9 @@ class Snapshots:
             return via_seq
         if not free_names(inner) & local and not (isinstance(inner, ast.Name) and inner.name in arrays):
             text = print_expr(self.scope(inner))
-            name = self._names.get(text) or f"{PREFIX}{sum(1 for k in self._names if k not in self.contract.pre_state) + 1}"
-            self._declare(text, name, text)
-            return ast.Name(name)
+            values = sum(1 for k in self._names if k not in self.contract.pre_state)  # array copies aside
+            self._declare(text, f"{PREFIX}{values + 1}", text)
+            return ast.Name(self._names[text])
         return None
 
     def _declare(self, key: str, name: str, value: str) -> None:
