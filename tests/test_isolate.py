@@ -7,7 +7,7 @@ from dspec2test.isolate import Failed, Limits, run_isolated
 
 
 def _value(k):
-    return lambda: k * k
+    return lambda report: k * k
 
 
 def test_results_come_back_in_job_order_with_parallel_children():
@@ -15,13 +15,13 @@ def test_results_come_back_in_job_order_with_parallel_children():
 
 
 def test_a_crash_a_hang_and_an_exception_cost_only_their_own_job():
-    def crash():
+    def crash(report):
         os.abort()
 
-    def hang():
+    def hang(report):
         time.sleep(30)
 
-    def boom():
+    def boom(report):
         raise ValueError("bad")
 
     out = run_isolated([crash, _value(3), hang, boom], parallel=2, limits=Limits(wall_s=2))
@@ -32,7 +32,7 @@ def test_a_crash_a_hang_and_an_exception_cost_only_their_own_job():
 
 
 def test_memory_cap_stops_a_runaway():
-    def grow():
+    def grow(report):
         blocks = []
         while True:
             blocks.append(bytearray(64 << 20))
@@ -52,7 +52,38 @@ def test_a_lower_limit_set_by_the_caller_stays_and_jobs_still_run():
         "from dspec2test.isolate import Limits, run_isolated\n"
         "low = 3 << 30\n"
         "resource.setrlimit(resource.RLIMIT_AS, (low, low))\n"
-        "print(run_isolated([lambda: resource.getrlimit(resource.RLIMIT_AS)], limits=Limits(memory_bytes=6 << 30)))\n"
+        "print(run_isolated([lambda report: resource.getrlimit(resource.RLIMIT_AS)], limits=Limits(memory_bytes=6 << 30)))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == f"[({3 << 30}, {3 << 30})]", out.stdout + out.stderr
+
+
+def test_a_stopped_or_crashed_job_hands_back_what_it_reported_before():
+    def slow_then_hang(report):
+        report(["first"])
+        report(["first", "second"])
+        time.sleep(30)
+
+    def report_then_crash(report):
+        report("half")
+        os.abort()
+
+    out = run_isolated([slow_then_hang, report_then_crash, _value(4)], parallel=3, limits=Limits(wall_s=3))
+    assert isinstance(out[0], Failed) and "longer than 3 s" in out[0].reason
+    assert out[0].partial == ["first", "second"]
+    assert isinstance(out[1], Failed) and "crashed" in out[1].reason and out[1].partial == "half"
+    assert out[2] == 16
+
+
+def test_a_job_that_keeps_reporting_is_still_stopped_at_the_wall_limit():
+    def chatty(report):
+        n = 0
+        while True:
+            n += 1
+            report(n)
+            time.sleep(0.05)
+
+    start = time.monotonic()
+    out = run_isolated([chatty], limits=Limits(wall_s=2))
+    assert time.monotonic() - start < 10
+    assert isinstance(out[0], Failed) and isinstance(out[0].partial, int) and out[0].partial > 1

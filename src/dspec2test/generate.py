@@ -16,7 +16,7 @@ from dspec2test.emit.tests_file import (
     Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
-from dspec2test.isolate import Failed, Limits, run_isolated
+from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.partition.contracts import Contract, pre_state_name, select
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
@@ -50,7 +50,7 @@ class GenerateOptions:
     unverified: tuple[str, ...] | None = None  # members selected by `dafny verify` failures, plus {:testEntry}
     jobs: int = 1  # members generated at once, each in a child process of its own
     isolate: bool = True  # a child process per member, so a Z3 crash or runaway costs that member only
-    member_timeout_s: float = 600.0  # wall limit of one member's whole generation
+    member_timeout_s: float = 120.0  # wall limit of one member's whole generation; its tests so far are kept
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
     gens = [MemberGeneration(c, ctx, options, factory) for c in contracts]
     jobs = [g.result for g in gens]
     limits = Limits(wall_s=options.member_timeout_s)
-    results = run_isolated(jobs, options.jobs, limits) if options.isolate else [job() for job in jobs]
+    results = run_isolated(jobs, options.jobs, limits) if options.isolate else [job(ignore_report) for job in jobs]
     members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(gens, results)]
     tests = [t for m in members for t in m.tests]
     text = emit_file(path, modules_to_open([c for c, m in zip(contracts, members) if m.tests]), tests)
@@ -120,6 +120,7 @@ class MemberGeneration:
         self.cases: list[TestCase] = []
         self.diagnostics: list[Diagnostic] = []
         self.timed_out = False  # out_of_time said so once
+        self.report: Report = ignore_report  # hands the results so far to the parent process
         self.entry: dict[str, Any] = {"name": contract.name, "file": contract.file, "line": contract.line,
                                       "kind": contract.kind, "body": not contract.body_missing,
                                       "partitions": [], "unsupported": [], "unchecked": [], "capped": False}
@@ -135,16 +136,28 @@ class MemberGeneration:
         self.diagnostics.append(Diagnostic(self.contract.file, self.contract.line, self.contract.col,
                                            f"{self.contract.name}: {message}", Severity.WARNING))
 
-    def result(self) -> MemberResult:
+    def result(self, report: Report = ignore_report) -> MemberResult:
+        self.report = report
         self.run()
+        return self.so_far()
+
+    def so_far(self) -> MemberResult:
         return MemberResult(tuple(self.tests), tuple(self.cases), self.entry, tuple(self.diagnostics))
 
     def failed(self, failed: Failed) -> MemberResult:
-        """The result of a member whose child process gave none: unsupported, with the reason."""
+        """The result of a member whose child process gave no final result. With tests reported before it
+        stopped, those stand, with a warning; without, the member is unsupported, with the reason."""
         c = self.contract
+        partial = failed.partial
+        if isinstance(partial, MemberResult) and partial.tests:
+            entry = dict(partial.entry, stopped=failed.reason)
+            warning = Diagnostic(c.file, c.line, c.col,
+                                 f"{c.name}: generation {failed.reason}; the {len(partial.tests)} tests solved "
+                                 f"before that are kept, its later scenarios have none", Severity.WARNING)
+            return MemberResult(partial.tests, partial.cases, entry, partial.diagnostics + (warning,))
         self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
                                      f"generation of {c.name} failed: {failed.reason}"))
-        return MemberResult((), (), self.entry, tuple(self.diagnostics))
+        return self.so_far()
 
     def run(self) -> "MemberGeneration":
         c = self.contract
@@ -168,7 +181,7 @@ class MemberGeneration:
                 self.warn(message)
             whole = tuple(cl.expr for cl in usable)
             for part in res.partitions:
-                self.entry["partitions"].append(self.partition(part, solver, checks, whole))
+                self.partition(part, solver, checks, whole)
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
@@ -176,15 +189,16 @@ class MemberGeneration:
                                          f"internal error while generating {c.name}: {exc}"))
         return self
 
-    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> dict:
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
         c = self.contract
         implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
         constraint = print_expr(conj(part.literals + tuple(implicit)))
         out: dict[str, Any] = {"id": part.id, "label": part.label, "constraint": constraint,
                                "clauses": list(part.clause_lines), "status": part.status.lower(), "scenarios": []}
+        self.entry["partitions"].append(out)  # now, so that a report made half way through shows it
         # the base scenario first: its model tells which BVA pins the partition allows or leaves open
         entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
-        out["scenarios"].append(entry)
+        self.add(out, entry)
         models = [model]
         specs = []
         if self.options.bva is not None and model is not None and not self.out_of_time(solver):
@@ -195,7 +209,7 @@ class MemberGeneration:
                 break
             # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
             entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
-            out["scenarios"].append(entry)
+            self.add(out, entry)
             models.append(model)
         if self.options.bva is None and models[0] is not None:
             # --repeat: each further solution must differ from the previous ones in its inputs
@@ -204,9 +218,13 @@ class MemberGeneration:
                 entry, model = self.scenario(part, spec, solver, checks, whole, tuple(models), ())
                 if model is None:
                     break  # no further distinct input exists (or the solver gave up)
-                out["scenarios"].append(entry)
+                self.add(out, entry)
                 models.append(model)
-        return out
+
+    def add(self, partition: dict, scenario: dict) -> None:
+        partition["scenarios"].append(scenario)
+        if scenario["test"] is not None:
+            self.report(self.so_far())
 
     def out_of_time(self, solver: SolverLike) -> bool:
         """After MAX_TIMEOUTS queries of this member hit the time limit, it gets no more boundary scenarios

@@ -3,7 +3,8 @@
 Generation holds the GIL while Z3 solves, Z3 can ignore an interrupt and grow without bound on some
 formulas, and a C++ assertion in Z3 aborts the whole interpreter. A child per job costs a fork (the parent
 has already imported and parsed) and turns each of those into a value for that job alone, while `jobs`
-children use the cores.
+children use the cores. A job is handed a `report` function: what it reports comes back with the
+failure if the child is stopped or dies later, so the work done before a hang is not lost.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from multiprocessing.connection import Connection, wait
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+Report = Callable[[Any], None]  # a job's partial result so far; the parent keeps the latest
+Job = Callable[[Report], T]
 
 DEFAULT_MEMORY_BYTES = 6 << 30  # address space per child; Z3 runaways stop here instead of eating the machine
 
@@ -29,6 +32,7 @@ class Failed:
     """A job that produced no result: why, in words a user can act on."""
 
     reason: str
+    partial: Any = None  # the job's latest report before it stopped, if it made one
 
 
 @dataclass(frozen=True)
@@ -43,9 +47,10 @@ class _Running(Generic[T]):
     process: Any
     conn: Connection
     started: float
+    partial: Any = None
 
 
-def run_isolated(jobs: Sequence[Callable[[], T]], parallel: int = 1, limits: Limits = Limits()) -> list[T | Failed]:
+def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: Limits = Limits()) -> list[T | Failed]:
     """Results in the order of `jobs`. Falls back to running in this process where fork is unavailable."""
     if not jobs:
         return []
@@ -66,17 +71,36 @@ def run_isolated(jobs: Sequence[Callable[[], T]], parallel: int = 1, limits: Lim
         deadline = min(r.started + limits.wall_s for r in running)
         ready = wait([r.conn for r in running], timeout=max(0.0, deadline - time.monotonic()))
         for r in list(running):
-            if r.conn in ready:
-                results[r.index] = _receive(r)
-            elif time.monotonic() - r.started >= limits.wall_s:
+            got = _receive(r) if r.conn in ready else _PARTIAL
+            if got is not _PARTIAL:
+                results[r.index] = got
+            elif time.monotonic() - r.started >= limits.wall_s:  # a job that keeps reporting is stopped too
                 r.process.kill()
-                results[r.index] = Failed(f"took longer than {limits.wall_s:g} s; stopped")
+                last = _last_word(r)
+                results[r.index] = last if last is not None else Failed(
+                    f"took longer than {limits.wall_s:g} s; stopped", r.partial)
             else:
                 continue
             r.process.join()
             r.conn.close()
             running.remove(r)
     return [r if r is not None else Failed("no result") for r in results]
+
+
+def _last_word(r: _Running) -> Any:
+    """Read what a stopped child had sent and the parent not yet read: its final result, if it came
+    just in time (None if not; its last partial report is then in r.partial)."""
+    try:
+        while r.conn.poll():
+            got = _receive(r)
+            if got is not _PARTIAL:
+                return None if isinstance(got, Failed) else got
+    except (EOFError, OSError):
+        pass
+    return None
+
+
+_PARTIAL = object()  # _receive's answer to a partial report: the job is still running
 
 
 def _receive(r: _Running) -> Any:
@@ -86,8 +110,11 @@ def _receive(r: _Running) -> Any:
         r.process.join()
         code = r.process.exitcode
         why = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        return Failed(f"the solver crashed or ran out of memory ({why})")
-    return value if kind == "ok" else Failed(value)
+        return Failed(f"the solver crashed or ran out of memory ({why})", r.partial)
+    if kind == "partial":
+        r.partial = value
+        return _PARTIAL
+    return value if kind == "ok" else Failed(value, r.partial)
 
 
 def _cap_memory(memory_bytes: int) -> None:
@@ -99,7 +126,7 @@ def _cap_memory(memory_bytes: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
 
 
-def _child(job: Callable[[], Any], send: Connection, memory_bytes: int) -> None:
+def _child(job: Job[Any], send: Connection, memory_bytes: int) -> None:
     # Everything the user should see comes back as a value; Z3's abort messages and Python's fault
     # handler stack would be noise on the terminal, so the child's stderr goes nowhere.
     faulthandler.disable()
@@ -108,7 +135,9 @@ def _child(job: Callable[[], Any], send: Connection, memory_bytes: int) -> None:
     try:
         if memory_bytes:
             _cap_memory(memory_bytes)
-        message: tuple[str, Any] = ("ok", job())
+        # every report is sent: the last one before a hang is the one that matters, and pickling a
+        # member's results so far costs well under a millisecond for tens of tests
+        message: tuple[str, Any] = ("ok", job(lambda partial: send.send(("partial", partial))))
     except MemoryError:
         message = ("failed", "ran out of memory")
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which decides
@@ -123,9 +152,13 @@ def _child(job: Callable[[], Any], send: Connection, memory_bytes: int) -> None:
         os._exit(0)  # no atexit handlers or pytest teardown of the parent's state in the child
 
 
-def _in_process(job: Callable[[], T]) -> T | Failed:
+def ignore_report(_partial: Any) -> None:
+    """`report` for a job run in the caller's process, where nothing can stop it half way."""
+
+
+def _in_process(job: Job[T]) -> T | Failed:
     try:
-        return job()
+        return job(ignore_report)
     except Exception as exc:  # noqa: BLE001
         return Failed(f"internal error ({type(exc).__name__}: {exc}) at {_where(exc)}")
 

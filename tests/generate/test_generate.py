@@ -193,3 +193,35 @@ def test_old_in_ensures_of_array_methods_is_checked_against_the_pre_state(tmp_pa
     bad = dafny_test(wrong)
     failed = {n.split("_p")[0] for n in names if f"{n}: FAILED" in bad.stdout}
     assert failed == {"Test_AddToAll", "Test_SwapEnds"}, bad.stdout
+
+
+def test_a_member_stopped_at_its_wall_limit_keeps_the_tests_it_solved_before():
+    # Z3 can ignore its own time limit (recursive specs over arrays); the member's wall limit then stops
+    # the child process, and the tests it had reported stand, with a warning, instead of none at all
+    import time
+
+    from dspec2test.generate import GenerateOptions, default_solver_factory, generate
+
+    options = GenerateOptions(bva=100, member_timeout_s=3)
+    real = default_solver_factory(options)
+
+    def hangs_after_two(program, vars_, member):
+        solver = real(program, vars_, member)
+        solve, calls = solver.solve, []
+
+        def solve_then_hang(*args, **kwargs):
+            calls.append(1)
+            if len(calls) > 2:
+                time.sleep(60)
+            return solve(*args, **kwargs)
+
+        solver.solve = solve_then_hang
+        return solver
+
+    got = generate(str(FIXTURES / "conditional_get.dfy"), options, solver_factory=hangs_after_two)
+    entry = got.manifest["methods"][0]
+    solved = [s for p in entry["partitions"] for s in p["scenarios"] if s["test"]]
+    assert len(solved) == 2 and len(got.cases) == 2 and got.tests_text.count("{:test}") == 2
+    assert "longer than 3 s" in entry["stopped"] and not entry["unsupported"]
+    assert any("2 tests solved before that are kept" in d.message for d in got.diagnostics)
+    assert [tc.name for tc in read_metadata(got.tests_text)] == [tc.name for tc in got.cases]

@@ -37,6 +37,9 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
                         help="largest collection size in generated inputs (default %(default)s)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
                         help="members generated in parallel, each in its own process (default: cores)")
+    parser.add_argument("--member-timeout", type=float, default=d.member_timeout_s, metavar="S",
+                        help="wall limit of one member's generation in seconds; a member stopped by it keeps "
+                             "the tests solved before (default %(default)g)")
 
 
 def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None,
@@ -45,7 +48,7 @@ def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | N
     return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
                            simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
                            length_limit=args.length_limit, timeout_s=d.timeout_s if timeout_s is None else timeout_s,
-                           unverified=unverified, jobs=max(1, args.jobs))
+                           unverified=unverified, jobs=max(1, args.jobs), member_timeout_s=args.member_timeout)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,6 +73,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if value < 1:
             err.write(f"dspec2test generate: error: {flag} must be at least 1\n")
             return 2
+    if args.member_timeout <= 0:
+        err.write("dspec2test generate: error: --member-timeout must be positive\n")
+        return 2
     if args.bva is not None and args.bva < 1:
         err.write("dspec2test generate: error: --bva N must be at least 1\n")
         return 2
