@@ -104,6 +104,15 @@ def test_bad_input_exits_2_with_a_located_message():
     assert rc == 2 and "missing.dfy:1:1:" in err
 
 
+@pytest.mark.parametrize("command", ["generate", "run"])
+@pytest.mark.parametrize("flags, message", [(["--member-timeout", "0"], "--member-timeout must be positive"),
+                                            (["--repeat", "0"], "--repeat must be at least 1")])
+def test_bad_generation_flags_are_usage_errors_in_generate_and_run(command, flags, message):
+    out, err = io.StringIO(), io.StringIO()
+    rc = cli.main([command, str(FIXTURES / "abs_or.dfy"), *flags], out, err)
+    assert rc == 2 and err.getvalue() == f"dspec2test {command}: error: {message}\n"
+
+
 @pytest.mark.dafny
 def test_generated_tests_compile_and_pass_with_dafny(tmp_path):
     tools = find_toolchain()

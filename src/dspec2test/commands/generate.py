@@ -67,17 +67,23 @@ def render(d: Diagnostic) -> str:
     return f"{d.file}:{d.line}:{d.col}: {d.severity.value}: {d.message}"
 
 
-def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def bad_generation_argument(args: argparse.Namespace) -> str | None:
+    """What is wrong with the generation flags (shared by `generate` and `run`), or None."""
     for flag, value in (("--repeat", args.repeat), ("--max-partitions", args.max_partitions),
                         ("--length-limit", args.length_limit)):
         if value < 1:
-            err.write(f"dspec2test generate: error: {flag} must be at least 1\n")
-            return 2
+            return f"{flag} must be at least 1"
     if args.member_timeout <= 0:
-        err.write("dspec2test generate: error: --member-timeout must be positive\n")
-        return 2
+        return "--member-timeout must be positive"
     if args.bva is not None and args.bva < 1:
-        err.write("dspec2test generate: error: --bva N must be at least 1\n")
+        return "--bva N must be at least 1"
+    return None
+
+
+def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    bad = bad_generation_argument(args)
+    if bad:
+        err.write(f"dspec2test generate: error: {bad}\n")
         return 2
     result = generate(args.file, generation_options(args, timeout_s=args.timeout))
     for d in result.diagnostics:

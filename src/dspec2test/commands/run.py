@@ -14,7 +14,7 @@ from typing import TextIO
 from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Severity
 from dspec2test.generate import generate
-from dspec2test.commands.generate import add_generation_arguments, generation_options
+from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
 from dspec2test.records import Status, TestCase
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    bad = bad_generation_argument(args)
+    if bad:
+        err.write(f"dspec2test run: error: {bad}\n")
+        return 2
     program = Path(args.file)
     if not program.is_file():
         err.write(f"{program}: error: no such file\n")
