@@ -152,8 +152,8 @@ class MemberGeneration:
         if isinstance(partial, MemberResult) and partial.tests:
             entry = dict(partial.entry, stopped=failed.reason)
             warning = Diagnostic(c.file, c.line, c.col,
-                                 f"{c.name}: generation {failed.reason}; the {len(partial.tests)} tests solved "
-                                 f"before that are kept, its later scenarios have none", Severity.WARNING)
+                                 f"{c.name}: generation did not finish ({failed.reason}); the {len(partial.tests)} "
+                                 f"tests solved before that are kept, its later scenarios have none", Severity.WARNING)
             return MemberResult(partial.tests, partial.cases, entry, partial.diagnostics + (warning,))
         self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
                                      f"generation of {c.name} failed: {failed.reason}"))
