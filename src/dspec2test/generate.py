@@ -72,22 +72,59 @@ def generate(path: str, options: GenerateOptions = GenerateOptions(),
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` manifest entries and diagnostics, and the others go on.
     """
-    parsed = parse_file(path)
-    if isinstance(parsed, Diagnostic):
-        return Generated(path, "", (), {"methods": []}, (parsed,))
+    return generate_all((path,), options, solver_factory)[0]
+
+
+def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
+                 solver_factory: SolverFactory | None = None) -> list[Generated]:
+    """`generate` for several programs, one result each in the order given. The members of all of them
+    share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
+    while another program's five wait their turn."""
     factory = solver_factory or default_solver_factory(options)
-    ctx = EmitContext.of(parsed)
-    contracts = select(parsed, options.methods, options.unverified)
-    gens = [MemberGeneration(c, ctx, options, factory) for c in contracts]
-    jobs = [g.result for g in gens]
+    plans = [_Plan.of(path, options, factory) for path in paths]
+    gens = [g for plan in plans for g in plan.gens]
+    # the likely costliest first, so that the slowest member does not start last and run alone
+    order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
+    jobs = [gens[i].result for i in order]
     limits = Limits(wall_s=options.member_timeout_s)
-    results = run_isolated(jobs, options.jobs, limits) if options.isolate else [job(ignore_report) for job in jobs]
-    members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(gens, results)]
-    tests = [t for m in members for t in m.tests]
-    text = emit_file(path, modules_to_open([c for c, m in zip(contracts, members) if m.tests]), tests)
-    manifest = {"methods": [m.entry for m in members]}
-    return Generated(path, text, tuple(tc for m in members for tc in m.cases), manifest,
-                     tuple(d for m in members for d in m.diagnostics))
+    ran = run_isolated(jobs, options.jobs, limits) if options.isolate else [job(ignore_report) for job in jobs]
+    results: list[Any] = [None] * len(gens)
+    for i, r in zip(order, ran):
+        results[i] = r
+    out, start = [], 0
+    for plan in plans:
+        out.append(plan.assemble(results[start:start + len(plan.gens)]))
+        start += len(plan.gens)
+    return out
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """One program of a generation run: what parsing gave, and a generation per selected member."""
+
+    path: str
+    parsed: ast.Program | Diagnostic
+    gens: tuple["MemberGeneration", ...]
+
+    @staticmethod
+    def of(path: str, options: GenerateOptions, factory: SolverFactory) -> "_Plan":
+        parsed = parse_file(path)
+        if isinstance(parsed, Diagnostic):
+            return _Plan(path, parsed, ())
+        ctx = EmitContext.of(parsed)
+        contracts = select(parsed, options.methods, options.unverified)
+        return _Plan(path, parsed, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
+
+    def assemble(self, results: Sequence[Any]) -> Generated:
+        if isinstance(self.parsed, Diagnostic):
+            return Generated(self.path, "", (), {"methods": []}, (self.parsed,))
+        members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(self.gens, results)]
+        tests = [t for m in members for t in m.tests]
+        text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),
+                         tests)
+        manifest = {"methods": [m.entry for m in members]}
+        return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), manifest,
+                         tuple(d for m in members for d in m.diagnostics))
 
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
@@ -121,6 +158,9 @@ class MemberGeneration:
         self.diagnostics: list[Diagnostic] = []
         self.timed_out = False  # out_of_time said so once
         self.report: Report = ignore_report  # hands the results so far to the parent process
+        # a guess at the work, to start the costliest members first: contract text length follows the
+        # generation time of the paper's members closely (torneo's 359 characters and 8 s lead both)
+        self.cost = sum(len(cl.text) for cl in contract.clauses)
         self.entry: dict[str, Any] = {"name": contract.name, "file": contract.file, "line": contract.line,
                                       "kind": contract.kind, "body": not contract.body_missing,
                                       "partitions": [], "unsupported": [], "unchecked": [], "capped": False}

@@ -104,6 +104,43 @@ def test_bad_input_exits_2_with_a_located_message():
     assert rc == 2 and "missing.dfy:1:1:" in err
 
 
+def test_several_files_share_one_run_and_give_each_file_the_tests_it_gets_alone(tmp_path):
+    files = [FIXTURES / "abs_or.dfy", FIXTURES / "conditional_get.dfy", FIXTURES / "find_max.dfy"]
+    rc, out, err = run(*files, "--bva", "--jobs", "2", "-o", tmp_path / "tests", "--json", tmp_path / "all.json")
+    assert rc == 0 and out == "", err
+    merged = json.loads((tmp_path / "all.json").read_text())["methods"]
+    for f in files:
+        alone, alone_out, _ = manifest(tmp_path, f, "--bva")
+        assert (tmp_path / "tests" / f"{f.stem}.tests.dfy").read_text() == alone_out
+        assert [e for e in merged if e["file"] == str(f)] == alone["methods"]
+    assert [e["file"] for e in merged] == sorted((e["file"] for e in merged), key=[str(f) for f in files].index)
+
+
+def test_a_file_that_does_not_parse_does_not_stop_the_others(tmp_path):
+    rc, _, err = run(FIXTURES / "bad.dfy", FIXTURES / "abs_or.dfy", "-o", tmp_path, "--json", tmp_path / "m.json")
+    assert rc == 2 and err.startswith(f"{FIXTURES / 'bad.dfy'}:2:") and "Traceback" not in err
+    assert read_metadata((tmp_path / "abs_or.tests.dfy").read_text())
+    assert not (tmp_path / "bad.tests.dfy").exists()
+    assert {e["name"] for e in json.loads((tmp_path / "m.json").read_text())["methods"]} == {"AbsOr"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    ([], "several files need -o DIR"),
+    (["-o", FIXTURES / "abs_or.dfy"], "with several files, -o names a directory"),
+])
+def test_several_files_need_an_output_folder(argv, message):
+    rc, out, err = run(FIXTURES / "abs_or.dfy", FIXTURES / "find_max.dfy", *argv)
+    assert rc == 2 and out == "" and message in err
+
+
+def test_two_programs_of_one_name_are_refused_rather_than_overwritten(tmp_path):
+    twin = tmp_path / "twin"
+    twin.mkdir()
+    shutil.copy(FIXTURES / "abs_or.dfy", twin / "abs_or.dfy")
+    rc, _, err = run(FIXTURES / "abs_or.dfy", twin / "abs_or.dfy", "-o", tmp_path / "out")
+    assert rc == 2 and "abs_or.tests.dfy" in err and not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("command", ["generate", "run"])
 @pytest.mark.parametrize("flags, message", [(["--member-timeout", "0"], "--member-timeout must be positive"),
                                             (["--repeat", "0"], "--repeat must be at least 1")])

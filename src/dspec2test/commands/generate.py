@@ -1,7 +1,9 @@
-"""`dspec2test generate FILE`: Dafny {:test} methods from the contracts, plus an optional JSON manifest.
+"""`dspec2test generate FILE...`: Dafny {:test} methods from the contracts, plus an optional JSON manifest.
 
-Exit 0 when the file was read (members the engine cannot handle are reported on stderr as
-`file:line: unsupported: <construct>` and in the manifest); 2 for bad usage or a file that does not parse.
+Exit 0 when every file was read (members the engine cannot handle are reported on stderr as
+`file:line: unsupported: <construct>` and in the manifest); 2 for bad usage or a file that does not parse
+(the other files are still generated). Several files share one pool of `--jobs` children and need
+`-o DIR`: the tests of `x.dfy` go to `DIR/x.tests.dfy`, and `--json` gets one manifest of all members.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import TextIO
 
 from dspec2test.commands import BVA_EXTREME
 from dspec2test.errors import Diagnostic, Severity
-from dspec2test.generate import GenerateOptions, generate
+from dspec2test.generate import GenerateOptions, Generated, generate_all
 
 
 def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,11 +55,13 @@ def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | N
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     d = GenerateOptions()
-    parser.add_argument("file", metavar="FILE", help="the Dafny program")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="the Dafny program(s)")
     add_generation_arguments(parser)
     parser.add_argument("--timeout", type=float, default=d.timeout_s, metavar="S",
                         help="Z3 time limit per query in seconds (default %(default)g)")
-    parser.add_argument("-o", "--output", metavar="TESTS.dfy", help="write the tests here (default: stdout)")
+    parser.add_argument("-o", "--output", metavar="TESTS.dfy",
+                        help="write the tests here (default: stdout); with several files, a directory that gets "
+                             "NAME.tests.dfy for each NAME.dfy")
     parser.add_argument("--json", metavar="MANIFEST.json", help="write the manifest (partitions, scenarios, tests)")
 
 
@@ -80,24 +84,52 @@ def bad_generation_argument(args: argparse.Namespace) -> str | None:
     return None
 
 
+def tests_paths(files: list[str], output: str | None) -> list[Path | None] | str:
+    """Where each program's tests go (None: stdout), or why the files and -o do not fit together."""
+    if len(files) == 1:
+        return [Path(output) if output else None]
+    if not output:
+        return "several files need -o DIR (the tests of NAME.dfy go to DIR/NAME.tests.dfy)"
+    if Path(output).exists() and not Path(output).is_dir():
+        return f"-o {output}: with several files, -o names a directory"
+    stems = [Path(f).stem for f in files]
+    twice = sorted({s for s in stems if stems.count(s) > 1})
+    if twice:
+        return f"two programs would write {twice[0]}.tests.dfy: generate them with separate -o folders"
+    return [Path(output) / f"{stem}.tests.dfy" for stem in stems]
+
+
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    destinations = tests_paths(args.files, args.output)
     bad = bad_generation_argument(args)
-    if bad:
-        err.write(f"dspec2test generate: error: {bad}\n")
+    if bad or isinstance(destinations, str):
+        err.write(f"dspec2test generate: error: {bad or destinations}\n")
         return 2
-    result = generate(args.file, generation_options(args, timeout_s=args.timeout))
-    for d in result.diagnostics:
-        err.write(render(d) + "\n")
-    if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.manifest["methods"]:
-        return 2
-    missing = [m for m in args.method if not any(e["name"] == m or e["name"].split(".")[-1] == m
-                                                 for e in result.manifest["methods"])]
+    results = generate_all(args.files, generation_options(args, timeout_s=args.timeout))
+    unreadable = False
+    for result, destination in zip(results, destinations):
+        for d in result.diagnostics:
+            err.write(render(d) + "\n")
+        if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.manifest["methods"]:
+            unreadable = True
+            continue
+        write_tests(result, destination, out)
+    entries = [e for r in results for e in r.manifest["methods"]]
+    # (members asked for in files that did not parse are not missing: the parse error says why)
+    missing = [m for m in args.method if entries or not unreadable
+               if not any(e["name"] == m or e["name"].split(".")[-1] == m for e in entries)]
     for m in missing:
-        err.write(f"{args.file}: error: no testable member named {m}\n")
-    if args.output:
-        Path(args.output).write_text(result.tests_text, encoding="utf-8")
-    else:
+        where = args.files[0] if len(args.files) == 1 else ", ".join(args.files)
+        err.write(f"{where}: error: no testable member named {m}\n")
+    if args.json and not (unreadable and not entries):
+        Path(args.json).write_text(json.dumps({"methods": entries}, indent=2, sort_keys=False) + "\n",
+                                   encoding="utf-8")
+    return 2 if missing or unreadable else 0
+
+
+def write_tests(result: Generated, destination: Path | None, out: TextIO) -> None:
+    if destination is None:
         out.write(result.tests_text)
-    if args.json:
-        Path(args.json).write_text(json.dumps(result.manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    return 2 if missing else 0
+        return
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    destination.write_text(result.tests_text, encoding="utf-8")
