@@ -100,10 +100,10 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
 
 @dataclass(frozen=True)
 class _Plan:
-    """One program of a generation run: what parsing gave, and a generation per selected member."""
+    """One program of a generation run: its parse error, or a generation per selected member."""
 
     path: str
-    parsed: ast.Program | Diagnostic
+    error: Diagnostic | None
     gens: tuple["MemberGeneration", ...]
 
     @staticmethod
@@ -113,11 +113,11 @@ class _Plan:
             return _Plan(path, parsed, ())
         ctx = EmitContext.of(parsed)
         contracts = select(parsed, options.methods, options.unverified)
-        return _Plan(path, parsed, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
+        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
 
     def assemble(self, results: Sequence[Any]) -> Generated:
-        if isinstance(self.parsed, Diagnostic):
-            return Generated(self.path, "", (), {"methods": []}, (self.parsed,))
+        if self.error is not None:
+            return Generated(self.path, "", (), {"methods": []}, (self.error,))
         members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(self.gens, results)]
         tests = [t for m in members for t in m.tests]
         text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),

@@ -115,13 +115,12 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         write_tests(result, destination, out)
     entries = [e for r in results for e in r.manifest["methods"]]
-    # (members asked for in files that did not parse are not missing: the parse error says why)
-    missing = [m for m in args.method if entries or not unreadable
-               if not any(e["name"] == m or e["name"].split(".")[-1] == m for e in entries)]
+    nothing_read = unreadable and not entries  # the parse errors say it all: no member is "missing"
+    missing = [] if nothing_read else [m for m in args.method if not any(
+        e["name"] == m or e["name"].split(".")[-1] == m for e in entries)]
     for m in missing:
-        where = args.files[0] if len(args.files) == 1 else ", ".join(args.files)
-        err.write(f"{where}: error: no testable member named {m}\n")
-    if args.json and not (unreadable and not entries):
+        err.write(f"{', '.join(args.files)}: error: no testable member named {m}\n")
+    if args.json and not nothing_read:
         Path(args.json).write_text(json.dumps({"methods": entries}, indent=2, sort_keys=False) + "\n",
                                    encoding="utf-8")
     return 2 if missing or unreadable else 0

@@ -403,10 +403,9 @@ class Solver:
         """Some input differs from the model's (empty: nothing to compare). Built once per model: every
         later scenario of a partition avoids all earlier ones, and torneo's twenty long arrays made this a
         tenth of its time."""
-        hit = self._differs_cache.get(id(m))
-        if hit is None or hit[0] is not m:
-            hit = self._differs_cache[id(m)] = (m, self._differs_now(m))  # the entry keeps m (and its id) alive
-        return hit[1]
+        if id(m) not in self._differs_cache:  # the entry keeps m alive, so its id names no other model
+            self._differs_cache[id(m)] = (m, self._differs_now(m))
+        return self._differs_cache[id(m)][1]
 
     def _differs_now(self, m: Model) -> list[z3.BoolRef]:
         diffs = []
