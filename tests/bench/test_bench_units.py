@@ -4,14 +4,20 @@ from __future__ import annotations
 
 import ast
 import json
+import shutil
 from pathlib import Path
 
+import pytest
+
 from dspec2test.bench.batch import SUBJECT_MODULE, Subject, batched_source, run_batched
-from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key
+from dspec2test.bench import engine
+from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key, read_recorded
 from dspec2test.bench.corpus import CorpusError, Label, Program, load_corpus, read_labels
 from dspec2test.bench.dafnytest import parse_output
 from dspec2test.bench.dtest import annotate, method_entries
-from dspec2test.bench.engine import BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit
+from dspec2test.bench.engine import (
+    BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit, run_bench,
+)
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.pyrun import list_tests
 from dspec2test.bench.report import markdown, terminal_table
@@ -274,3 +280,58 @@ def test_an_exception_inside_a_generation_worker_is_that_programs_crash_not_the_
         fine = pool.run(str(program.path), OPTIONS[Strategy.SPEC], 60.0)
     assert got["crash"].startswith("TypeError")
     assert fine["tests"] > 0
+
+
+def _copy_corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    shutil.copytree(CORPUS, root)
+    return root
+
+
+def test_recorded_verdicts_replace_dafny_verify_and_a_failing_original_is_skipped(tmp_path):
+    root = _copy_corpus(tmp_path)
+    shutil.copy(root / "programs" / "absget.dfy", root / "programs" / "broken.dfy")
+    (root / "mutants" / "broken").mkdir()
+    shutil.copy(root / "mutants" / "absget" / "absget_wrong.dfy", root / "mutants" / "broken" / "broken_m.dfy")
+    lines = ["# path\tverify", "programs/absget.dfy\tverified", "programs/broken.dfy\tfails",
+             "mutants/broken/broken_m.dfy\tfails"]
+    lines += [f"mutants/absget/{p.name}\t{'verified' if 'same' in p.name else 'fails'}"
+              for p in sorted((root / "mutants" / "absget").glob("*.dfy"))]
+    (root / "verify-status.tsv").write_text("\n".join(lines) + "\n")
+    messages: list[str] = []
+    # no dafny at all: every verdict must come from the file, and no strategy runs
+    bench = run_bench(load_corpus(root), BenchConfig(strategies=()), Toolchain(None, None), messages.append)
+    assert bench.recorded == len(bench.originals) + 5 + 1
+    assert bench.skipped == {"broken": "the original does not verify (fails)"}
+    assert [p.name for p in bench.corpus.programs] == ["absget"]
+    assert all(m.program == "absget" for m in bench.corpus.mutants)
+    assert bench.classes["absget/absget_same"] is MutantClass.ALIVE
+    assert bench.classes["absget/absget_wrong"] is MutantClass.BUG
+    assert any("skipped: original broken" in m for m in messages)
+    data = to_json(bench)
+    assert data["classification"]["skipped_programs"] == {"broken": "the original does not verify (fails)"}
+
+
+def test_reclassify_ignores_the_recorded_verdicts(tmp_path, monkeypatch):
+    root = _copy_corpus(tmp_path)
+    (root / "verify-status.tsv").write_text("programs/absget.dfy\tverified\n")
+    asked: list[str] = []
+
+    class Recording(Classifier):
+        def classify(self, items, progress=None):
+            asked.extend(name for name, _ in items)
+            return {name: Classified(Verification.VERIFIED, "", 0.0) for name, _ in items}
+
+    monkeypatch.setattr(engine, "Classifier", Recording)
+    run_bench(load_corpus(root), BenchConfig(strategies=()), Toolchain(None, None), lambda _: None)
+    assert "program:absget" not in asked and "absget/absget_wrong" in asked
+    asked.clear()
+    run_bench(load_corpus(root), BenchConfig(strategies=(), recorded=False), Toolchain(None, None), lambda _: None)
+    assert "program:absget" in asked
+
+
+def test_a_malformed_recorded_line_is_reported_with_its_position(tmp_path):
+    root = _copy_corpus(tmp_path)
+    (root / "verify-status.tsv").write_text("# header\nprograms/absget.dfy\tmaybe\n")
+    with pytest.raises(ValueError, match=r"verify-status.tsv:2: expected"):
+        read_recorded(root)

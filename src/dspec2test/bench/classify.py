@@ -20,6 +20,7 @@ from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain
 
 CACHE_FORMAT = 1
+RECORDED = "verify-status.tsv"  # a corpus's own record of each file's `dafny verify` verdict
 
 
 class Verification(str, Enum):
@@ -34,6 +35,25 @@ class Classified:
     message: str  # first lines of Dafny's errors, empty when verified
     seconds: float
     cached: bool = False
+
+
+def read_recorded(root: Path) -> dict[str, Verification]:
+    """`CORPUS/verify-status.tsv`: path relative to the corpus (`programs/P.dfy`, `mutants/P/M.dfy`) ->
+    verdict, one `path<TAB>verdict` per line, `#` lines are comments. Empty when the file is absent.
+    Classifying a large corpus afresh takes half an hour; its recorded verdicts take none."""
+    path = root / RECORDED
+    if not path.is_file():
+        return {}
+    out: dict[str, Verification] = {}
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        try:
+            out[fields[0].strip()] = Verification(fields[1].strip())
+        except (IndexError, ValueError):
+            raise ValueError(f"{path}:{n}: expected `PATH<TAB>verified|fails|incompetent`, got {line!r}") from None
+    return out
 
 
 def cache_key(text: str, dafny_version: str, args: tuple[str, ...]) -> str:

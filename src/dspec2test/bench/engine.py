@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from dspec2test.bench.batch import Executor, Subject, SubjectRun, run_alone, run_batched
-from dspec2test.bench.classify import Classified, Classifier, Verification
+from dspec2test.bench.classify import Classified, Classifier, Verification, read_recorded
 from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
 from dspec2test.bench.dafnytest import run_dafny_test
 from dspec2test.bench.genworker import GenerationPool
@@ -56,6 +56,7 @@ class BenchConfig:
     cache_dir: Path | None = None
     dafny_version: str = ""
     run_alive: bool = True  # also run our tests on mutants that verify: any failure there is a false alarm
+    recorded: bool = True  # take verdicts from the corpus's verify-status.tsv where it has them
     # Kill phase, py driver: a test may use this many times the CPU time of the slowest test on the original,
     # at least the floor and at most timeout_s; timeout_s stays its wall-clock limit. A mutant that loops is
     # then a timeout in half a second, not after timeout_s (most of a run's wall time went to waiting out such
@@ -86,6 +87,8 @@ class BenchRun:
     verification: dict[str, Classified]
     runs: list[StrategyRun]
     classify_wall: float
+    skipped: dict[str, str] = field(default_factory=dict)  # program -> why it was left out (original fails)
+    recorded: int = 0  # verdicts taken from the corpus's verify-status.tsv rather than from dafny verify
 
 
 def mutant_key(m: Mutant) -> str:
@@ -100,23 +103,53 @@ PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float, GenerationPool]
 def run_bench(corpus: Corpus, config: BenchConfig, tools: Toolchain, progress: Callable[[str], None],
               prepare_fn: PrepareFn = prepare) -> BenchRun:
     start = time.monotonic()
-    classifier = Classifier(tools, config.dafny_version, config.cache_dir, config.jobs, config.verify_timeout_s)
-    items = [(f"program:{p.name}", p.text) for p in corpus.programs] + [(mutant_key(m), m.text) for m in corpus.mutants]
-    counter = _Counter(len(items), "classify", progress)
-    verified = classifier.classify(items, lambda name, got: counter.tick(f"{name}: {got.verification.value}"))
+    verified, recorded = _classify(corpus, config, tools, progress)
     originals = {p.name: verified[f"program:{p.name}"] for p in corpus.programs}
+    classify_wall = time.monotonic() - start
+    # As the paper's protocol: a mutant is a bug relative to a spec its original meets. Where the
+    # original does not verify, nothing measured on it would mean anything.
+    skipped = {name: f"the original does not verify ({got.verification.value})"
+               for name, got in originals.items() if got.verification is not Verification.VERIFIED}
+    for name, got in originals.items():
+        if name in skipped:
+            progress(f"skipped: original {name} does not verify ({got.verification.value})"
+                     f"{': ' + got.message.splitlines()[0] if got.message else ''}")
+    corpus = Corpus(corpus.root, tuple(p for p in corpus.programs if p.name not in skipped),
+                    tuple(m for m in corpus.mutants if m.program not in skipped))
     classes = {mutant_key(m): _class(m, verified[mutant_key(m)]) for m in corpus.mutants}
     mutant_verification = {mutant_key(m): verified[mutant_key(m)] for m in corpus.mutants}
-    classify_wall = time.monotonic() - start
-    for name, got in originals.items():
-        if got.verification is not Verification.VERIFIED:
-            progress(f"warning: original {name} does not verify ({got.verification.value}): {got.message.splitlines()[0] if got.message else ''}")
     runs: list[StrategyRun] = []
     with tempfile.TemporaryDirectory(prefix="dspec2test-bench-") as tmp:
         for strategy in config.strategies:
             runs.append(_run_strategy(strategy, corpus, classes, config, tools, Path(tmp) / strategy.value,
                                       progress, prepare_fn))
-    return BenchRun(corpus, config, originals, classes, mutant_verification, runs, classify_wall)
+    return BenchRun(corpus, config, originals, classes, mutant_verification, runs, classify_wall, skipped, recorded)
+
+
+def _classify(corpus: Corpus, config: BenchConfig, tools: Toolchain,
+              progress: Callable[[str], None]) -> tuple[dict[str, Classified], int]:
+    """name -> verdict of every original (`program:P`) and mutant, and how many came from the corpus's
+    verify-status.tsv; the rest are asked of `dafny verify` (cached by content)."""
+    recorded = read_recorded(corpus.root) if config.recorded else {}
+    items = [(f"program:{p.name}", p.path, p.text) for p in corpus.programs]
+    items += [(mutant_key(m), m.path, m.text) for m in corpus.mutants]
+    out: dict[str, Classified] = {}
+    todo: list[tuple[str, str]] = []
+    for name, path, text in items:
+        try:
+            verdict = recorded.get(path.resolve().relative_to(corpus.root.resolve()).as_posix())
+        except ValueError:  # a label file outside the corpus folder
+            verdict = None
+        if verdict is None:
+            todo.append((name, text))
+        else:
+            out[name] = Classified(verdict, "", 0.0, cached=True)
+    if recorded:
+        progress(f"classify: {len(out)} verdicts from {corpus.root / 'verify-status.tsv'}, {len(todo)} to verify")
+    classifier = Classifier(tools, config.dafny_version, config.cache_dir, config.jobs, config.verify_timeout_s)
+    counter = _Counter(len(todo), "classify", progress)
+    out.update(classifier.classify(todo, lambda name, got: counter.tick(f"{name}: {got.verification.value}")))
+    return out, len(items) - len(todo)
 
 
 def _class(m: Mutant, got: Classified) -> MutantClass:

@@ -117,6 +117,8 @@ def to_json(bench: BenchRun) -> dict:
             **{c.value: classes.count(c.value) for c in MutantClass},
             "labelled_equivalent": sum(1 for m in bench.corpus.mutants if m.label and m.label.value == "equivalent"),
             "originals_not_verifying": sorted(n for n, c in bench.originals.items() if c.verification.value != "verified"),
+            "skipped_programs": dict(sorted(bench.skipped.items())),
+            "recorded": bench.recorded,
             "wall_s": round(bench.classify_wall, 2),
         },
         "config": {"strategies": [s.value for s in bench.config.strategies], "jobs": bench.config.jobs,

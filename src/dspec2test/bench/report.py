@@ -54,7 +54,10 @@ def markdown(data: dict) -> str:
     out = [
         "# dspec2test bench", "",
         f"Corpus `{data['corpus']}`: {c['mutants']} mutants, {c['bug']} fail `dafny verify` (bugs), "
-        f"{c['alive']} verify (alive), {c['incompetent']} incompetent; classification took {c['wall_s']:.1f} s.",
+        f"{c['alive']} verify (alive), {c['incompetent']} incompetent; classification took {c['wall_s']:.1f} s"
+        f" ({c.get('recorded', 0)} verdicts from the corpus's verify-status.tsv).",
+        "",
+        *(f"- skipped `{program}`: {reason}" for program, reason in c.get("skipped_programs", {}).items()),
         "",
         "kill% = (killed + timeout) / bug mutants of supported programs; all% over all bug mutants; reach% over "
         "the bug mutants a contract-driven test can execute (not those in a member without contract that no "

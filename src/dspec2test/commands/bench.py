@@ -10,6 +10,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from dspec2test.bench.classify import read_recorded
 from dspec2test.bench.corpus import CorpusError, load_corpus, read_labels
 from dspec2test.bench.engine import BenchConfig, run_bench
 from dspec2test.bench.figures import to_json
@@ -35,6 +36,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", default="py", help="Dafny target for our strategies' runs (default py)")
     parser.add_argument("--dtest-target", default="cs", help="Dafny target for dtest-block's runs (default cs, as the paper)")
     parser.add_argument("--no-batch", action="store_true", help="one Dafny build per mutant (to measure batching)")
+    parser.add_argument("--reclassify", action="store_true",
+                        help="verify every program and mutant afresh, ignoring the corpus's verify-status.tsv")
     parser.add_argument("--no-alive", action="store_true", help="do not run our tests on mutants that verify")
 
 
@@ -43,7 +46,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         extra = read_labels(Path(args.labels)) if args.labels else None
         corpus = load_corpus(root, args.programs, extra)
-    except CorpusError as exc:
+        read_recorded(root)  # a malformed verify-status.tsv is bad input, said before any work
+    except (CorpusError, ValueError) as exc:
         err.write(f"dspec2test bench: {exc}\n")
         return 2
     if not corpus.programs:
@@ -60,7 +64,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     config = BenchConfig(
         strategies=strategies, jobs=max(1, args.jobs), timeout_s=args.timeout, target=args.target,
         dtest_target=args.dtest_target, batch=not args.no_batch, cache_dir=Path(args.cache) if args.cache else None,
-        dafny_version=version, run_alive=not args.no_alive,
+        dafny_version=version, run_alive=not args.no_alive, recorded=not args.reclassify,
     )
     lock = threading.Lock()
 
