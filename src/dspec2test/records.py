@@ -6,6 +6,7 @@ literals) is kept as text here because that is what the reports and the emitted 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -17,10 +18,36 @@ class ScenarioKind(str, Enum):
 
 
 class Status(str, Enum):
+    """A test's verdict: the one vocabulary of every report (terminal, JSON, JUnit, SARIF, summary,
+    review comments, bench). Only FAILED blames the implementation's logic; CRASHED and TIMEOUT are
+    the implementation's too; the others are our problem or not yet testable, and say why."""
+
     PASSED = "passed"
-    FAILED = "failed"
+    FAILED = "failed"  # the implementation broke a checked clause
+    CRASHED = "crashed"  # the implementation halted or threw (out of bounds, division by zero, its own expect)
     TIMEOUT = "timeout"
-    ERROR = "error"
+    BAD_INPUT = "bad-input"  # our generated input violated a requires or a type constraint: our bug
+    NO_IMPLEMENTATION = "no-implementation"  # the member, or a method it calls, has no body
+    NOT_TESTED = "not-tested"  # unsupported construct, solver failure, member stopped, build or internal error
+
+    @property
+    def rank(self) -> int:
+        """Worst first: a partition's headline is its scenario with the lowest rank."""
+        return WORST_FIRST.index(self)
+
+    @property
+    def is_failure(self) -> bool:
+        """What `fail_on: failures` counts: the implementation's fault."""
+        return self in (Status.FAILED, Status.CRASHED, Status.TIMEOUT)
+
+
+WORST_FIRST = (Status.FAILED, Status.CRASHED, Status.TIMEOUT, Status.BAD_INPUT, Status.NO_IMPLEMENTATION,
+               Status.NOT_TESTED, Status.PASSED)
+
+
+def worst(statuses: Iterable[Status]) -> Status:
+    """The headline of several verdicts (PASSED when there are none)."""
+    return min(statuses, key=lambda s: s.rank, default=Status.PASSED)
 
 
 @dataclass(frozen=True)

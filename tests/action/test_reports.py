@@ -55,7 +55,7 @@ def test_sarif_has_stable_rule_ids_and_locations():
     doc = sarif.sarif(findings)
     assert doc["version"] == "2.1.0"
     run = doc["runs"][0]
-    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == ["DSPEC001", "DSPEC002", "DSPEC003"]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == [f"DSPEC00{n}" for n in range(1, 7)]
     ids = {r["ruleId"] for r in run["results"]}
     assert ids == {"DSPEC001", "DSPEC002"}
     first = run["results"][0]
@@ -83,8 +83,9 @@ def test_results_round_trip_and_merge_command(tmp_path, monkeypatch):
     two.write_text(results.dumps(vs[2:], [], []))
     loaded, members = results.load(one)
     assert loaded == vs[:2] and members[0]["name"] == "Last"
-    assert json.loads(one.read_text())["summary"] == {"tests": 2, "passed": 1, "failed": 1, "timeout": 0,
-                                                      "error": 0, "methods": 1}
+    assert json.loads(one.read_text())["summary"] == {"tests": 2, "passed": 1, "failed": 1, "crashed": 0,
+                                                      "timeout": 0, "bad-input": 0, "no-implementation": 0,
+                                                      "not-tested": 0, "methods": 1}
     out, err = io.StringIO(), io.StringIO()
     merged = tmp_path / "all.json"
     code = merge.main(Namespace(files=[str(one), str(two)], output=str(merged), summary=True), out, err)

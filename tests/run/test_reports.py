@@ -11,7 +11,8 @@ from dspec2test.run import RunResult
 
 def test_json_document_follows_the_run_schema() -> None:
     doc = run_document(MIXED)
-    assert doc["summary"] == {"tests": 4, "passed": 1, "failed": 1, "timeout": 1, "error": 1}
+    assert doc["summary"] == {"tests": 4, "passed": 1, "failed": 1, "crashed": 1, "timeout": 1, "bad-input": 0,
+                              "no-implementation": 0, "not-tested": 0}
     first = doc["tests"][1]
     assert {k: first[k] for k in ("name", "method", "partition", "scenario", "status", "message")} == {
         "name": "Test_M_Sum_p2_s1", "method": "M.Sum", "partition": 2, "scenario": 1, "status": "failed",
@@ -33,6 +34,7 @@ def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
         assert part in failure.text
     assert cases[2].find("failure").get("type") == "timeout"
     assert "IndexError" in cases[3].find("error").get("message")
+    assert cases[3].find("error").get("type") == "crashed"
 
 
 def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
@@ -43,7 +45,7 @@ def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
     assert lines[4].split() == ["FAIL", "s1", "n", "==", "3", "n", "=", "3"]
     assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
     assert "TIMEOUT" in text and "crashed: IndexError" in text
-    assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 timeout, 1 error (3 dafny runs, 4.2 s)"
+    assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 crashed, 1 timeout (3 dafny runs, 4.2 s)"
 
 
 def test_terminal_build_error_is_one_report_not_per_test() -> None:

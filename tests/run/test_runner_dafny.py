@@ -23,7 +23,7 @@ def statuses(result: RunResult) -> dict[str, Status]:
 def test_pass_and_fail_with_expected_versus_actual(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "fail_tests.dfy")
     assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Abs_p1_s1": Status.FAILED,
-                                "Test_M_Abs_p2_s1": Status.ERROR, "Test_M_Sum_p2_s1": Status.PASSED}
+                                "Test_M_Abs_p2_s1": Status.BAD_INPUT, "Test_M_Sum_p2_s1": Status.PASSED}
     failed = result.verdicts[1]
     assert (failed.clause_line, failed.expected, failed.actual) == (15, "r >= 0", "r = -3")
     assert result.rounds == 1 and not result.build_errors
@@ -33,7 +33,7 @@ def test_pass_and_fail_with_expected_versus_actual(fixtures: Path) -> None:
 def test_crash_mid_run_is_resumed(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "crash_tests.dfy")
     assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Abs_p1_s1": Status.FAILED,
-                                "Test_M_Get_p1_s1": Status.ERROR, "Test_M_Sum_p2_s1": Status.PASSED}
+                                "Test_M_Get_p1_s1": Status.CRASHED, "Test_M_Sum_p2_s1": Status.PASSED}
     assert "IndexError" in result.verdicts[2].message
     assert result.rounds == 2
 
@@ -48,7 +48,7 @@ def test_build_error_is_reported_once_not_as_failures(fixtures: Path) -> None:
     result = run(fixtures, "badprog.dfy", "badprog_tests.dfy")
     assert [(Path(d.file).name, d.line) for d in result.build_errors] == [("badprog.dfy", 4), ("badprog.dfy", 8)]
     assert result.program_broken
-    assert all(v.status is Status.ERROR and v.message.startswith("build failed:") for v in result.verdicts)
+    assert all(v.status is Status.NOT_TESTED and v.message.startswith("build failed:") for v in result.verdicts)
 
 
 def test_missing_body_is_the_tdd_red_state(fixtures: Path) -> None:
@@ -62,14 +62,14 @@ def test_missing_body_is_the_tdd_red_state(fixtures: Path) -> None:
 
 def test_default_csharp_target(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "fail_tests.dfy", target="cs")
-    assert [v.status for v in result.verdicts] == [Status.PASSED, Status.FAILED, Status.ERROR, Status.PASSED]
+    assert [v.status for v in result.verdicts] == [Status.PASSED, Status.FAILED, Status.BAD_INPUT, Status.PASSED]
     assert result.verdicts[1].actual == "r = -3"
 
 
 def test_missing_method_body_is_stubbed_so_the_others_run(fixtures: Path) -> None:
     result = run(fixtures, "tdd.dfy", "tdd_tests.dfy")
     assert result.no_body == ("Abs",)
-    assert statuses(result) == {"Test_Abs_p1_s1": Status.ERROR, "Test_Neg_p1_s1": Status.PASSED,
+    assert statuses(result) == {"Test_Abs_p1_s1": Status.NO_IMPLEMENTATION, "Test_Neg_p1_s1": Status.PASSED,
                                 "Test_Neg_p2_s1": Status.FAILED}
     assert result.verdicts[0].message == "no implementation yet: Abs has no body"
     assert (result.verdicts[2].expected, result.verdicts[2].actual, result.verdicts[2].clause) == ("-2", "-3", "r == -x")
@@ -78,7 +78,7 @@ def test_missing_method_body_is_stubbed_so_the_others_run(fixtures: Path) -> Non
 
 def test_a_generated_test_that_does_not_build_is_dropped_and_the_others_run(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "onebad_tests.dfy")
-    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Sum_p3_s1": Status.ERROR,
+    assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_Sum_p3_s1": Status.NOT_TESTED,
                                 "Test_M_Sum_p2_s1": Status.PASSED}
     assert "incorrect argument type" in result.verdicts[1].message
     assert not result.build_errors and not result.program_broken

@@ -25,7 +25,7 @@ def test_bad_input_is_an_error_of_ours() -> None:
     message = ("dspec2test: bad test input: requires (line 3) does not hold; the generated input is wrong, "
                "not the program")
     v = verdict_from_output(TC, failed(message), 60)
-    assert (v.status, v.message, v.clause_line) == (Status.ERROR, message, 3)
+    assert (v.status, v.message, v.clause_line) == (Status.BAD_INPUT, message, 3)
 
 
 def test_crash_hang_and_pass() -> None:

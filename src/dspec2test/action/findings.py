@@ -14,7 +14,7 @@ class Finding:
     file: str  # relative to the repository root
     method: str
     partition: int
-    verdicts: tuple[Verdict, ...]  # the failing ones, first scenario first
+    verdicts: tuple[Verdict, ...]  # the ones that did not pass, worst status first
     passed: int  # scenarios of this partition that passed
 
     @property
@@ -59,7 +59,8 @@ def group(verdicts: Iterable[Verdict]) -> tuple[list[Finding], set[str]]:
     findings, tested = [], set()
     for (file, method, partition), vs in sorted(buckets.items()):
         tested.add(partition_key(file, method, partition))
-        failing = tuple(sorted((v for v in vs if v.status is not Status.PASSED), key=lambda v: v.scenario))
+        # worst first, so the headline is the worst scenario: a bad input in one never hides a failure in another
+        failing = tuple(sorted((v for v in vs if v.status is not Status.PASSED), key=lambda v: (v.status.rank, v.scenario)))
         if failing:
             findings.append(Finding(file, method, partition, failing, len(vs) - len(failing)))
     return findings, tested
@@ -80,7 +81,9 @@ class Totals:
 
 
 def verb(f: Finding) -> str:
-    return {Status.FAILED: "fails", Status.TIMEOUT: "times out", Status.ERROR: "cannot run"}[f.status]
+    return {Status.FAILED: "fails", Status.CRASHED: "crashes", Status.TIMEOUT: "times out",
+            Status.BAD_INPUT: "got a bad generated input (dspec2test's bug)",
+            Status.NO_IMPLEMENTATION: "has no implementation yet", Status.NOT_TESTED: "was not tested"}[f.status]
 
 
 def headline(f: Finding) -> str:

@@ -78,7 +78,7 @@ def verdict_of(t: dict, file: str) -> Verdict:
         method=t.get("method", ""),
         partition=int(t.get("partition") or 0),
         scenario=int(t.get("scenario") or 0),
-        status=Status(t.get("status", "error")),
+        status=Status(t.get("status", "not-tested")),
         message=message,
         line=t.get("test_line"),
         clause_line=clause_line,

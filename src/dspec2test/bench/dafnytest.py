@@ -87,5 +87,5 @@ def run_dafny_test(source: str, workdir: Path, tools: Toolchain, target: str, ti
             break
         tail = [line.strip() for line in (got.stdout + got.stderr).strip().splitlines() if line.strip()]
         cause = [line for line in tail if "Exception" in line or "Error" in line]
-        done.append(TestResult(died_in, Status.FAILED, "runtime error: " + ((cause or tail or [""])[-1])[:300]))
+        done.append(TestResult(died_in, Status.CRASHED, "runtime error: " + ((cause or tail or [""])[-1])[:300]))
     return RunResult(tuple(done), seconds=time.monotonic() - start)

@@ -263,8 +263,9 @@ def _status(run: SubjectRun) -> tuple[MutantStatus, str]:
         return MutantStatus.ERROR, "build: " + _first_line(run.build_error)
     if not run.results:
         return MutantStatus.ERROR, "no test ran"
-    for status, verdict in ((Status.FAILED, MutantStatus.KILLED), (Status.TIMEOUT, MutantStatus.TIMEOUT),
-                            (Status.ERROR, MutantStatus.ERROR)):
+    for status, verdict in ((Status.FAILED, MutantStatus.KILLED), (Status.CRASHED, MutantStatus.KILLED),
+                            (Status.TIMEOUT, MutantStatus.TIMEOUT), (Status.BAD_INPUT, MutantStatus.ERROR),
+                            (Status.NO_IMPLEMENTATION, MutantStatus.ERROR), (Status.NOT_TESTED, MutantStatus.ERROR)):
         hit = next((r for r in run.results if r.status is status), None)
         if hit:
             return verdict, f"{hit.name}: {hit.message}".strip()

@@ -105,9 +105,9 @@ for index, chain, group in plan:
     except _dafny.HaltException as e:
         verdict = ["failed", str(e.message)]
     except RecursionError:
-        verdict = ["failed", "runtime error: stack overflow (RecursionError)"]
+        verdict = ["crashed", "runtime error: stack overflow (RecursionError)"]
     except Exception as e:
-        verdict = ["failed", "runtime error: " + type(e).__name__ + ": " + str(e)]
+        verdict = ["crashed", "runtime error: " + type(e).__name__ + ": " + str(e)]
     verdict.append(time.process_time() - cpu)
     if verdict[0] != "passed" and group is not None:
         dead.add(group)
@@ -232,7 +232,7 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
                 verdicts[current] = TestResult(tests[current][0], Status.TIMEOUT,
                                                f"timeout: no verdict within {test_timeout_s:g} s")
             else:  # the program did not even start: give every test left an error, not a hang loop
-                _fill(verdicts, tests, plan_file, Status.ERROR, "the translated program did not start in time")
+                _fill(verdicts, tests, plan_file, Status.NOT_TESTED, "the translated program did not start in time")
             return
         if line is None:
             break
@@ -252,11 +252,11 @@ def _drive(workdir: Path, pydir: Path, plan_file: Path, tests: list[tuple[str, l
     proc.wait()
     if current is not None:  # the interpreter itself died inside a test (e.g. a segfault)
         stderr = b"".join(err_chunks).decode(errors="replace").strip().splitlines()
-        verdicts[current] = TestResult(tests[current][0], Status.FAILED,
+        verdicts[current] = TestResult(tests[current][0], Status.CRASHED,
                                        "runtime error: " + (stderr[-1] if stderr else f"exit {proc.returncode}"))
     elif proc.returncode != 0:
         stderr = b"".join(err_chunks).decode(errors="replace").strip()
-        _fill(verdicts, tests, plan_file, Status.ERROR, stderr[-500:] or f"driver exit {proc.returncode}")
+        _fill(verdicts, tests, plan_file, Status.NOT_TESTED, stderr[-500:] or f"driver exit {proc.returncode}")
 
 
 def _fill(verdicts: dict[int, TestResult], tests: list[tuple[str, list[str]]], plan_file: Path,

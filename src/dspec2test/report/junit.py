@@ -1,7 +1,8 @@
 """JUnit XML: one testcase per generated test, with the member's file and line.
 
 classname is file and member (`prog.dfy.M.Sum`), name is partition and scenario (`p1 s2: x == 0`), so
-test reporters group by method and show which class failed. Timeouts are failures of type `timeout`.
+test reporters group by method and show which class failed. Timeouts are failures of type `timeout`;
+every other status but passed is an error whose type is the status (`crashed`, `bad-input`, ...).
 A matrix of shards writes one file each; `merge_junit` joins them into one for the upload step.
 """
 
@@ -50,8 +51,8 @@ def junit_xml(verdicts: list[Verdict] | tuple[Verdict, ...], suite_name: str = "
             case.add_failure_info(message=v.message, output=detail(v), failure_type="failure")
         elif v.status is Status.TIMEOUT:
             case.add_failure_info(message=v.message, output=detail(v), failure_type="timeout")
-        elif v.status is Status.ERROR:
-            case.add_error_info(message=v.message, output=detail(v), error_type="error")
+        elif v.status is not Status.PASSED:  # crashed, or not a verdict on the code: never shown as passing
+            case.add_error_info(message=v.message, output=detail(v), error_type=v.status.value)
         by_file[v.file].append(case)
     suites = [TestSuite(f"{suite_name}: {Path(f).name}", cases, file=f) for f, cases in by_file.items()]
     return to_xml_report_string(suites or [TestSuite(suite_name, [])])

@@ -15,7 +15,10 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 RULES = {
     Status.FAILED: ("DSPEC001", "partition-fails", "A generated test of a contract partition fails."),
     Status.TIMEOUT: ("DSPEC002", "partition-timeout", "A generated test of a contract partition timed out."),
-    Status.ERROR: ("DSPEC003", "partition-error", "A generated test could not run (build error, no body)."),
+    Status.NOT_TESTED: ("DSPEC003", "partition-not-tested", "A generated test could not run (build or internal error)."),
+    Status.CRASHED: ("DSPEC004", "partition-crashes", "The implementation halted or threw on a partition's input."),
+    Status.BAD_INPUT: ("DSPEC005", "partition-bad-input", "dspec2test generated an input that breaks the contract."),
+    Status.NO_IMPLEMENTATION: ("DSPEC006", "member-no-implementation", "The member, or a method it calls, has no body."),
 }
 
 

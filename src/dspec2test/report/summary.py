@@ -10,7 +10,9 @@ from dspec2test.records import Status, Verdict
 
 MAX_ROWS = 500  # GitHub caps a step summary at 1 MiB; the JUnit and JSON files keep everything
 
-ICON = {Status.PASSED: "✅ passed", Status.FAILED: "❌ failed", Status.TIMEOUT: "⏱️ timeout", Status.ERROR: "⚠️ error"}
+ICON = {Status.PASSED: "✅ passed", Status.FAILED: "❌ failed", Status.CRASHED: "💥 crashed", Status.TIMEOUT: "⏱️ timeout",
+        Status.BAD_INPUT: "⚠️ bad-input", Status.NO_IMPLEMENTATION: "🚧 no-implementation",
+        Status.NOT_TESTED: "⚠️ not-tested"}
 
 
 def cell(text: str) -> str:

@@ -11,7 +11,8 @@ from dspec2test.records import Status, Verdict
 from dspec2test.report.json_report import summary
 from dspec2test.run.runner import RunResult
 
-_WORD = {Status.PASSED: "pass", Status.FAILED: "FAIL", Status.TIMEOUT: "TIMEOUT", Status.ERROR: "ERROR"}
+_WORD = {Status.PASSED: "pass", Status.FAILED: "FAIL", Status.CRASHED: "CRASH", Status.TIMEOUT: "TIMEOUT",
+         Status.BAD_INPUT: "BADINPUT", Status.NO_IMPLEMENTATION: "NOIMPL", Status.NOT_TESTED: "UNTESTED"}
 
 
 class TerminalProgress:
@@ -67,8 +68,8 @@ def _member_lines(group: list[Verdict]) -> list[str]:
             partition = v.partition
             out.append(f"  p{v.partition}  {v.label or 'true'}")
         inputs = ", ".join(f"{k} = {val}" for k, val in v.inputs.items())
-        out.append(f"    {_WORD[v.status]:<7} s{v.scenario:<3} {(v.pin or ''):<{width}}  {inputs}".rstrip())
-        out += [f"{'':14}{text}" for text in _explanation(v)]
+        out.append(f"    {_WORD[v.status]:<8} s{v.scenario:<3} {(v.pin or ''):<{width}}  {inputs}".rstrip())
+        out += [f"{'':15}{text}" for text in _explanation(v)]
     return out
 
 

@@ -89,7 +89,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     by_name = {tc.name: tc for tc in cases}
     in_file = {tc.name for tc in read_metadata(tests_text)}  # run only ours when the file holds more
     if tools.dafny is None:
-        verdicts = [base_verdict(tc, Status.ERROR, "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
+        verdicts = [base_verdict(tc, Status.NOT_TESTED, "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
                     for tc in cases]
         return RunResult(program, tuple(verdicts))
     env = tools.dafny_env()
@@ -116,7 +116,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                     # Our bug in some generated tests: report those, run the others.
                     ws, broken = dropped
                     for name, diagnostic in broken.items():
-                        done[name] = base_verdict(by_name[name], Status.ERROR, f"build failed: {diagnostic.render()}")
+                        done[name] = base_verdict(by_name[name], Status.NOT_TESTED, f"build failed: {diagnostic.render()}")
                     pending = [n for n in pending if n not in done]
                     continue
                 verdicts, result_extra = _build_failure(ws, out.build_errors, [by_name[n] for n in pending])
@@ -227,7 +227,7 @@ def _unexplained(completed: Completed, options: RunOptions) -> tuple[Status, str
         return Status.TIMEOUT, f"timed out: no verdict within {options.timeout_s:g} s (wall clock)"
     tail = (completed.stderr.strip() or completed.stdout.strip()).splitlines()[-3:]
     detail = " | ".join(line.strip() for line in tail) or f"exit code {completed.returncode}"
-    return Status.ERROR, f"not run: dafny printed no verdict for this test ({detail})"
+    return Status.NOT_TESTED, f"not run: dafny printed no verdict for this test ({detail})"
 
 
 def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...],
@@ -243,12 +243,12 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...],
             message = (f"no implementation yet: {member} has no body" if member else
                        f"not run: Dafny cannot compile the program while {names} "
                        f"{'has' if len(missing) == 1 else 'have'} no body")
-            verdicts[tc.name] = base_verdict(tc, Status.ERROR, message)
+            verdicts[tc.name] = base_verdict(tc, Status.NO_IMPLEMENTATION, message)
         return verdicts, {"no_body": tuple(missing)}
     first = others[0]
     more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
     for tc in cases:
-        verdicts[tc.name] = base_verdict(tc, Status.ERROR, f"build failed: {first.render()}{more}")
+        verdicts[tc.name] = base_verdict(tc, Status.NOT_TESTED, f"build failed: {first.render()}{more}")
     broken = any(d.file == ws.names[ws.program] for d in others)
     return verdicts, {"build_errors": others, "program_broken": broken}
 
@@ -294,7 +294,7 @@ def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[_Workspace
 
 def _no_implementation(v: Verdict, tc: TestCase, no_body: tuple[str, ...]) -> Verdict:
     if tc.method in no_body:
-        return replace(v, status=Status.ERROR, message=f"no implementation yet: {tc.method} has no body",
+        return replace(v, status=Status.NO_IMPLEMENTATION, message=f"no implementation yet: {tc.method} has no body",
                        expected=None, actual=None, clause_line=None, clause=None)
     return v
 

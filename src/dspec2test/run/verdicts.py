@@ -1,7 +1,7 @@
 """From one test's output to its Verdict, reading the clause line out of our own expect messages.
 
 Messages come from the generated tests (TEAM.md format):
-  `dspec2test: bad test input: requires (line L) does not hold; ...`  -> error (our input was wrong)
+  `dspec2test: bad test input: ...`                                  -> bad-input (our input was wrong)
   `dspec2test: expected E (ensures, line L)`                          -> failed, expected E
   `dspec2test: ensures (line L) violated: TEXT`                       -> failed, clause TEXT
 """
@@ -14,7 +14,7 @@ from dataclasses import replace
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.output import Outcome, CaseOutput
 
-_BAD_INPUT = re.compile(r"dspec2test: bad test input: \w+ \(line (\d+)\)")
+_BAD_INPUT = re.compile(r"dspec2test: bad test input: (?:\w+ \(line (\d+)\))?")
 _EXPECTED = re.compile(r"dspec2test: expected (.*) \((\w+), line (\d+)\)\s*$")
 _VIOLATED = re.compile(r"dspec2test: (\w+) \(line (\d+)\) violated: (.*)$")
 _EQUALS = re.compile(r"^(\w+) == (.+)$")
@@ -39,14 +39,14 @@ def verdict_from_output(tc: TestCase, output: CaseOutput, timeout_s: float) -> V
                            actual=_render(output.actuals))
         return base_verdict(tc, Status.TIMEOUT, f"timed out: no verdict within {timeout_s:g} s (wall clock)")
     if output.outcome is Outcome.CRASHED:
-        return base_verdict(tc, Status.ERROR, f"crashed: {output.crash}")
+        return base_verdict(tc, Status.CRASHED, f"crashed: {output.crash}")
     if not output.failures:
         return base_verdict(tc, Status.FAILED, "FAILED (Dafny gave no message)")
     failure = output.failures[0]
     verdict = base_verdict(tc, Status.FAILED, failure.message)
     fields: dict = {"line": failure.line or None}
     if m := _BAD_INPUT.search(failure.message):
-        fields.update(status=Status.ERROR, clause_line=int(m[1]))
+        fields.update(status=Status.BAD_INPUT, clause_line=int(m[1]) if m[1] else None)
     elif m := _EXPECTED.search(failure.message):
         fields.update(clause_line=int(m[3]), **_expected_actual(m[1], output.actuals))
     elif m := _VIOLATED.search(failure.message):
