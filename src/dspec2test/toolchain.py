@@ -3,6 +3,9 @@
 dafny is looked up beside the running interpreter first (scripts/setup.sh links it into the venv's
 bin/), then through $DSPEC2TEST_DAFNY, then on PATH. Z3 for Dafny's verifier: $DSPEC2TEST_Z3, then
 PATH; it is passed with --solver-path so that the one doctor reports is the one used.
+
+Every process that compiles or runs the code under test (dafny, the compiled tests, git in the
+checkout) gets `untrusted_env()`: a pull request's code must never have a token in reach.
 """
 
 from __future__ import annotations
@@ -13,8 +16,27 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 DAFNY_VERSION = "4.11.0"
+
+# GitHub's tokens and the runner's: the job's token, OIDC and the runtime (cache, artifacts) credentials.
+SECRET_VARIABLES = frozenset({
+    "GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "INPUT_GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN",
+    "ACTIONS_RUNTIME_URL", "ACTIONS_RESULTS_URL", "ACTIONS_CACHE_URL", "ACTIONS_ID_TOKEN_REQUEST_TOKEN",
+    "ACTIONS_ID_TOKEN_REQUEST_URL",
+})
+TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")  # GitHub's token formats
+
+
+def untrusted_env(env: Mapping[str, str]) -> dict[str, str]:
+    """`env` without anything that could let the code under test act as the workflow: the variables
+    above, every action input (`INPUT_*`: the tested code never needs them, and any may hold a secret),
+    and any variable holding one of those values under another name or a value shaped like a token."""
+    removed = {name for name in env if name in SECRET_VARIABLES or name.startswith("INPUT_")}
+    secrets = {env[name] for name in removed if len(env[name]) >= 8}
+    return {name: value for name, value in env.items()
+            if name not in removed and value not in secrets and not value.startswith(TOKEN_PREFIXES)}
 
 
 @dataclass(frozen=True)
@@ -23,8 +45,9 @@ class Toolchain:
     z3: str | None
 
     def dafny_env(self) -> dict[str, str]:
-        """Environment for dafny subprocesses: quiet .NET, newer runtime allowed."""
-        env = dict(os.environ)
+        """Environment for dafny subprocesses (and the tests they run): no secrets, quiet .NET, newer
+        runtime allowed."""
+        env = untrusted_env(os.environ)
         env.setdefault("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         env.setdefault("DOTNET_NOLOGO", "1")
         env.setdefault("DOTNET_ROLL_FORWARD", "Major")
@@ -62,7 +85,8 @@ def _find_z3() -> str | None:
 def tool_version(argv: list[str], env: dict[str, str] | None = None) -> str | None:
     """First line a tool prints for its version flag, or None if it cannot be run."""
     try:
-        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=env)
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60,
+                              env=untrusted_env(os.environ) if env is None else env)
     except (OSError, subprocess.TimeoutExpired):
         return None
     text = (proc.stdout or proc.stderr).strip()

@@ -57,22 +57,30 @@ class PullRequestWorld:
             "base": {"sha": self.event_base or self.base, "repo": {"full_name": REPO}}}}))
         return path
 
-    def run(self, api_url: str, head_repo: str = REPO, script: str | None = None, **inputs: str) -> ActionRun:
+    def run(self, api_url: str, head_repo: str = REPO, script: list[str] | None = None, event: dict | None = None,
+            event_name: str = "pull_request", extra_env: dict | None = None, **inputs: str) -> ActionRun:
+        """One run of the action; `event` replaces the pull request event (written as GitHub writes it)."""
         self.runs += 1
         n = self.runs
+        if event is None:
+            event_path = self.event(head_repo)
+        else:
+            event_path = self.tmp / f"event{n}.json"
+            event_path.write_text(json.dumps(event))
         verdict_file = self.tmp / f"verdicts{n}.json"
         verdict_file.write_text(json.dumps(self.verdicts))
         out_file, summary_file, targets_file = (self.tmp / f"{k}{n}" for k in ("output", "summary", "targets"))
         env = {
             "PATH": os.environ["PATH"], "HOME": str(self.tmp), "GIT_CONFIG_NOSYSTEM": "1",
             "GITHUB_ACTIONS": "true", "GITHUB_API_URL": api_url, "GITHUB_REPOSITORY": REPO,
-            "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(self.event(head_repo)),
+            "GITHUB_EVENT_NAME": event_name, "GITHUB_EVENT_PATH": str(event_path),
             "GITHUB_WORKSPACE": str(self.repo), "GITHUB_OUTPUT": str(out_file),
             "GITHUB_STEP_SUMMARY": str(summary_file), "GITHUB_SHA": "f" * 40,
             "INPUT_GITHUB_TOKEN": TOKEN, "INPUT_WRITE_DELAY": "0.01", "INPUT_TARGET": "py",
             "FAKE_VERDICTS": str(verdict_file), "FAKE_TARGETS_OUT": str(targets_file),
         }
         env.update({f"INPUT_{k.upper()}": v for k, v in inputs.items()})
+        env.update(extra_env or {})
         cmd = [sys.executable, str(ROOT / "tests/action/fake_action.py")] if script is None else script
         proc = subprocess.run(cmd, cwd=self.repo, env=env, capture_output=True, text=True, timeout=600)
         outputs = {}

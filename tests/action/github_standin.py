@@ -1,10 +1,15 @@
 """A local stand-in for the parts of GitHub's REST API the action uses, built to GitHub's documented
-behaviour (pulls, pull request files, review comments, reviews), on 127.0.0.1 with an ephemeral port.
+behaviour (pulls, pull request files, review comments, reviews, check runs, the authenticated user), on
+127.0.0.1 with an ephemeral port.
 
 Like GitHub it refuses a whole review with 422 when one comment's line is not in the diff of its file
 (only RIGHT-side lines inside a hunk of the file's patch, LEFT-side lines that the hunk deletes or
 keeps), wants a body for a COMMENT review, allows `subject_type: file` only on the single-comment
 endpoint, paginates with Link headers, and can answer 403/429 with Retry-After once or 5xx always.
+Comments and reviews are written as the token's identity: for an installation token (GITHUB_TOKEN)
+that is github-actions[bot], and `GET /user` is refused with 403 as GitHub refuses it. Check runs take
+at most 50 annotations per request (422 beyond), append the annotations of each update, and want a
+conclusion once completed; `faults.forbid_checks` answers them 403 as for a read-only token.
 Every request is recorded.
 """
 
@@ -68,14 +73,24 @@ class PullState:
 class Faults:
     once: dict = field(default_factory=dict)  # (method, path suffix) -> (status, headers); used once
     server_error_on_writes: bool = False
+    forbid_checks: bool = False  # 403 on check runs, as for a fork's read-only token
+
+
+CONCLUSIONS = {"action_required", "cancelled", "failure", "neutral", "success", "skipped", "stale", "timed_out"}
+LEVELS = {"notice", "warning", "failure"}
+BOT = "github-actions[bot]"
 
 
 class GitHubStandIn:
-    def __init__(self, repo: str, token: str, pull: PullState, per_page_default: int = 30, max_per_page: int = 100):
+    def __init__(self, repo: str, token: str, pull: PullState, per_page_default: int = 30, max_per_page: int = 100,
+                 user: str | None = None):
+        """user: the login of a personal token (GET /user answers it); None: an installation token."""
         self.repo, self.token, self.pull = repo, token, pull
+        self.user = user
         self.requests: list[Request] = []
         self.comments: dict[int, dict] = {}
         self.reviews: list[dict] = []
+        self.check_runs: dict[int, dict] = {}
         self.faults = Faults()
         self.per_page_default = per_page_default
         self.max_per_page = max_per_page
@@ -97,6 +112,21 @@ class GitHubStandIn:
 
     def writes(self) -> list[Request]:
         return [r for r in self.requests if r.method in ("POST", "PATCH", "PUT", "DELETE")]
+
+    @property
+    def login(self) -> str:
+        return self.user or BOT
+
+    def add_comment(self, body: str, login: str, path: str = "prog.dfy", line: int | None = 1,
+                    in_reply_to: int | None = None) -> int:
+        """A comment someone else (or we, earlier) wrote, as GitHub lists it."""
+        with self._lock:
+            self._next_id += 1
+            self.comments[self._next_id] = {
+                "id": self._next_id, "body": body, "path": path, "line": line, "side": "RIGHT",
+                "subject_type": "line", "user": {"login": login}, "commit_id": self.pull.head_sha,
+                **({"in_reply_to_id": in_reply_to} if in_reply_to else {})}
+            return self._next_id
 
     def set_head(self, head_sha: str, files: list[dict]) -> None:
         """A new push: new patches; comments whose line left the diff become outdated (line null)."""
@@ -162,6 +192,15 @@ class GitHubStandIn:
                 return status, {"message": "You have exceeded a secondary rate limit."}, headers
         if self.faults.server_error_on_writes and req.method != "GET":
             return 502, {"message": "Server Error"}, {}
+        if req.path == "/user" and req.method == "GET":
+            if self.user is None:
+                return 403, {"message": "Resource not accessible by integration",
+                             "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user"}, {}
+            return 200, {"login": self.user, "id": 1, "type": "User"}, {}
+        if req.path.startswith(f"/repos/{self.repo}/check-runs"):
+            if self.faults.forbid_checks:
+                return 403, {"message": "Resource not accessible by integration"}, {}
+            return self._check_runs(req)
         prefix = f"/repos/{self.repo}/pulls"
         if not req.path.startswith(prefix):
             return 404, {"message": "Not Found"}, {}
@@ -193,6 +232,73 @@ class GitHubStandIn:
                 self.comments[cid]["body"] = req.body["body"]
             return 200, self.comments[cid], {}
         return 404, {"message": "Not Found"}, {}
+
+    def _check_runs(self, req: Request):
+        rest = req.path[len(f"/repos/{self.repo}/check-runs"):]
+        body = req.body if isinstance(req.body, dict) else {}
+        if req.method == "POST" and rest == "":
+            for key in ("name", "head_sha"):
+                if not isinstance(body.get(key), str) or not body[key]:
+                    return 422, {"message": "Invalid request.", "errors": [f"{key} wasn't supplied."]}, {}
+            self._next_id += 1
+            run = {"id": self._next_id, "name": body["name"], "head_sha": body["head_sha"], "status": "queued",
+                   "conclusion": None, "details_url": body.get("details_url"),
+                   "html_url": f"https://github.com/{self.repo}/runs/{self._next_id}",
+                   "output": {"title": None, "summary": None, "annotations_count": 0}, "annotations": []}
+            problem = self._update_run(run, body)
+            if problem:
+                self._next_id -= 1
+                return 422, {"message": "Invalid request.", "errors": [problem]}, {}
+            self.check_runs[run["id"]] = run
+            return 201, self._run_json(run), {}
+        m = re.fullmatch(r"/(\d+)(/annotations)?", rest)
+        if not m or int(m.group(1)) not in self.check_runs:
+            return 404, {"message": "Not Found"}, {}
+        run = self.check_runs[int(m.group(1))]
+        if req.method == "GET":
+            return (self._page(req, run["annotations"]) if m.group(2) else (200, self._run_json(run), {}))
+        if req.method == "PATCH" and not m.group(2):
+            problem = self._update_run(run, body)
+            if problem:
+                return 422, {"message": "Invalid request.", "errors": [problem]}, {}
+            return 200, self._run_json(run), {}
+        return 404, {"message": "Not Found"}, {}
+
+    def _update_run(self, run: dict, body: dict) -> str | None:
+        """Apply a create or update request as GitHub documents it; the problem, or None."""
+        status = body.get("status", run["status"])
+        conclusion = body.get("conclusion", run["conclusion"])
+        if status not in ("queued", "in_progress", "completed"):
+            return f"status {status!r} is not included in the list"
+        if conclusion is not None and conclusion not in CONCLUSIONS:
+            return f"conclusion {conclusion!r} is not included in the list"
+        if status == "completed" and conclusion is None:
+            return "conclusion wasn't supplied."  # completed needs a conclusion
+        output = body.get("output")
+        if output is not None:
+            if not isinstance(output.get("title"), str) or not isinstance(output.get("summary"), str):
+                return "output title and summary are required"
+            if len(output["summary"]) > 65535:
+                return "output summary is too long (maximum is 65535 characters)"
+            notes = output.get("annotations") or []
+            if len(notes) > 50:
+                return "annotations: at most 50 per request"
+            for a in notes:
+                if not (isinstance(a.get("path"), str) and isinstance(a.get("start_line"), int)
+                        and isinstance(a.get("end_line"), int) and a.get("annotation_level") in LEVELS
+                        and isinstance(a.get("message"), str) and a["message"]):
+                    return f"invalid annotation {a!r}"
+            run["output"] = {"title": output["title"], "summary": output["summary"]}
+            run["annotations"] += notes  # updates append, as GitHub's do
+        if conclusion is not None and body.get("conclusion") is not None:
+            status = "completed"  # giving a conclusion completes the run
+        run["status"], run["conclusion"] = status, conclusion
+        return None
+
+    def _run_json(self, run: dict) -> dict:
+        data = {k: v for k, v in run.items() if k != "annotations"}
+        data["output"] = {**run["output"], "annotations_count": len(run["annotations"])}
+        return data
 
     def _pull_json(self):
         p = self.pull
@@ -235,7 +341,8 @@ class GitHubStandIn:
         comment = {
             "id": self._next_id, "pull_request_review_id": review_id, "body": c["body"], "path": c["path"],
             "line": c.get("line"), "side": c.get("side", "RIGHT") if subject_type == "line" else None,
-            "commit_id": commit_id, "subject_type": subject_type, "user": {"login": "github-actions[bot]"},
+            "commit_id": commit_id, "subject_type": subject_type, "user": {"login": self.login},
+            "html_url": f"https://github.com/{self.repo}/pull/{self.pull.number}#discussion_r{self._next_id}",
         }
         self.comments[comment["id"]] = comment
         return comment
@@ -255,7 +362,8 @@ class GitHubStandIn:
                 return self._invalid(problem)
         self._next_id += 1
         review = {"id": self._next_id, "body": body.get("body") or "", "commit_id": body.get("commit_id") or self.pull.head_sha,
-                  "state": "COMMENTED" if event == "COMMENT" else "PENDING", "user": {"login": "github-actions[bot]"}}
+                  "state": "COMMENTED" if event == "COMMENT" else "PENDING", "user": {"login": self.login},
+                  "html_url": f"https://github.com/{self.repo}/pull/{self.pull.number}#pullrequestreview-{self._next_id}"}
         self.reviews.append(review)
         for c in comments:
             self._new_comment(c, review["commit_id"], review["id"], "line")

@@ -48,8 +48,12 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert "UsesSmall" in review["body"] and "other.dfy" in review["body"]
     assert "Untouched" not in review["body"]
 
-    assert run.outputs == {"tests": "8", "passed": "4", "failed": "4", "methods": "5",
-                           "junit_path": "dspec2test-junit.xml"}
+    review_url = standin.reviews[0]["html_url"]
+    assert run.outputs == {"tests": "8", "passed": "4", "failed": "4", "not_passing": "4", "methods": "5",
+                           "affected": "5", "conclusion": "failure", "junit_path": "dspec2test-junit.xml",
+                           "sarif_path": "dspec2test.sarif", "json_path": "dspec2test-results.json",
+                           "summary_file": "dspec2test-summary.md", "review_url": review_url, "check_url": ""}
+    assert (world.repo / "dspec2test-summary.md").read_text() == run.summary
     suites = ET.parse(world.repo / "dspec2test-junit.xml").getroot()
     cases = list(suites.iter("testcase"))
     assert len(cases) == 8 and all(c.get("file") and c.get("line") for c in cases)
@@ -57,6 +61,7 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert {c.get("classname") for c in failing} == {"prog.dfy.Abs", "prog.dfy.Max", "prog.dfy.Clamp",
                                                     "other.dfy.UsesSmall"}
     assert "| prog.dfy:6 | `Abs` | 2: `x >= 0` | ❌ failed | 1/2 |" in run.summary
+    assert "s1 failed, s2 passed" in run.summary  # every scenario's status, the worst as the headline
     assert (world.repo / "dspec2test.sarif").exists()
 
 

@@ -91,9 +91,31 @@ def test_affected_by_lines_by_new_file_and_by_changed_functions():
     reasons = {(a.member.file, a.member.name): a.reason for a in found}
     assert reasons == {
         ("p.dfy", "A"): "changed line 12",
-        ("p.dfy", "B"): "contract uses changed Pred",  # Pred's body uses the changed Helper
-        ("q.dfy", "D"): "contract uses changed Pred",
+        ("p.dfy", "B"): "contract uses Pred (which uses changed Helper)",
+        ("q.dfy", "D"): "contract uses Pred (which uses changed Helper)",
         ("n.dfy", "N"): "new file",
+    }
+
+
+def test_callers_through_bodies_transitively_in_any_file_and_nothing_else():
+    files = {
+        "p.dfy": [member("Helper", 1, 4, body=("x",), testable=False),  # no contract: never tested itself
+                  member("Mid", 6, 10, contract=("r",), body=("Helper", "x")),
+                  member("Top", 12, 16, contract=("r",), body=("Mid",)),
+                  member("Limit", 18, 18, "const", testable=False),
+                  member("Bounded", 20, 24, contract=("r",), body=("Limit",)),
+                  member("Alone", 26, 30, contract=("r",), body=("x",))],
+        "q.dfy": [member("Far", 1, 5, contract=("r",), body=("Top",), file="q.dfy"),
+                  member("Other", 6, 9, contract=("Helper",), file="q.dfy", testable=True)],
+    }
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({2, 18}))]
+    found = affected_members(changes, lambda path: files[path], lambda: ["p.dfy", "q.dfy"])
+    assert {(a.member.file, a.member.name): a.reason for a in found} == {
+        ("p.dfy", "Mid"): "calls changed Helper",
+        ("p.dfy", "Top"): "calls Mid (which uses changed Helper)",
+        ("p.dfy", "Bounded"): "uses changed Limit",
+        ("q.dfy", "Far"): "calls Top (which uses Mid -> changed Helper)",
+        ("q.dfy", "Other"): "contract uses changed Helper",
     }
 
 

@@ -12,8 +12,10 @@ from dspec2test.action.config import CONFIG_KEYS, ConfigError, load_config, sett
 from dspec2test.action.inputs import DEFAULTS, INPUTS, FailOn, InputError, Reporter, read_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
-REQUIRED = {"github_token", "paths", "config", "fail_on", "reporter", "junit_path", "sarif_path", "bva",
-            "fdnf", "simplify", "repeat", "timeout", "shard"}
+REQUIRED = {"github_token", "paths", "config", "fail_on", "fail_on_empty", "reporter", "check_name", "junit_path",
+            "sarif_path", "bva", "fdnf", "simplify", "repeat", "timeout", "shard"}
+OUTPUTS = {"tests", "passed", "failed", "not_passing", "methods", "affected", "conclusion", "junit_path",
+           "sarif_path", "json_path", "summary_file", "review_url", "check_url"}
 
 
 def action_yml():
@@ -29,11 +31,13 @@ def test_action_yml_declares_every_input_with_the_code_default():
         assert declared[spec.name]["description"].strip()
 
 
-def test_action_yml_outputs_and_docker_runs():
+def test_action_yml_outputs_are_the_ones_the_action_writes(world, standin):
     data = action_yml()
-    assert set(data["outputs"]) == {"tests", "passed", "failed", "methods", "junit_path"}
+    assert set(data["outputs"]) == OUTPUTS
     assert all(o["description"] for o in data["outputs"].values())
-    assert data["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert data["runs"]["using"] == "docker"
+    run = world.run(standin.url, reporter="summary", fail_on="never")
+    assert set(run.outputs) == OUTPUTS  # GITHUB_OUTPUT gets every declared output, and only those
 
 
 def test_docs_list_every_input_with_its_default_every_output_and_config_key():
@@ -42,10 +46,12 @@ def test_docs_list_every_input_with_its_default_every_output_and_config_key():
         row = re.search(rf"^\| `{re.escape(spec.name)}` \| (.*?) \|", docs, re.M)
         assert row, spec.name
         assert row.group(1) == (f"`{spec.default}`" if spec.default else "(empty)"), spec.name
-    for output in action_yml()["outputs"]:
-        assert f"| `{output}` |" in docs
-    for key in CONFIG_KEYS:
-        assert f"| `{key}` |" in docs
+    for output, spec in action_yml()["outputs"].items():
+        assert f"| `{output}` | {spec['description']} |" in docs, output
+    for spec in INPUTS:
+        assert f"| `{spec.name}` | {f'`{spec.default}`' if spec.default else '(empty)'} | {spec.description} |" in docs
+    for key, meaning in CONFIG_KEYS.items():
+        assert f"| `{key}` | {meaning.replace('|', chr(92) + '|')} |" in docs, key
 
 
 def test_unset_inputs_take_the_defaults():
@@ -71,6 +77,7 @@ def test_values_are_parsed():
 
 
 @pytest.mark.parametrize("name,value", [("fail_on", "sometimes"), ("reporter", "email"), ("shard", "3/2"),
+                                        ("fail_on_empty", "often"),
                                         ("shard", "x"), ("repeat", "0"), ("timeout", "soon"), ("fdnf", "maybe")])
 def test_bad_values_name_the_input(name, value):
     with pytest.raises(InputError, match=name):
@@ -79,6 +86,9 @@ def test_bad_values_name_the_input(name, value):
 
 def test_defaults_table_is_what_code_uses():
     assert DEFAULTS["fail_on"] == "failures" and DEFAULTS["reporter"] == "review"
+    inputs = read_inputs({})
+    assert inputs.fail_on is FailOn.FAILURES and not inputs.fail_on_empty and inputs.check_name == "dspec2test"
+    assert read_inputs({"INPUT_FAIL_ON": "errors", "INPUT_REPORTER": "check"}).reporter is Reporter.CHECK
 
 
 def test_config_unknown_key_names_key_and_file(tmp_path):

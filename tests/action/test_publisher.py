@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dspec2test.action.review import LineComment, Plan, marker
+from dspec2test.report.review import LineComment, Plan, marker
 from dspec2test.report.github import Publisher, _retry_wait
 from tests.action.github_standin import GitHubStandIn, PullState
 
@@ -29,16 +29,26 @@ def one_comment_plan(line=2):
                 review_body="body")
 
 
-def test_reads_files_and_all_pages_of_comments(server):
-    for i in range(5):
-        server.comments[i + 1] = {"id": i + 1, "body": marker(f"p.dfy::M::p{i}"), "path": "p.dfy", "line": 2,
-                                  "subject_type": "line"}
-    server.comments[9] = {"id": 9, "body": "a human's comment", "path": "p.dfy", "line": 2, "subject_type": "line"}
+def test_reads_files_and_all_pages_of_our_own_comments_only(server):
+    ours = [server.add_comment(marker(f"p.dfy::M::p{i}"), "github-actions[bot]", "p.dfy", 2) for i in range(5)]
+    server.add_comment("a human's comment", "alice", "p.dfy", 2)
+    server.add_comment(marker("p.dfy::M::p1") + " pasted by someone else", "mallory", "p.dfy", 2)
+    server.add_comment("thanks, looking", "alice", "p.dfy", 2, in_reply_to=ours[1])
     pub = publisher(server, [])
     assert pub.files() == {"p.dfy": PATCH}
     mine = pub.my_comments()
-    assert sorted(c.id for c in mine) == [1, 2, 3, 4, 5]  # three pages of two; the human's is not ours
-    assert sum(r.path.endswith("/comments") for r in server.requests) == 3
+    # four pages of two; the humans' are not ours even with our marker; GET /user is refused for the bot
+    assert sorted(c.id for c in mine) == ours
+    assert {c.id: c.replies for c in mine}[ours[1]] == 1
+    assert sum(r.path.endswith("/comments") for r in server.requests) == 4
+    assert [r.path for r in server.requests].count("/user") == 1
+
+
+def test_a_personal_token_is_identified_by_get_user(server):
+    server.user = "octocat"
+    mine_then_bot = [server.add_comment(marker("p.dfy::M::p1"), "octocat"),
+                     server.add_comment(marker("p.dfy::M::p2"), "github-actions[bot]")]
+    assert [c.id for c in publisher(server, []).my_comments()] == mine_then_bot[:1]
 
 
 def test_429_waits_retry_after_then_succeeds(server):

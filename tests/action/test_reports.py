@@ -9,8 +9,9 @@ from argparse import Namespace
 from dataclasses import replace
 
 from dspec2test.action import results
-from dspec2test.action.findings import facts, group
+from dspec2test.report.findings import facts, group
 from dspec2test.commands import merge
+from dspec2test.errors import Diagnostic, Severity
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
 from dspec2test.report.junit import junit_xml, merge_junit
@@ -35,15 +36,31 @@ def test_annotation_escaping():
 
 def test_annotations_one_per_failing_partition():
     findings, _ = group(verdicts())
-    lines = annotations.annotations(findings)
+    lines = annotations.workflow_commands(annotations.collect(findings))
     assert len(lines) == 2
     assert lines[0].startswith("::error file=a.dfy,line=5,title=dspec2test%3A Last%3A partition 2")
     assert "\n" not in lines[0] and "s = [1, 2, 3]" in lines[0]
 
 
+def test_annotation_budget_changed_lines_first_then_one_notice():
+    vs = [Verdict(f"T{i}", f"M{i:02}", 1, 1, Status.FAILED, clause_line=100 + i, file="a.dfy") for i in range(15)]
+    vs += [Verdict(f"B{i}", f"B{i:02}", 1, 1, Status.BAD_INPUT, clause_line=200 + i, file="a.dfy") for i in range(12)]
+    findings, _ = group(vs)
+    touched = {"a.dfy": frozenset({113, 114})}  # the last two failures sit on changed lines
+    diag = Diagnostic("b.dfy", 3, 1, "unsupported: multiset display", Severity.UNSUPPORTED)
+    lines = annotations.workflow_commands(annotations.collect(findings, [diag], touched))
+    errors = [x for x in lines if x.startswith("::error")]
+    warnings = [x for x in lines if x.startswith("::warning")]
+    assert len(errors) == 10 and len(warnings) == 10
+    assert "line=113" in errors[0] and "line=114" in errors[1]  # changed lines first
+    assert lines[-1].startswith("::notice") and "5 more errors and 3 more warnings" in lines[-1]
+    checks = annotations.check_run_annotations(annotations.collect(findings, [diag]))
+    assert len(checks) == 28 and {c["annotation_level"] for c in checks} == {"failure", "warning"}
+
+
 def test_summary_table_rows_escape_pipes():
     text = summary.render(verdicts())
-    assert "**2 of 3 tests not passing** in 2 methods (1 passed)." in text
+    assert "**2 of 3 tests not passing** (1 failed, 1 timeout) in 2 members; 1 passed." in text
     assert "| a.dfy:3 | `Last` | 2: `\\|s\\| > 0` | ❌ failed | 0/1 |" in text
     assert "⏱️ timeout" in text
     for row in [r for r in text.splitlines() if r.startswith("| a.dfy")]:

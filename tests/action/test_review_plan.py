@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dspec2test.action.findings import group
-from dspec2test.action.review import MAX_COMMENTS, Existing, comment_body, key_of, marker, plan_review
+from dspec2test.report.findings import group
+from dspec2test.report.review import MAX_COMMENTS, Existing, comment_body, key_of, marker, plan_review
 from dspec2test.records import Status, Verdict
 
 

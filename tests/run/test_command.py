@@ -33,10 +33,13 @@ def fake_run(monkeypatch: pytest.MonkeyPatch):
     return install
 
 
-@pytest.mark.parametrize("result, code", [(ALL_PASSED, 0), (MIXED, 1), (NO_BODY, 1), (BUILD_ERROR, 2)])
-def test_exit_codes(fake_run, result: RunResult, code: int) -> None:
+@pytest.mark.parametrize("result, flags, code", [
+    (ALL_PASSED, (), 0), (MIXED, (), 1), (MIXED, ("--fail-on", "never"), 0), (BUILD_ERROR, ("--fail-on", "never"), 2),
+    # no body is not the implementation's failure: only `errors` trips on it
+    (NO_BODY, (), 0), (NO_BODY, ("--fail-on", "errors"), 1), (BUILD_ERROR, (), 2)])
+def test_exit_codes_follow_the_gate(fake_run, result: RunResult, flags: tuple[str, ...], code: int) -> None:
     fake_run(result)
-    assert call(str(FIX / "prog.dfy"), "--tests", str(FIX / "crash_tests.dfy"))[0] == code
+    assert call(str(FIX / "prog.dfy"), "--tests", str(FIX / "crash_tests.dfy"), *flags)[0] == code
 
 
 def test_tests_file_metadata_and_options_reach_the_runner(fake_run, tmp_path: Path) -> None:
@@ -98,6 +101,8 @@ def test_unverified_with_nothing_failing_runs_nothing(fake_run, monkeypatch: pyt
     asked = fake_run(MIXED)
     code, out, _ = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified")
     assert code == 0 and "nothing to test" in out and not asked
+    code, _, err = call(str(FIX / "prog.dfy"), "--tests", str(FIX / "fail_tests.dfy"), "--unverified", "--fail-on-empty")
+    assert code == 1 and "no affected member got a test (fail_on_empty)" in err
 
 
 def test_tests_file_without_metadata_is_bad_input(tmp_path: Path) -> None:

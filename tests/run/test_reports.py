@@ -41,10 +41,10 @@ def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
     text = render(MIXED)
     lines = text.splitlines()
     assert lines[:2] == ["M.Sum  prog.dfy:2", "  p1  n >= 0"]
-    assert lines[2].split() == ["pass", "s1", "n", "=", "3"]
-    assert lines[4].split() == ["FAIL", "s1", "n", "==", "3", "n", "=", "3"]
+    assert lines[2].split() == ["passed", "s1", "n", "=", "3"]
+    assert lines[4].split() == ["failed", "s1", "n", "==", "3", "n", "=", "3"]
     assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
-    assert "TIMEOUT" in text and "crashed: IndexError" in text
+    assert "    timeout s1" in text and "crashed: IndexError" in text
     assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 crashed, 1 timeout (3 dafny runs, 4.2 s)"
 
 

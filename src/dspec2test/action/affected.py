@@ -1,9 +1,11 @@
 """Which members a change affects.
 
-A member is affected when the diff touches its lines (contract, signature or body), when its file is
-new, or when its contract mentions a function, predicate or constant whose meaning changed (directly,
-or through the bodies of other functions). Deleted files are ignored; renamed files are followed to
-their new path.
+A member is affected when the diff can change what its tests see: the diff touches its lines
+(contract, signature or body), its file is new, its body uses a method, function or constant whose
+behaviour changed (directly, or transitively through other bodies, in any file), or its contract uses
+a function, predicate or constant whose meaning changed. Deleted files are ignored; renamed files are
+followed to their new path. Names are matched by their last part, so a name shared by two modules
+makes both users affected: more tests, never fewer.
 """
 
 from __future__ import annotations
@@ -43,26 +45,31 @@ def affected_members(
     other_files: Callable[[], Iterable[str]] = lambda: (),
 ) -> list[Affected]:
     """members_of(path) reads a file's members at head; other_files() lists the unchanged files that
-    may call a changed function (read only when some function changed)."""
+    may use a changed member (read only when some member changed)."""
     changes = [c for c in changes if c.kind is not ChangeKind.DELETED]
     by_file: dict[str, list[MemberInfo]] = {c.path: members_of(c.path) for c in changes}
     reasons: dict[tuple[str, str], str] = {}
-    changed_names: set[str] = set()
     for change in changes:
         for member, reason in touched_members(change, by_file[change.path]):
             reasons[(member.file, member.name)] = reason
-            if member.is_function or member.kind == "const":
-                changed_names.add(member.short_name)
-    if changed_names:
+    if reasons:
         for path in other_files():
             if path not in by_file:
                 by_file[path] = members_of(path)
         everything = [m for ms in by_file.values() for m in ms]
-        _close_over_functions(changed_names, everything)
+        touched = {m.short_name for m in everything if (m.file, m.name) in reasons}
+        via = _behaviour_changed(touched, everything)
+        consts = {m.short_name for m in everything if m.kind == "const"}
         for member in everything:
-            used = sorted(member.contract_names & changed_names - {member.short_name})
-            if used and (member.file, member.name) not in reasons:
-                reasons[(member.file, member.name)] = f"contract uses changed {', '.join(used)}"
+            if (member.file, member.name) in reasons:
+                continue
+            calls = sorted(member.body_names & via.keys() - {member.short_name})
+            used = sorted(member.contract_names & via.keys() - {member.short_name})
+            if calls:
+                verb = "uses" if set(calls) <= consts else "calls"
+                reasons[(member.file, member.name)] = f"{verb} " + ", ".join(_chain(n, via) for n in calls)
+            elif used:
+                reasons[(member.file, member.name)] = "contract uses " + ", ".join(_chain(n, via) for n in used)
     result = [
         Affected(m, reasons[(m.file, m.name)])
         for ms in by_file.values()
@@ -72,15 +79,34 @@ def affected_members(
     return sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name))
 
 
-def _close_over_functions(changed: set[str], members: list[MemberInfo]) -> None:
-    """A function whose body or contract uses a changed name has changed meaning too."""
+def _behaviour_changed(touched: set[str], members: list[MemberInfo]) -> dict[str, str | None]:
+    """Names whose behaviour the change can alter, each with the name it changed through (None for
+    one whose own text changed): a member whose body uses such a name, transitively, and a function
+    whose contract does (its meaning in other contracts changes with its precondition)."""
+    via: dict[str, str | None] = {name: None for name in touched}
     grew = True
     while grew:
         grew = False
         for m in members:
-            if m.is_function and m.short_name not in changed and (m.body_names | m.contract_names) & changed:
-                changed.add(m.short_name)
+            if m.short_name in via:
+                continue
+            uses = m.body_names | (m.contract_names if m.is_function else frozenset())
+            hit = sorted(uses & via.keys())
+            if hit:
+                via[m.short_name] = hit[0]
                 grew = True
+    return via
+
+
+def _chain(name: str, via: dict[str, str | None]) -> str:
+    """`changed Helper`, or `Mid (which uses changed Helper)` for a name that changed through another."""
+    steps, seen = [name], {name}
+    while via.get(steps[-1]) is not None and via[steps[-1]] not in seen:
+        steps.append(via[steps[-1]])  # type: ignore[arg-type]
+        seen.add(steps[-1])
+    if len(steps) == 1:
+        return f"changed {name}"
+    return f"{name} (which uses {' -> '.join(steps[1:-1]) + ' -> ' if len(steps) > 2 else ''}changed {steps[-1]})"
 
 
 def _ranges(lines: list[int]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
@@ -14,7 +14,9 @@ from dspec2test.action.diff import ChangeKind, FileChange, Git, GitError
 from dspec2test.action.members import MemberInfo, read_members
 from dspec2test.action.pipeline import Target
 from dspec2test.action.select import selected, shard
-from dspec2test.errors import Diagnostic
+from dspec2test.errors import Diagnostic, Severity
+from dspec2test.records import Status, Verdict
+from dspec2test.report.findings import MEMBER
 
 # (path, text) -> (members, diagnostics); the parser's reader unless a test substitutes one
 MemberReader = Callable[[str, str], tuple[list[MemberInfo], list[Diagnostic]]]
@@ -44,6 +46,54 @@ class Choice:
 
     def ranges(self) -> dict[tuple[str, str], tuple[int, int]]:
         return {(a.member.file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
+
+    def member_records(self) -> list[dict]:
+        """The affected members as the results file lists them."""
+        return [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
+                 "end_line": a.member.end_line, "reason": a.reason} for a in self.affected]
+
+    def changed_errors(self) -> list[Diagnostic]:
+        """Errors (parse errors) in the files the change touched: what `fail_on: errors` counts."""
+        paths = {c.path for c in self.changes}
+        return [d for d in self.diagnostics if d.file in paths and d.severity is Severity.ERROR]
+
+    def touched(self) -> dict[str, frozenset[int]]:
+        return {c.path: c.touched for c in self.changes}
+
+    def complete(self, verdicts: Sequence[Verdict], diagnostics: Sequence[Diagnostic]) -> list[Verdict]:
+        """The verdicts plus one `not-tested` verdict, with its reason, for each affected member that got
+        none: our failure to test a member is never silent."""
+        seen = {(v.file, v.method) for v in verdicts}
+        out = list(verdicts)
+        for a in self.affected:
+            m = a.member
+            if (m.file, m.name) in seen:
+                continue
+            inside = [d for d in diagnostics if d.file == m.file and m.line <= d.line <= m.end_line]
+            broken = [d for d in diagnostics if d.file == m.file and d.severity is Severity.ERROR]
+            why = inside or broken[:1]
+            reason = "; ".join(d.render() for d in why) if why else "no test was generated for it"
+            out.append(Verdict("", m.name, MEMBER, 0, Status.NOT_TESTED, message=reason, file=m.file,
+                               member_line=m.line))
+        return out
+
+    def normalise(self, v: Verdict, root: Path) -> Verdict:
+        """A pipeline's verdict with its file relative to the root, and its member's line filled in."""
+        file = relative(v.file, root)
+        span = self.ranges().get((file, v.method))
+        return replace(v, file=file, member_line=v.member_line or (span[0] if span else 0))
+
+
+def relative(path: str, root: Path) -> str:
+    if not path:
+        return path
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(root.resolve()).as_posix()
+        except ValueError:
+            return p.as_posix()
+    return p.as_posix().removeprefix("./")
 
 
 class _Reader:

@@ -14,7 +14,6 @@ import yaml
 
 from dspec2test.action.inputs import (
     ActionInputs,
-    FailOn,
     InputError,
     Reporter,
     parse_bool,
@@ -23,6 +22,7 @@ from dspec2test.action.inputs import (
     parse_int,
     parse_shard,
 )
+from dspec2test.report.gate import FailOn, Gate
 
 # key -> one-line meaning (README.md lists them; a test checks the two agree)
 CONFIG_KEYS: dict[str, str] = {
@@ -36,8 +36,9 @@ CONFIG_KEYS: dict[str, str] = {
     "solver_timeout": "seconds per Z3 query",
     "max_partitions": "cap on partitions per member",
     "target": "Dafny compilation target",
-    "fail_on": "failures | never",
-    "reporter": "review | summary | annotations",
+    "fail_on": "failures | errors | never",
+    "fail_on_empty": "fail when no affected member got a test",
+    "reporter": "review | check | summary | annotations",
 }
 
 
@@ -61,9 +62,14 @@ class Settings:
     max_partitions: int = 64
     target: str = "cs"
     fail_on: FailOn = FailOn.FAILURES
+    fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW
     shard: tuple[int, int] = (1, 1)
     extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def gate(self) -> Gate:
+        return Gate(self.fail_on, self.fail_on_empty)
 
 
 def load_config(path: Path) -> dict:
@@ -102,7 +108,7 @@ def _convert(key: str, value):
         return tuple(value)
     if key == "bva":
         return parse_bva(key, text)
-    if key in ("fdnf", "simplify"):
+    if key in ("fdnf", "simplify", "fail_on_empty"):
         return parse_bool(key, text)
     if key in ("repeat", "max_partitions"):
         return parse_int(key, text, minimum=1)
@@ -112,12 +118,12 @@ def _convert(key: str, value):
         try:
             return FailOn(text)
         except ValueError:
-            raise InputError(f"input fail_on: expected failures | never, got {text!r}") from None
+            raise InputError(f"input fail_on: expected {CONFIG_KEYS['fail_on']}, got {text!r}") from None
     if key == "reporter":
         try:
             return Reporter(text)
         except ValueError:
-            raise InputError(f"input reporter: expected review | summary | annotations, got {text!r}") from None
+            raise InputError(f"input reporter: expected {CONFIG_KEYS['reporter']}, got {text!r}") from None
     if key == "target":
         return text
     if key == "shard":
@@ -136,6 +142,7 @@ def settings_from(inputs: ActionInputs, config: dict) -> Settings:
         timeout=inputs.timeout,
         target=inputs.target,
         fail_on=inputs.fail_on,
+        fail_on_empty=inputs.fail_on_empty,
         reporter=inputs.reporter,
         shard=inputs.shard,
     )

@@ -7,12 +7,15 @@ lines a review comment may anchor on, which GitHub alone decides).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from typing import Iterator
+
+from dspec2test.toolchain import untrusted_env
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
@@ -43,7 +46,7 @@ class Git:
     def run(self, *args: str) -> str:
         proc = subprocess.run(
             ["git", "-c", "core.quotePath=false", *args],
-            cwd=self.cwd, capture_output=True, text=True, check=False,
+            cwd=self.cwd, capture_output=True, text=True, check=False, env=untrusted_env(os.environ),
         )
         if proc.returncode != 0:
             raise GitError(f"git {' '.join(args)}: {proc.stderr.strip() or f'exit {proc.returncode}'}")
@@ -68,11 +71,13 @@ class Git:
 def trust_workspace(workspace: str) -> None:
     """`git config --global --add safe.directory WORKSPACE` once: the container's root does not own
     the checkout, and git refuses to work in it otherwise."""
+    env = untrusted_env(os.environ)
     current = subprocess.run(
-        ["git", "config", "--global", "--get-all", "safe.directory"], capture_output=True, text=True, check=False
+        ["git", "config", "--global", "--get-all", "safe.directory"], capture_output=True, text=True, check=False,
+        env=env,
     ).stdout.split("\n")
     if workspace not in current and "*" not in current:
-        subprocess.run(["git", "config", "--global", "--add", "safe.directory", workspace], check=False)
+        subprocess.run(["git", "config", "--global", "--add", "safe.directory", workspace], check=False, env=env)
 
 
 def parse_unified_diff(text: str) -> list[FileChange]:

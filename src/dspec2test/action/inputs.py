@@ -12,16 +12,14 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Mapping, TypeVar
 
+from dspec2test.report.gate import FailOn
+
 N = TypeVar("N", int, float)
-
-
-class FailOn(str, Enum):
-    FAILURES = "failures"
-    NEVER = "never"
 
 
 class Reporter(str, Enum):
     REVIEW = "review"
+    CHECK = "check"
     SUMMARY = "summary"
     ANNOTATIONS = "annotations"
 
@@ -37,14 +35,20 @@ class InputSpec:
 
 
 INPUTS: tuple[InputSpec, ...] = (
-    InputSpec("github_token", TOKEN_EXPRESSION, "Token for the review comments (needs pull-requests: write)."),
+    InputSpec("github_token", TOKEN_EXPRESSION, "Token for review comments (needs `pull-requests: write`) and check "
+              "runs (`checks: write`); never in the environment of the tested code."),
     InputSpec("paths", "**/*.dfy", "Globs of the Dafny files to consider, separated by newlines or commas."),
     InputSpec("config", ".dspec2test.yml", "Path of the configuration file (ignored when it does not exist)."),
-    InputSpec("fail_on", "failures", "`failures`: exit non-zero when a test fails; `never`: report only."),
-    InputSpec("reporter", "review", "`review` (review comments), `summary` (job summary only) or `annotations`."),
+    InputSpec("fail_on", "failures", "Fail the step on `failures` (failed, crashed, timeout), on `errors` (anything "
+              "not passed, and parse errors in changed files) or `never`."),
+    InputSpec("fail_on_empty", "false", "Also fail the step when no affected member got a test."),
+    InputSpec("reporter", "review", "`review` (review comments), `check` (a check run), `summary` (job summary "
+              "only) or `annotations`."),
+    InputSpec("check_name", "dspec2test", "Name of the check run that `reporter: check` creates."),
     InputSpec("junit_path", "dspec2test-junit.xml", "Where to write the JUnit report (empty: none)."),
     InputSpec("sarif_path", "dspec2test.sarif", "Where to write the SARIF 2.1.0 report (empty: none)."),
     InputSpec("json_path", "dspec2test-results.json", "Where to write the results as JSON (empty: none)."),
+    InputSpec("summary_path", "dspec2test-summary.md", "Where to write the job summary as a file too (empty: none)."),
     InputSpec("bva", "false", "Boundary values: `false`, `true`, or the extreme N used where unbounded."),
     InputSpec("fdnf", "false", "Full DNF partitioning instead of Safe DNF."),
     InputSpec("simplify", "false", "Expect concrete outputs where the contract makes them unique."),
@@ -70,10 +74,13 @@ class ActionInputs:
     paths: tuple[str, ...]
     config: str
     fail_on: FailOn
+    fail_on_empty: bool
     reporter: Reporter
+    check_name: str
     junit_path: str
     sarif_path: str
     json_path: str
+    summary_path: str
     bva: int | None
     fdnf: bool
     simplify: bool
@@ -106,10 +113,13 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         paths=split_list(raw["paths"]) or (DEFAULTS["paths"],),
         config=raw["config"],
         fail_on=_enum(FailOn, "fail_on", raw["fail_on"]),
+        fail_on_empty=parse_bool("fail_on_empty", raw["fail_on_empty"]),
         reporter=_enum(Reporter, "reporter", raw["reporter"]),
+        check_name=raw["check_name"] or DEFAULTS["check_name"],
         junit_path=raw["junit_path"],
         sarif_path=raw["sarif_path"],
         json_path=raw["json_path"],
+        summary_path=raw["summary_path"],
         bva=parse_bva("bva", raw["bva"]),
         fdnf=parse_bool("fdnf", raw["fdnf"]),
         simplify=parse_bool("simplify", raw["simplify"]),

@@ -70,8 +70,26 @@ def names_in(node: object) -> Iterator[str]:
             stack.extend(item)
 
 
+def const_info(file: str, name: str, const: ast.Const) -> MemberInfo:
+    """A constant as the diff logic sees it: never tested, but its value is a dependency of its users."""
+    return MemberInfo(file=file, name=name, kind="const", line=const.span.line,
+                      end_line=max(const.span.end_line, const.span.line), has_contract=False, testable=False,
+                      contract_names=frozenset(), body_names=frozenset(names_in(const.value)))
+
+
+def iter_consts(decls: tuple[object, ...], prefix: str = "") -> Iterator[tuple[str, ast.Const]]:
+    """Constants anywhere in the program (modules, classes, datatypes, newtypes), qualified like members."""
+    for decl in decls:
+        if isinstance(decl, ast.Const):
+            yield prefix + decl.name, decl
+        elif isinstance(decl, ast.Module):
+            yield from iter_consts(decl.decls, f"{prefix}{decl.name}.")
+        elif isinstance(getattr(decl, "members", None), tuple):
+            yield from iter_consts(decl.members, f"{prefix}{getattr(decl, 'name', '')}.")
+
+
 def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnostic]]:
-    """The methods and functions of one file; a parse error is a diagnostic, not an exception."""
+    """The methods, functions and constants of one file; a parse error is a diagnostic, not an exception."""
     try:
         program = parse_program(text, file)
     except DspecError as exc:
@@ -80,6 +98,7 @@ def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnosti
     for name, member in iter_members(program):
         if isinstance(member, (ast.Method, ast.Function)):
             found.append(member_info(file, name, member))
+    found += [const_info(file, name, const) for name, const in iter_consts(program.decls)]
     return found, []
 
 

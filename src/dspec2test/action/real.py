@@ -8,6 +8,7 @@ from taking the others down, and stays correct while generate and run evolve.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -18,6 +19,7 @@ from typing import Sequence
 from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target, generation_flags
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
+from dspec2test.toolchain import untrusted_env
 
 LOCATED = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:error: )?(?P<msg>.*)$")
 CLAUSE_LINE = re.compile(r"line (\d+)\)")  # our own oracle messages: "(ensures, line L)", "ensures (line L)"
@@ -48,7 +50,7 @@ def run_one(target: Target, options: PipelineOptions, json_out: Path) -> tuple[l
     limit = max(300.0, options.timeout * 6)  # generation plus a resumed run or two
     try:
         proc = subprocess.run(run_command(target, options, json_out), cwd=options.root, capture_output=True,
-                              text=True, timeout=limit, check=False)
+                              text=True, timeout=limit, check=False, env=untrusted_env(os.environ))
     except subprocess.TimeoutExpired:
         return [], [Diagnostic(target.file, 0, 0, f"generating and running tests took longer than {limit:g} s")], ""
     diagnostics = [Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["msg"])

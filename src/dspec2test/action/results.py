@@ -10,7 +10,7 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from dspec2test.action.findings import Totals
+from dspec2test.report.findings import Totals
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 
@@ -33,10 +33,9 @@ def verdict_from(d: dict) -> Verdict:
 
 def dumps(verdicts, members: list[dict], diagnostics: list[Diagnostic]) -> str:
     totals = Totals.of(verdicts)
-    by_status = {s.value: sum(v.status is s for v in verdicts) for s in Status}
     return json.dumps({
         "tests": [verdict_dict(v) for v in verdicts],
-        "summary": {"tests": totals.tests, **by_status, "methods": totals.methods},
+        "summary": {"tests": totals.tests, **totals.by_status(), "methods": totals.methods},
         "members": members,
         "diagnostics": [{"file": d.file, "line": d.line, "col": d.col, "message": d.message,
                          "severity": d.severity.value} for d in diagnostics],

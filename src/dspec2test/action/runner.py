@@ -1,41 +1,35 @@
 """`dspec2test action`: event + inputs + config -> affected members -> pipeline -> reports -> gate.
 
 Everything GitHub-specific that is not an HTTP request lives here (workflow commands, GITHUB_OUTPUT,
-GITHUB_STEP_SUMMARY); requests go through report.github.Publisher only.
+GITHUB_STEP_SUMMARY); requests go through report.github only, and action/publish.py decides which.
 """
 
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from dspec2test.action import results as results_file
 from dspec2test.action.choose import Choice, MemberReader, Selection, checkout_of, choose_all, choose_changed
-from dspec2test.action.members import read_members
 from dspec2test.action.config import ConfigError, Settings, load_config, settings_from
-from dspec2test.action.diff import (
-    FileChange,
-    Git,
-    GitError,
-    added_lines,
-    changes_from_pr_files,
-    commentable_lines,
-    trust_workspace,
-)
-from dspec2test.action.event import EventError, PullRequest, read_event
-from dspec2test.action.findings import Finding, Totals, group, relative
-from dspec2test.action.inputs import FailOn, InputError, Reporter, read_inputs
-from dspec2test.action.pipeline import Pipeline, PipelineOptions, PipelineResult, reproduce_command
-from dspec2test.action.review import comment_body, plan_review
+from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_files, trust_workspace
+from dspec2test.action.event import Event, EventError, EventKind, read_event
+from dspec2test.action.inputs import ActionInputs, InputError, read_inputs
+from dspec2test.action.members import read_members
+from dspec2test.action.pipeline import Pipeline, PipelineOptions, PipelineResult
+from dspec2test.action.publish import Reported, report
+from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
-from dspec2test.records import Verdict
+from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
+from dspec2test.report.findings import Finding, Totals, group
+from dspec2test.report.gate import Decision, decide
+from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
-from dspec2test.report.github import Outcome, PublishError, Publisher
 
 
 @dataclass(frozen=True)
@@ -45,6 +39,18 @@ class Context:
     err: TextIO
     sleep: Callable[[float], None] = time.sleep
     read: MemberReader = read_members  # tests substitute a reader for fixtures
+
+
+@dataclass
+class Tested:
+    """What testing (or loading an earlier run's results) gave."""
+
+    verdicts: list[Verdict]
+    members: list[dict]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    changed_errors: list[Diagnostic] = field(default_factory=list)  # for `fail_on: errors`
+    touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
+    notes: list[str] = field(default_factory=list)
 
 
 def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
@@ -71,105 +77,108 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         trust_workspace(str(workspace))  # before any other git call
     try:
         settings = settings_from(inputs, load_config(workspace / inputs.config))
-        pr = read_event(str(workspace / inputs.event_path) if inputs.event_path else env.get("GITHUB_EVENT_PATH", ""))
+        own = read_event(env.get("GITHUB_EVENT_PATH", ""), env.get("GITHUB_EVENT_NAME", ""))
+        subject = read_event(str(workspace / inputs.event_path)) if inputs.event_path else own
     except (ConfigError, EventError) as exc:
         ctx.err.write(f"dspec2test: {exc}\n")
         return 2
     repository = env.get("GITHUB_REPOSITORY", "")
+    github = GitHub(inputs.github_token, repository, api_url=env.get("GITHUB_API_URL", "https://api.github.com"),
+                    write_delay=inputs.write_delay, sleep=ctx.sleep,
+                    log=lambda msg: ctx.err.write(msg + "\n")) if inputs.github_token and repository else None
 
-    members: list[dict]
-    publisher: Publisher | None = None
+    refusal: Refusal | None = None
     if inputs.results:
         try:
             verdicts, members = results_file.load(workspace / inputs.results)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             ctx.err.write(f"dspec2test: results {inputs.results}: cannot read: {exc}\n")
             return 2
-        diagnostics: list[Diagnostic] = []
+        tested = Tested(verdicts, members)
+        if github and settings.reporter.value in ("review", "check"):
+            refusal = _verify(github, subject, own, repository)
     else:
+        if own.target and own.pr and own.pr.is_fork(repository):
+            ctx.err.write(f"dspec2test: refusing to build or run the code of {own.pr.head_repo or 'a deleted fork'} "
+                          "on pull_request_target (it would run with this repository's secrets); use "
+                          "`on: pull_request` and the workflow_run pattern for forks (docs/workflows/)\n")
+            return 2
+        publisher = Publisher("", repository, subject.pr.number, github=github) if github and subject.pr else None
         try:
-            publisher = _publisher(ctx, inputs, pr, repository) if pr and inputs.github_token else None
-            verdicts, members, diagnostics = _test(ctx, pipeline, workspace, settings, pr, publisher)
+            tested = _test(ctx, pipeline, workspace, settings, subject, publisher)
         except GitError as exc:
-            ctx.err.write(f"dspec2test: {exc}\n(check out with `fetch-depth: 0` so both commits of the pull request are present)\n")
+            ctx.err.write(f"dspec2test: {exc}\n(check out with `fetch-depth: 0` so both commits of the diff are present)\n")
             return 2
 
     options = pipeline_options(settings, workspace)
-    findings, _ = group(verdicts)
-    totals = Totals.of(verdicts)
-    _write_files(workspace, inputs, verdicts, findings, members, diagnostics)
-    notes, annotate = _report_to_pull_request(ctx, inputs, settings, pr, repository, publisher, findings, members,
-                                              options)
-    if annotate:
-        for line in annotations.annotations(findings):
+    findings, _ = group(tested.verdicts)
+    decision = decide(settings.gate, tested.verdicts, tested.changed_errors)
+    written = _write_files(workspace, inputs, settings, tested)
+    everything = annotations.collect(findings, tested.diagnostics, tested.touched)
+    if refusal:
+        ctx.err.write(f"dspec2test: nothing posted: {refusal.reason}\n")
+        reported = Reported([f"Nothing was posted to the pull request: {refusal.reason}."], True)
+    else:
+        head = subject.head or env.get("GITHUB_SHA", "")
+        reported = report(github, settings, inputs, subject, repository, head, findings, tested.members, options,
+                          decision, summary.headline(Totals.of(tested.verdicts)).replace("**", ""),
+                          _summary(tested, decision), annotations.check_run_annotations(everything),
+                          run_url=_run_url(env))
+        for line in reported.log:
             ctx.out.write(line + "\n")
-    for d in diagnostics:
-        ctx.out.write(annotations.command("warning", d.message, file=d.file, line=d.line or None, col=d.col or None) + "\n")
+    if reported.annotate:
+        shown = everything
+    else:  # the findings are on the pull request or in the check run; diagnostics unless the check run has them
+        shown = [] if reported.check_url else annotations.collect([], tested.diagnostics, tested.touched)
+    for line in annotations.workflow_commands(shown):
+        ctx.out.write(line + "\n")
 
-    _terminal(ctx, verdicts, findings, members)
-    _append(env.get("GITHUB_STEP_SUMMARY"), summary.render(
-        verdicts, diagnostics=diagnostics, notes=notes,
-        members=[(m["file"], m["name"], m.get("reason", "")) for m in members],
-    ))
-    _append(env.get("GITHUB_OUTPUT"), "".join(
-        f"{k}={v}\n" for k, v in (("tests", totals.tests), ("passed", totals.passed), ("failed", totals.failed),
-                                  ("methods", totals.methods), ("junit_path", inputs.junit_path))
-    ))
-    gate = settings.fail_on is FailOn.FAILURES and totals.failed > 0
-    if gate:
-        ctx.err.write(f"dspec2test: {totals.failed} of {totals.tests} tests not passing (fail_on: failures)\n")
-    return 1 if gate else 0
-
-
-def _report_to_pull_request(ctx: Context, inputs, settings: Settings, pr: PullRequest | None, repository: str,
-                            publisher: Publisher | None, findings: list[Finding], members: list[dict],
-                            options: PipelineOptions) -> tuple[list[str], bool]:
-    """Post the review when the reporter, the event and the token allow it; (summary notes, whether
-    the failures must be shown as annotations instead)."""
-    if settings.reporter is not Reporter.REVIEW:
-        return [], settings.reporter is Reporter.ANNOTATIONS
-    if pr is None:
-        return ["Not a pull request event: results are in the job summary and annotations only."], True
-    if pr.is_fork(repository) and not inputs.results:
-        return [f"Pull request from a fork ({pr.head_repo or 'deleted repository'}): no comments are posted "
-                "(the token is read-only); see annotations, or publish with the workflow_run pattern."], True
-    if not inputs.github_token:
-        return ["No github_token: no review comments; see annotations."], True
-    outcome = _publish(inputs, publisher or _publisher(ctx, inputs, pr, repository), pr, findings, members, options)
-    ctx.out.write(
-        f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
-        f"{outcome.deleted} removed, {outcome.in_body} in the review body\n"
-    )
-    notes = list(outcome.notes)
-    if outcome.degraded:
-        notes.append("Posting to the pull request failed (" + "; ".join(outcome.errors)[:500]
-                     + "); the failures are shown as annotations instead.")
-    return notes, outcome.degraded
+    _terminal(ctx, tested.verdicts, findings, tested.members)
+    text = _summary(tested, decision, tested.notes + reported.notes)
+    _append(env.get("GITHUB_STEP_SUMMARY"), text)
+    if inputs.summary_path:
+        _write(workspace / inputs.summary_path, text)
+        written["summary_file"] = inputs.summary_path
+    _append(env.get("GITHUB_OUTPUT"), _outputs(tested, decision, written, reported))
+    for reason in decision.reasons:
+        ctx.err.write(f"dspec2test: gate: {reason}\n")
+    if refusal and refusal.forged:
+        return 2
+    return decision.exit_code
 
 
-def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, pr: PullRequest | None,
-          publisher: Publisher | None):
+def _verify(github: GitHub, subject: Event, own: Event, repository: str) -> Refusal | None:
+    try:
+        return verify_subject(subject, own, repository, github.pull)
+    except PublishError as exc:
+        return Refusal(f"cannot read the pull request from GitHub to check the results against: {exc}", False)
+
+
+def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings, event: Event,
+          publisher: Publisher | None) -> Tested:
     git = Git(Path(Git(workspace).run("rev-parse", "--show-toplevel").strip()))  # diff paths are from the top
     selection = Selection(settings.paths, settings.include, settings.exclude)
-    head = pr.head_sha if pr else None
+    notes: list[str] = []
+    head = event.head
     if head and not _has_commit(git, head):
         ctx.err.write(f"dspec2test: warning: the checkout lacks the head commit {head[:12]}; testing the files as "
                       "checked out (check out `ref: ${{ github.event.pull_request.head.sha }}`)\n")
         head = None
     with checkout_of(git, head) as root:
-        if pr:
-            choice = choose_changed(root, _changes(ctx, git, pr, publisher), selection, settings.shard, ctx.read)
-        else:
+        changes = _changes(ctx, git, event, head, publisher, notes)
+        if changes is None:
             choice = choose_all(root, selection, settings.shard, ctx.read)
-        members = [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
-                    "end_line": a.member.end_line, "reason": a.reason} for a in choice.affected]
+        else:
+            choice = choose_changed(root, changes, selection, settings.shard, ctx.read)
+        members = choice.member_records()
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
         result = pipeline(targets, pipeline_options(settings, root)) if targets else PipelineResult()
         ctx.out.write(result.report)
-        verdicts = [_normalise(v, root, choice) for v in result.verdicts]
-    return verdicts, members, list(choice.diagnostics) + list(result.diagnostics)
+        diagnostics = list(choice.diagnostics) + list(result.diagnostics)
+        verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
+    return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes)
 
 
 def _has_commit(git: Git, sha: str) -> bool:
@@ -180,10 +189,29 @@ def _has_commit(git: Git, sha: str) -> bool:
         return False
 
 
-def _changes(ctx: Context, git: Git, pr: PullRequest, publisher: Publisher | None) -> list[FileChange]:
+def _changes(ctx: Context, git: Git, event: Event, head: str | None, publisher: Publisher | None,
+             notes: list[str]) -> list[FileChange] | None:
+    """The event's own diff; None when the event has none (every selected member is tested)."""
+    if event.kind is EventKind.PULL_REQUEST and event.pr:
+        return _pull_request_changes(ctx, git, event, publisher)
+    if event.kind not in (EventKind.PUSH, EventKind.MERGE_GROUP):
+        notes.append(f"A {event.name} event has no diff: every selected member was tested.")
+        return None
+    if not event.base:
+        notes.append("This push creates the branch: every selected member was tested.")
+        return None
+    if not _has_commit(git, event.base):
+        ctx.err.write(f"dspec2test: warning: the checkout lacks {event.base[:12]}, the start of this {event.name}'s "
+                      "diff; testing every selected member (`fetch-depth: 0` avoids this)\n")
+        notes.append(f"The checkout lacks the start of the {event.name}'s diff: every selected member was tested.")
+        return None
+    return git.diff(event.base, head)
+
+
+def _pull_request_changes(ctx: Context, git: Git, event: Event, publisher: Publisher | None) -> list[FileChange]:
     """The pull request's diff from git; from GitHub's files API when the clone is too shallow."""
     try:
-        return git.diff(pr.base_sha, pr.head_sha)
+        return git.diff(event.pr.base_sha, event.pr.head_sha)
     except GitError as exc:
         if publisher is None:
             raise
@@ -196,60 +224,56 @@ def _changes(ctx: Context, git: Git, pr: PullRequest, publisher: Publisher | Non
         return changes_from_pr_files(entries)
 
 
-def _publisher(ctx: Context, inputs, pr: PullRequest, repository: str) -> Publisher:
-    return Publisher(inputs.github_token, repository, pr.number,
-                     api_url=ctx.env.get("GITHUB_API_URL", "https://api.github.com"),
-                     write_delay=inputs.write_delay, sleep=ctx.sleep, log=lambda msg: ctx.err.write(msg + "\n"))
+def _run_url(env: Mapping[str, str]) -> str:
+    server, repo, run = env.get("GITHUB_SERVER_URL", ""), env.get("GITHUB_REPOSITORY", ""), env.get("GITHUB_RUN_ID", "")
+    return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
 
 
-def _normalise(v: Verdict, root: Path, choice: Choice) -> Verdict:
-    file = relative(v.file, root)
-    if not v.member_line:
-        span = choice.ranges().get((file, v.method))
-        if span:
-            return replace(v, file=file, member_line=span[0])
-    return replace(v, file=file)
+def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None) -> str:
+    gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
+    return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
+                          members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members])
 
 
-def _publish(inputs, pub: Publisher, pr: PullRequest, findings: list[Finding], members: list[dict],
-             options: PipelineOptions) -> Outcome:
-    try:
-        patches = pub.files()
-        existing = pub.my_comments()
-        bodies = {f.key: comment_body(f, reproduce_command(f.file, f.method, options)) for f in findings}
-        plan = plan_review(
-            findings, bodies,
-            commentable={p: commentable_lines(t) for p, t in patches.items()},
-            added={p: added_lines(t) for p, t in patches.items()},
-            member_ranges={(m["file"], m["name"]): (m["line"], m["end_line"]) for m in members},
-            existing=existing,
-            tested_methods={(m["file"], m["name"]) for m in members},
-            review_bodies=pub.review_bodies() if findings else (),
-        )
-        return pub.apply(plan, pr.head_sha)
-    except Exception as exc:  # noqa: BLE001 - reporting must never crash the run; it degrades instead
-        message = str(exc).replace(inputs.github_token, "***") if inputs.github_token else str(exc)
-        return Outcome(errors=[f"{type(exc).__name__}: {message}"[:300]])
-
-
-def _write_files(workspace: Path, inputs, verdicts, findings, members, diagnostics) -> None:
-    for path, text in (
-        (inputs.junit_path, lambda: junit_xml(verdicts)),
-        (inputs.sarif_path, lambda: sarif.dumps(findings)),
-        (inputs.json_path, lambda: results_file.dumps(verdicts, members, diagnostics)),
+def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:
+    """Write the JUnit, SARIF and JSON reports; the outputs naming the ones written."""
+    findings, _ = group(tested.verdicts)
+    k, n = settings.shard
+    written = {}
+    for output, path, text in (
+        ("junit_path", inputs.junit_path, lambda: junit_xml(tested.verdicts)),
+        ("sarif_path", inputs.sarif_path, lambda: sarif.dumps(findings, sarif.automation_id(k, n))),
+        ("json_path", inputs.json_path, lambda: results_file.dumps(tested.verdicts, tested.members,
+                                                                  tested.diagnostics)),
     ):
         if path:
-            target = workspace / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text(), encoding="utf-8")
+            _write(workspace / path, text())
+            written[output] = path
+    return written
+
+
+def _write(target: Path, text: str) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+
+
+def _outputs(tested: Tested, decision: Decision, written: dict[str, str], reported: Reported) -> str:
+    totals = Totals.of(tested.verdicts)
+    values = {
+        "tests": totals.tests, "passed": totals.passed, "failed": totals.count(Status.FAILED),
+        "not_passing": totals.not_passing, "methods": totals.methods, "affected": len(tested.members),
+        "conclusion": decision.conclusion.value,
+        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_file")},
+        "review_url": reported.review_url, "check_url": reported.check_url,
+    }
+    return "".join(f"{k}={v}\n" for k, v in values.items())
 
 
 def _terminal(ctx: Context, verdicts: list[Verdict], findings: list[Finding], members: list[dict]) -> None:
     totals = Totals.of(verdicts)
     for f in findings:
         ctx.out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} partition {f.partition} {f.first.label}\n")
-    ctx.out.write(f"dspec2test: {totals.tests} tests, {totals.passed} passed, {totals.failed} not passing, "
-                  f"{totals.methods} methods ({len(members)} affected)\n")
+    ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(members)} affected)\n")
 
 
 def _append(path: str | None, text: str) -> None:

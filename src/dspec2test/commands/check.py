@@ -12,17 +12,18 @@ from dspec2test.commands import BVA_EXTREME
 from dspec2test.action.choose import MemberReader, Selection, checkout_of, choose_changed
 from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
-from dspec2test.action.findings import Totals, group, relative
+from dspec2test.report.findings import MEMBER, Totals, group
+from dspec2test.report.gate import add_gate_arguments, decide, gate_from
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline
+from dspec2test.action.pipeline import Pipeline, PipelineResult
 from dspec2test.action.real import real_pipeline
 from dspec2test.action.runner import pipeline_options
 from dspec2test.report.junit import junit_xml
 
 
-# configuration keys that apply locally (fail_on and reporter are the action's business)
+# configuration keys that apply locally (the reporter is the action's business)
 FROM_CONFIG = ("include", "exclude", "bva", "fdnf", "simplify", "repeat", "timeout", "solver_timeout",
-               "max_partitions", "target")
+               "max_partitions", "target", "fail_on", "fail_on_empty")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per dafny test run")
     parser.add_argument("--target", default="cs", help="Dafny compilation target (default cs)")
+    add_gate_arguments(parser)
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline = real_pipeline,
@@ -71,10 +73,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
                 out.write(f"{a.member.file}:{a.member.line}: {a.member.name} ({a.reason})\n")
             if not choice.affected:
                 out.write("dspec2test: no affected member with a contract\n")
-            if args.list or not choice.affected:
+            if args.list:
                 return 0
-            result = pipeline(choice.targets(), pipeline_options(settings, root))
-            verdicts = [replace(v, file=relative(v.file, root)) for v in result.verdicts]
+            result = pipeline(choice.targets(), pipeline_options(settings, root)) if choice.affected else PipelineResult()
+            verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts],
+                                       list(choice.diagnostics) + list(result.diagnostics))
     except GitError as exc:
         err.write(f"dspec2test: {exc}\n")
         return 2
@@ -82,25 +85,29 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
         err.write(d.render() + "\n")
     findings, _ = group(verdicts)
     out.write(result.report)
-    for f in findings if not result.report else ():  # run's own report already says all this
+    for f in findings:
+        if result.report and f.partition != MEMBER:
+            continue  # run's own report already says all this
         v = f.first
         detail = ", ".join(x for x in (
             "inputs " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()) if v.inputs else "",
             f"expected {v.expected}" if v.expected else "", f"actual {v.actual}" if v.actual else "",
             f"clause {v.clause}" if v.clause else "") if x)
-        out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} partition {f.partition}"
-                  f"{' (' + v.label + ')' if v.label else ''}{': ' + detail if detail else ''}\n")
-    totals = Totals.of(verdicts)
-    out.write(f"dspec2test: {totals.tests} tests, {totals.passed} passed, {totals.failed} not passing\n")
-    members = [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
-                "end_line": a.member.end_line, "reason": a.reason} for a in choice.affected]
+        part = "" if f.partition == MEMBER else f" partition {f.partition}" + (f" ({v.label})" if v.label else "")
+        out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method}{part}: {detail or v.message}\n")
+    if verdicts:
+        out.write(f"dspec2test: {Totals.of(verdicts).sentence()}\n")
+    members = choice.member_records()
     if args.json:
         Path(args.json).write_text(results_file.dumps(verdicts, members, list(result.diagnostics)), encoding="utf-8")
     if args.junit:
         Path(args.junit).write_text(junit_xml(verdicts), encoding="utf-8")
-    if any(d.severity.value == "error" for d in result.diagnostics) and not verdicts:
-        return 2
-    return 1 if totals.failed else 0
+    if any(d.severity.value == "error" for d in result.diagnostics) and not Totals.of(verdicts).tested:
+        return 2  # like `run`: nothing could be built
+    decision = decide(gate_from(args, settings.gate), verdicts, choice.changed_errors())
+    for reason in decision.reasons:
+        err.write(f"dspec2test: gate: {reason}\n")
+    return decision.exit_code
 
 
 def _as_glob(path: str, top: Path) -> str:

@@ -1,4 +1,4 @@
-"""`dspec2test merge`: combine the JUnit files (and results) of a sharded job matrix into one."""
+"""`dspec2test merge`: combine the JUnit files, results JSON or SARIF logs of a sharded job matrix into one."""
 
 from __future__ import annotations
 
@@ -10,13 +10,16 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.report.junit import merge_junit
 from dspec2test.report import summary
+from dspec2test.report.findings import Totals
+from dspec2test.report.junit import merge_junit
+from dspec2test.report.sarif import merge_sarif
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="JUnit XML files, or results JSON files of the shards")
-    parser.add_argument("-o", "--output", required=True, help="the merged file (JUnit XML, or JSON for .json inputs)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="JUnit XML files, results JSON files or SARIF files (.sarif) of the shards")
+    parser.add_argument("-o", "--output", required=True, help="the merged file, of the inputs' kind")
     parser.add_argument("--summary", action="store_true",
                         help="also append a job summary (to $GITHUB_STEP_SUMMARY, else stdout); needs results JSON")
 
@@ -43,8 +46,12 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
                         handle.write(text)
                 else:
                     out.write(text)
-            failed = sum(v.status.value != "passed" for v in verdicts)
-            out.write(f"dspec2test: merged {len(paths)} files: {len(verdicts)} tests, {failed} not passing\n")
+            out.write(f"dspec2test: merged {len(paths)} files: {Totals.of(verdicts).sentence()}\n")
+            return 0
+        if all(p.suffix == ".sarif" for p in paths):
+            text, results = merge_sarif(paths)
+            Path(args.output).write_text(text, encoding="utf-8")
+            out.write(f"dspec2test: merged {len(paths)} SARIF files: {results} results\n")
             return 0
         text, totals = merge_junit(paths)
     except (ValueError, KeyError, json.JSONDecodeError, ET.ParseError) as exc:

@@ -1,7 +1,8 @@
 """`dspec2test run FILE`: generate tests (or take --tests), run them with real Dafny, report verdicts.
 
-Exit 0 when every test passed, 1 when any failed, timed out or errored, 2 for bad input (missing or
-unparsable program, a program that does not build).
+Exit 1 when the gate trips (`--fail-on failures`, the default: a test failed, crashed or timed out;
+`errors`: anything not passed; `--fail-on-empty`: no test at all), 0 otherwise, 2 for bad input
+(missing or unparsable program, a program that does not build).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from dspec2test.emit.metadata import read_metadata
 from dspec2test.errors import Severity
 from dspec2test.generate import generate
 from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
-from dspec2test.records import Status, TestCase
+from dspec2test.records import TestCase
+from dspec2test.report.gate import Decision, add_gate_arguments, decide, gate_from
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
@@ -37,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
     parser.add_argument("--unverified", action="store_true",
                         help="only the members that fail `dafny verify`, plus {:testEntry} ones")
+    add_gate_arguments(parser)
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -57,14 +60,14 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 2
         if not unverified:
             out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
-            return 0
+            return _verdict(decide(gate_from(args), ()), err)
     loaded = _load_tests(args, program, unverified, err)
     if isinstance(loaded, int):
         return loaded
     tests_text, cases = loaded
     if not cases:
         out.write(f"{program}: no tests to run\n")
-        return 0
+        return _verdict(decide(gate_from(args), ()), err)
     result = run_tests(program, tests_text, cases, RunOptions(target=args.target, timeout_s=args.timeout),
                        TerminalProgress(err), tests_path=args.tests)
     out.write(render(result))
@@ -74,7 +77,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         Path(args.junit).write_text(junit_xml(result.verdicts))
     if result.program_broken:
         return 2
-    return 0 if all(v.status is Status.PASSED for v in result.verdicts) else 1
+    return _verdict(decide(gate_from(args), result.verdicts), err)
+
+
+def _verdict(decision: Decision, err: TextIO) -> int:
+    for reason in decision.reasons:
+        err.write(f"dspec2test: gate: {reason}\n")
+    return decision.exit_code
 
 
 def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, ...] | None,

@@ -1,10 +1,21 @@
-"""GitHub workflow commands: `::error file=F,line=L,title=T::message`, escaped as the runner expects."""
+"""GitHub annotations: workflow commands (`::error file=F,line=L,title=T::message`, escaped as the
+runner expects, within GitHub's budget of 10 errors and 10 warnings per step) and check-run annotations.
+
+The implementation's failures (failed, crashed, timeout) are errors; a partition that could not be
+judged (bad-input, no-implementation, not-tested) and a diagnostic are warnings. Failures on lines the
+change touched come first; what does not fit is counted in one notice (the job summary has them all).
+"""
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Iterable, Mapping
 
-from dspec2test.action.findings import Finding, facts, headline
+from dspec2test.errors import Diagnostic, Severity
+from dspec2test.report.findings import Finding, facts, headline
+
+MAX_PER_LEVEL = 10  # GitHub shows at most 10 error and 10 warning annotations of a step
+CHECK_MESSAGE_LIMIT = 64 * 1024  # a check-run annotation's message is at most 64 KB
 
 
 def escape_data(text: str) -> str:
@@ -20,9 +31,49 @@ def command(kind: str, message: str, **properties: object) -> str:
     return f"::{kind}{' ' + props if props else ''}::{escape_data(message)}"
 
 
-def annotations(findings: Iterable[Finding]) -> list[str]:
-    lines = []
-    for f in findings:
-        body = "\n".join(f"{name}: {value}" for name, value in facts(f))
-        lines.append(command("error", body, file=f.file, line=f.line, title=f"dspec2test: {headline(f)}"))
+@dataclass(frozen=True)
+class Annotation:
+    level: str  # "error" | "warning" (workflow-command words; check runs say "failure" for "error")
+    file: str
+    line: int
+    title: str
+    message: str
+    on_change: bool = False  # on a line the change touched
+
+
+def collect(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (),
+            touched: Mapping[str, frozenset[int]] | None = None) -> list[Annotation]:
+    """Every annotation, the ones on touched lines first (errors before warnings within each)."""
+    touched = touched or {}
+    out = [Annotation("error" if f.status.is_failure else "warning", f.file, f.line, f"dspec2test: {headline(f)}",
+                      "\n".join(f"{name}: {value}" for name, value in facts(f)), f.line in touched.get(f.file, ()))
+           for f in findings]
+    out += [Annotation("error" if d.severity is Severity.ERROR else "warning", d.file, max(d.line, 1),
+                       f"dspec2test: {d.severity.value}", d.message, d.line in touched.get(d.file, ()))
+            for d in diagnostics]
+    return sorted(out, key=lambda a: (not a.on_change, a.level != "error"))
+
+
+def workflow_commands(annotations: Iterable[Annotation], limit: int = MAX_PER_LEVEL) -> list[str]:
+    """At most `limit` errors and `limit` warnings, then one notice counting the rest."""
+    shown: dict[str, int] = {}
+    lines, left = [], {"error": 0, "warning": 0}
+    for a in annotations:
+        if shown.get(a.level, 0) >= limit:
+            left[a.level] += 1
+            continue
+        shown[a.level] = shown.get(a.level, 0) + 1
+        lines.append(command(a.level, a.message, file=a.file, line=a.line, title=a.title))
+    if any(left.values()):
+        counted = " and ".join(f"{n} more {level}{'s' * (n != 1)}" for level, n in left.items() if n)
+        lines.append(command("notice", f"{counted} than GitHub shows per step: the job summary lists them all.",
+                             title="dspec2test"))
     return lines
+
+
+def check_run_annotations(annotations: Iterable[Annotation]) -> list[dict]:
+    """The Checks API's annotation objects, every one of them (they are sent 50 at a time)."""
+    return [{"path": a.file, "start_line": a.line, "end_line": a.line,
+             "annotation_level": "failure" if a.level == "error" else "warning",
+             "title": a.title[:255], "message": a.message[:CHECK_MESSAGE_LIMIT] or a.title}
+            for a in annotations]

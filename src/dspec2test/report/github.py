@@ -1,4 +1,5 @@
-"""The one publisher: the only code that talks to GitHub (through PyGithub's requester).
+"""The only code that talks to GitHub (through PyGithub's requester): the transport, and the review
+publisher; report/checks.py writes check runs through the same transport.
 
 PyGithub 1.55 cannot create a review on a bare commit sha, nor a file-level comment (`subject_type`),
 so those requests go through its requester; listing follows GitHub's Link headers.
@@ -11,16 +12,20 @@ from __future__ import annotations
 
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
 import requests
 from github import Github, GithubException
 
-from dspec2test.action.review import Existing, Plan, key_of
+from dspec2test.report.review import Existing, Plan, is_special, key_of
 
 MAX_RETRIES = 3
 MAX_WAIT_S = 60.0
+
+
+BOT_LOGIN = "github-actions[bot]"  # who GITHUB_TOKEN writes as; `GET /user` is refused for that token
 
 
 @dataclass
@@ -31,6 +36,7 @@ class Outcome:
     deleted: int = 0
     in_body: int = 0
     review_id: int | None = None
+    review_url: str = ""
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -45,10 +51,103 @@ class PublishError(Exception):
         self.status = status
 
 
+class GitHub:
+    """The transport every GitHub request goes through: PyGithub's requester (auth, base url), retried
+    on rate limits, writes spaced by `write_delay`, pages followed, the token scrubbed from errors."""
+
+    def __init__(
+        self,
+        token: str,
+        repository: str,
+        api_url: str = "https://api.github.com",
+        write_delay: float = 1.0,
+        sleep: Callable[[float], None] = time.sleep,
+        log: Callable[[str], None] = lambda _msg: None,
+        max_wait: float = MAX_WAIT_S,
+    ):
+        self.repository = repository
+        self._token = token
+        self._write_delay = write_delay
+        self._sleep = sleep
+        self._log = log
+        self._max_wait = max_wait
+        self._last_write: float | None = None
+        self._identity: str | None = None
+        gh = Github(login_or_token=token or None, base_url=api_url.rstrip("/"), timeout=30, per_page=100)
+        self._requester = gh.get_repo(repository, lazy=True)._requester
+
+    @property
+    def repo_path(self) -> str:
+        return f"/repos/{self.repository}"
+
+    def identity(self) -> str:
+        """The login our writes appear under: `GET /user`, or github-actions[bot] when the token is an
+        installation token (GITHUB_TOKEN), for which GitHub refuses that request."""
+        if self._identity is None:
+            try:
+                _, data = self.request("GET", "/user")
+                self._identity = str((data or {}).get("login") or BOT_LOGIN)
+            except PublishError as exc:
+                if exc.status not in (401, 403, 404):
+                    raise
+                self._identity = BOT_LOGIN
+        return self._identity
+
+    def pull(self, number: int) -> dict:
+        _, data = self.request("GET", f"{self.repo_path}/pulls/{number}")
+        return data or {}
+
+    def write(self, verb: str, path: str, payload: dict | None = None) -> dict:
+        """A write request, spaced from the previous one; its response ({} when empty), or PublishError."""
+        if self._last_write is not None:
+            wait = self._write_delay - (time.monotonic() - self._last_write)
+            if wait > 0:
+                self._sleep(wait)
+        try:
+            _, data = self.request(verb, path, payload)
+            return {} if data is None else data
+        finally:
+            self._last_write = time.monotonic()
+
+    def paginate(self, path: str) -> list[dict]:
+        items, url, params = [], path, {"per_page": 100}
+        for _ in range(100):  # bounded: 10,000 items is more than any PR we comment on
+            headers, data = self.request("GET", url, parameters=params)
+            items.extend(data or [])
+            url, params = _next_link(headers.get("link", "")), None
+            if not url:
+                break
+        return items
+
+    def request(self, verb: str, path: str, payload: dict | None = None, parameters: dict | None = None):
+        for attempt in range(MAX_RETRIES + 1):
+            try:
+                return self._requester.requestJsonAndCheck(verb, path, parameters=parameters, input=payload)
+            except GithubException as exc:
+                wait = _retry_wait(exc.status, exc.headers or {}, attempt)
+                if wait is None or attempt == MAX_RETRIES:
+                    raise PublishError(self.scrub(f"HTTP {exc.status}: {_message(exc.data)}"), exc.status) from None
+                wait = min(wait, self._max_wait)
+                self._log(f"dspec2test: GitHub answered {exc.status} to {verb} {path}; retrying in {wait:g} s")
+                self._sleep(wait)
+            except (requests.RequestException, OSError, AssertionError, ValueError) as exc:
+                # AssertionError: PyGithub refuses a Link to another host; ValueError: a body that is not JSON
+                raise PublishError(self.scrub(f"{type(exc).__name__}: {exc}")) from None
+        raise PublishError("unreachable")
+
+    def scrub(self, text: str) -> str:
+        return text.replace(self._token, "***") if self._token else text
+
+    def log(self, message: str) -> None:
+        self._log(message)
+
+
 _REJECTED = {"rejected": True}  # sentinel: the write was refused with 422
 
 
 class Publisher:
+    """One pull request's review: reads its files and our own comments, applies a review Plan."""
+
     def __init__(
         self,
         token: str,
@@ -59,26 +158,17 @@ class Publisher:
         sleep: Callable[[float], None] = time.sleep,
         log: Callable[[str], None] = lambda _msg: None,
         max_wait: float = MAX_WAIT_S,
+        github: GitHub | None = None,
     ):
-        self._token = token
-        self._repository = repository
+        self.github = github or GitHub(token, repository, api_url, write_delay, sleep, log, max_wait)
         self._number = number
-        self._write_delay = write_delay
-        self._sleep = sleep
-        self._log = log
-        self._max_wait = max_wait
-        self._last_write: float | None = None
         self._files: list[dict] | None = None
-        gh = Github(login_or_token=token or None, base_url=api_url.rstrip("/"), timeout=30, per_page=100)
-        self._repo = gh.get_repo(repository, lazy=True)
-        self._requester = self._repo._requester  # PyGithub's own HTTP layer (auth, base url)
         self._pulls = f"/repos/{repository}/pulls"
 
     # ---------------------------------------------------------------- reading
 
     def pull_head(self) -> str:
-        _, data = self._request("GET", f"{self._pulls}/{self._number}")
-        return str(((data or {}).get("head") or {}).get("sha") or "")
+        return str((self.github.pull(self._number).get("head") or {}).get("sha") or "")
 
     def files(self) -> dict[str, str | None]:
         """path -> patch of every file in the PR (None when GitHub omits the patch, e.g. binary or huge)."""
@@ -87,22 +177,28 @@ class Publisher:
     def file_entries(self) -> list[dict]:
         """GitHub's pulls/N/files entries (filename, status, previous_filename, patch), read once."""
         if self._files is None:
-            self._files = self._paginate(f"{self._pulls}/{self._number}/files")
+            self._files = self.github.paginate(f"{self._pulls}/{self._number}/files")
         return self._files
 
     def my_comments(self) -> list[Existing]:
+        """Our own marked comments: written by our identity (anyone can paste our marker into theirs),
+        each with the number of replies in its thread."""
+        me = self.github.identity().lower()
+        comments = self.github.paginate(f"{self._pulls}/{self._number}/comments")
+        replies = Counter(c.get("in_reply_to_id") for c in comments if c.get("in_reply_to_id"))
         found = []
-        for c in self._paginate(f"{self._pulls}/{self._number}/comments"):
+        for c in comments:
             key = key_of(c.get("body") or "")
-            if key and key != "review":
+            author = str((c.get("user") or {}).get("login") or "").lower()
+            if key and not is_special(key) and author == me and not c.get("in_reply_to_id"):
                 # outdated after a push: GitHub keeps the comment but reports no current line
                 stale = c.get("subject_type") == "line" and "line" in c and c.get("line") is None
-                found.append(Existing(int(c["id"]), key, c.get("body") or "", stale))
+                found.append(Existing(int(c["id"]), key, c.get("body") or "", stale, replies[c["id"]]))
         return found
 
     def review_bodies(self) -> list[str]:
         try:
-            return [r.get("body") or "" for r in self._paginate(f"{self._pulls}/{self._number}/reviews")]
+            return [r.get("body") or "" for r in self.github.paginate(f"{self._pulls}/{self._number}/reviews")]
         except PublishError:
             return []  # only used to avoid repeating a summary review; not worth failing for
 
@@ -136,6 +232,7 @@ class Publisher:
                 data = None
             if data is not None:
                 out.review_id = data.get("id") if isinstance(data, dict) else None
+                out.review_url = str(data.get("html_url") or "") if isinstance(data, dict) else ""
                 out.created += len(review["comments"])
         for c in plan.file_comments:
             payload = {"commit_id": head_sha, "path": c.path, "subject_type": "file", "body": c.body}
@@ -146,52 +243,14 @@ class Publisher:
     def _write(self, verb: str, path: str, payload: dict | None, out: Outcome, quiet_422: bool = False):
         """The response data (or {} for an empty one) on success, None after recording the error
         (with quiet_422, a 422 is returned as _REJECTED and not recorded)."""
-        if self._last_write is not None:
-            wait = self._write_delay - (time.monotonic() - self._last_write)
-            if wait > 0:
-                self._sleep(wait)
         try:
-            _, data = self._request(verb, path, payload)
-            return {} if data is None else data
+            return self.github.write(verb, path, payload)
         except PublishError as exc:
             if quiet_422 and exc.status == 422:
                 return _REJECTED
             out.errors.append(f"{verb} {path}: {exc}")
-            self._log(f"dspec2test: GitHub rejected {verb} {path}: {exc}")
+            self.github.log(f"dspec2test: GitHub rejected {verb} {path}: {exc}")
             return None
-        finally:
-            self._last_write = time.monotonic()
-
-    # ---------------------------------------------------------------- transport
-
-    def _paginate(self, path: str) -> list[dict]:
-        items, url, params = [], path, {"per_page": 100}
-        for _ in range(100):  # bounded: 10,000 items is more than any PR we comment on
-            headers, data = self._request("GET", url, parameters=params)
-            items.extend(data or [])
-            url, params = _next_link(headers.get("link", "")), None
-            if not url:
-                break
-        return items
-
-    def _request(self, verb: str, path: str, payload: dict | None = None, parameters: dict | None = None):
-        for attempt in range(MAX_RETRIES + 1):
-            try:
-                return self._requester.requestJsonAndCheck(verb, path, parameters=parameters, input=payload)
-            except GithubException as exc:
-                wait = _retry_wait(exc.status, exc.headers or {}, attempt)
-                if wait is None or attempt == MAX_RETRIES:
-                    raise PublishError(self._scrub(f"HTTP {exc.status}: {_message(exc.data)}"), exc.status) from None
-                wait = min(wait, self._max_wait)
-                self._log(f"dspec2test: GitHub answered {exc.status} to {verb} {path}; retrying in {wait:g} s")
-                self._sleep(wait)
-            except (requests.RequestException, OSError, AssertionError, ValueError) as exc:
-                # AssertionError: PyGithub refuses a Link to another host; ValueError: a body that is not JSON
-                raise PublishError(self._scrub(f"{type(exc).__name__}: {exc}")) from None
-        raise PublishError("unreachable")
-
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._token, "***") if self._token else text
 
 
 def _retry_wait(status: int, headers: dict, attempt: int) -> float | None:

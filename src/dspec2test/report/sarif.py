@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Iterable
 
 from dspec2test import __version__
-from dspec2test.action.findings import Finding, facts, headline
+from dspec2test.report.findings import Finding, facts, headline
 from dspec2test.records import Status
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -22,13 +23,19 @@ RULES = {
 }
 
 
-def sarif(findings: Iterable[Finding]) -> dict:
+def automation_id(shard: int = 1, shards: int = 1) -> str:
+    """The run's `automationDetails.id`: its category for code scanning is the part before the last
+    slash, so each shard of a matrix keeps its own alerts (and `merge` may put them in one file)."""
+    return "dspec2test/" if shards == 1 else f"dspec2test/shard-{shard}-of-{shards}/"
+
+
+def sarif(findings: Iterable[Finding], automation: str = automation_id()) -> dict:
     results = []
     for f in findings:
         rule_id = RULES[f.status][0]
         results.append({
             "ruleId": rule_id,
-            "level": "error",
+            "level": "error" if f.status.is_failure else "warning",
             "message": {"text": headline(f) + "\n" + "\n".join(f"{n}: {v}" for n, v in facts(f))},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"},
@@ -47,10 +54,24 @@ def sarif(findings: Iterable[Finding]) -> dict:
             "tool": {"driver": {
                 "name": "dspec2test", "version": __version__, "rules": rules,
             }},
+            "automationDetails": {"id": automation},
             "results": results,
         }],
     }
 
 
-def dumps(findings: Iterable[Finding]) -> str:
-    return json.dumps(sarif(findings), indent=2) + "\n"
+def dumps(findings: Iterable[Finding], automation: str = automation_id()) -> str:
+    return json.dumps(sarif(findings, automation), indent=2) + "\n"
+
+
+def merge_sarif(paths: Iterable[Path]) -> tuple[str, int]:
+    """One SARIF log holding every run of the given files (each shard's run keeps its automation id),
+    and the number of results."""
+    runs = []
+    for path in paths:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
+            raise ValueError(f"{path}: not a SARIF log (no runs)")
+        runs += doc["runs"]
+    merged = {"$schema": SCHEMA, "version": "2.1.0", "runs": runs}
+    return json.dumps(merged, indent=2) + "\n", sum(len(r.get("results") or []) for r in runs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from dspec2test.action.findings import Totals
+from dspec2test.report.findings import MEMBER, Totals
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 
@@ -34,17 +34,7 @@ def render(
 ) -> str:
     """members: (file, name, reason) of the affected members, listed when nothing could be tested."""
     totals = Totals.of(verdicts)
-    lines = [f"## {title}", ""]
-    if totals.tests:
-        lines.append(
-            f"**{totals.failed} of {totals.tests} tests not passing** in {totals.methods} "
-            f"method{'s' if totals.methods != 1 else ''} ({totals.passed} passed)."
-            if totals.failed else
-            f"**All {totals.tests} tests passed** in {totals.methods} method{'s' if totals.methods != 1 else ''}."
-        )
-    else:
-        lines.append("No tests were run: no affected member with a contract.")
-    lines.append("")
+    lines = [f"## {title}", "", headline(totals), ""]
     lines.extend(f"> {cell(n)}" for n in notes)
     if totals.tests:
         lines += [
@@ -57,29 +47,14 @@ def render(
         ordered = sorted(rows.items(), key=lambda item: (all(v.status is Status.PASSED for v in item[1]), item[0]))
         shown = sorted(ordered[:MAX_ROWS], key=lambda item: item[0])  # failing rows first to keep, then in order
         for (file, method, partition), vs in shown:
-            bad = [v for v in vs if v.status is not Status.PASSED]
-            status = bad[0].status if bad else Status.PASSED
+            worst = min(vs, key=lambda v: (v.status.rank, v.scenario))
+            passed = sum(v.status is Status.PASSED for v in vs)
             label = vs[0].label or ""
-            details = ""
-            if bad:
-                first = bad[0]
-                parts = []
-                if first.inputs:
-                    parts.append("inputs " + code(", ".join(f"{k} = {x}" for k, x in first.inputs.items())))
-                if first.expected:
-                    parts.append("expected " + code(first.expected))
-                if first.actual:
-                    parts.append("actual " + code(first.actual))
-                if first.clause_line:
-                    parts.append(f"clause line {first.clause_line}")
-                if not parts and first.message:
-                    parts.append(cell(first.message))
-                details = "; ".join(parts)
             where = f"{file}:{vs[0].member_line}" if vs[0].member_line else file
-            lines.append(
-                f"| {cell(where)} | {code(method)} | {partition}{': ' + code(label) if label else ''} | "
-                f"{ICON[status]} | {len(vs) - len(bad)}/{len(vs)} | {details} |"
-            )
+            part = "—" if partition == MEMBER else f"{partition}{': ' + code(label) if label else ''}"
+            tests = "—" if partition == MEMBER else f"{passed}/{len(vs)}"
+            lines.append(f"| {cell(where)} | {code(method)} | {part} | {ICON[worst.status]} | {tests} | "
+                         f"{details(worst, vs)} |")
         if len(ordered) > MAX_ROWS:
             lines.append(f"\n{len(ordered) - MAX_ROWS} more passing partitions are in the JUnit and JSON reports.")
         lines.append("")
@@ -90,3 +65,33 @@ def render(
     if listed and not totals.tests:
         lines += ["**Affected members**", ""] + [f"- {code(f'{f}: {n}')} ({cell(r)})" for f, n, r in listed] + [""]
     return "\n".join(lines) + "\n"
+
+
+def headline(totals: Totals) -> str:
+    if not totals.tests:
+        return "No tests were run: no affected member with a contract."
+    members = f"{totals.methods} member{'s' * (totals.methods != 1)}"
+    if not totals.not_passing:
+        return f"**All {totals.tests} tests passed** in {members}."
+    return (f"**{totals.not_passing} of {totals.tests} tests not passing** ({totals.breakdown()}) in {members}; "
+            f"{totals.passed} passed.")
+
+
+def details(worst: Verdict, scenarios: Sequence[Verdict]) -> str:
+    """The worst scenario's inputs, expected and actual output and clause; every scenario's status."""
+    if worst.status is Status.PASSED:
+        return ""
+    parts = []
+    if worst.inputs:
+        parts.append("inputs " + code(", ".join(f"{k} = {x}" for k, x in worst.inputs.items())))
+    if worst.expected:
+        parts.append("expected " + code(worst.expected))
+    if worst.actual:
+        parts.append("actual " + code(worst.actual))
+    if worst.clause_line:
+        parts.append(f"clause line {worst.clause_line}")
+    if not parts and worst.message:
+        parts.append(cell(worst.message))
+    if len(scenarios) > 1:
+        parts.append(", ".join(f"s{v.scenario} {v.status.value}" for v in sorted(scenarios, key=lambda v: v.scenario)))
+    return "; ".join(parts)

@@ -11,9 +11,6 @@ from dspec2test.records import Status, Verdict
 from dspec2test.report.json_report import summary
 from dspec2test.run.runner import RunResult
 
-_WORD = {Status.PASSED: "pass", Status.FAILED: "FAIL", Status.CRASHED: "CRASH", Status.TIMEOUT: "TIMEOUT",
-         Status.BAD_INPUT: "BADINPUT", Status.NO_IMPLEMENTATION: "NOIMPL", Status.NOT_TESTED: "UNTESTED"}
-
 
 class TerminalProgress:
     """`compiling and running 12 tests of prog.dfy with dafny (cs)...` then a dot per finished round."""
@@ -61,6 +58,7 @@ def render(result: RunResult) -> str:
 def _member_lines(group: list[Verdict]) -> list[str]:
     """A header per partition (its label), then one line per scenario: verdict, pin, inputs."""
     width = max(len(v.pin or "") for v in group)
+    status_width = max(len(v.status.value) for v in group)  # the exact status words of every report
     out: list[str] = []
     partition = None
     for v in group:
@@ -68,7 +66,7 @@ def _member_lines(group: list[Verdict]) -> list[str]:
             partition = v.partition
             out.append(f"  p{v.partition}  {v.label or 'true'}")
         inputs = ", ".join(f"{k} = {val}" for k, val in v.inputs.items())
-        out.append(f"    {_WORD[v.status]:<8} s{v.scenario:<3} {(v.pin or ''):<{width}}  {inputs}".rstrip())
+        out.append(f"    {v.status.value:<{status_width}} s{v.scenario:<3} {(v.pin or ''):<{width}}  {inputs}".rstrip())
         out += [f"{'':15}{text}" for text in _explanation(v)]
     return out
 

@@ -3,8 +3,10 @@
 Anchors follow GitHub's rule that a line comment must sit on a line of the PR's diff (else the whole
 review is rejected with 422): the broken clause's line if it is in the diff, else a changed line of
 the member, else a file-level comment when the file is part of the PR, else the review body.
-Re-runs recognise their own comments by a hidden marker per partition and update, skip or delete
-them instead of adding duplicates.
+Re-runs recognise their own comments (written by our identity, with a hidden marker per partition)
+and update, skip or delete them instead of adding duplicates. A comment that someone answered is never
+deleted (that would take the discussion with it): it is retired instead, edited to say it is fixed or
+outdated, with its marker changed so that it is not taken for a live one again.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from dspec2test.action.findings import Finding, facts, headline, verb
+from dspec2test.report.findings import Finding, facts, headline, verb
 
 MAX_COMMENTS = 30
 MAX_BODY_ITEMS = 100  # a review body holds at most 65,536 characters
@@ -27,6 +29,21 @@ def marker(key: str) -> str:
 def key_of(body: str) -> str | None:
     match = MARKER.search(body or "")
     return match.group(1).replace("-&#45;", "--") if match else None
+
+
+RETIRED = "retired:"
+
+
+def is_special(key: str) -> bool:
+    """The review body's marker, and retired comments': not a live finding's comment."""
+    return key == "review" or key.startswith(RETIRED)
+
+
+def retired_body(c: "Existing", why: str) -> str:
+    """The text a retired comment gets: why, then what it said (its marker replaced)."""
+    earlier = MARKER.sub("", c.body).strip()
+    return "\n".join([marker(RETIRED + c.key), f"**dspec2test**: {why}", "", "<details><summary>Earlier report</summary>",
+                      "", earlier, "", "</details>"])
 
 
 def method_of_key(key: str) -> tuple[str, str] | None:
@@ -58,6 +75,7 @@ class Existing:
     key: str
     body: str
     stale: bool = False  # GitHub reports line null: the anchor is outdated after a push
+    replies: int = 0  # comments in its thread after it: then it is retired, never deleted
 
 
 @dataclass(frozen=True)
@@ -132,10 +150,18 @@ def plan_review(
     review_bodies: Iterable[str] = (),
 ) -> Plan:
     plan = Plan()
-    mine = {}
-    for c in existing:
-        if c.key in mine:  # a duplicate left by an earlier crash: keep one
+    mine: dict[str, Existing] = {}
+
+    def retire(c: Existing, why: str) -> None:
+        if c.replies:
+            plan.updates.append((c.id, retired_body(c, why)))
+        else:
             plan.deletes.append(c.id)
+
+    # a duplicate left by an earlier crash: keep one, the discussed one if any
+    for c in sorted(existing, key=lambda c: (-c.replies, c.id)):
+        if c.key in mine:
+            retire(c, "this duplicate is outdated; see the other comment on this partition.")
         else:
             mine[c.key] = c
     failing = {f.key for f in findings}
@@ -153,7 +179,7 @@ def plan_review(
                 plan.skipped.append(f.key)  # still there, text a little behind; the body says more
             continue
         if old and old.stale:
-            plan.deletes.append(old.id)
+            retire(old, "outdated: the code changed since; a newer comment reports this partition.")
         where = anchor(f, commentable, added, member_ranges.get((f.file, f.method)))
         if where is None or budget <= 0:
             plan.in_body.append(f)
@@ -166,7 +192,7 @@ def plan_review(
     for key, c in mine.items():
         owner = method_of_key(key)
         if key not in failing and owner in tested_methods:
-            plan.deletes.append(c.id)
+            retire(c, "fixed: every scenario of this partition passes now.")
     plan.review_body = review_body(findings, plan)
     if not plan.line_comments and plan.review_body.strip() in {b.strip() for b in review_bodies}:
         plan.in_body = []  # the same summary review is already there: say nothing twice
