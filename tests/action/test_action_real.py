@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -11,8 +12,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from dspec2test import generate as generation
+from dspec2test.toolchain import find_toolchain
 from tests.action import fixtures
-from tests.action.conftest import REPO, TOKEN, PullRequestWorld
+from tests.action.conftest import REPO, ROOT, TOKEN, PullRequestWorld
 from tests.action.github_standin import GitHubStandIn, PullState, diff_lines
 from tests.action.helpers import pr_files
 
@@ -26,14 +28,56 @@ BASE = fixtures.ABS + "\n" + fixtures.NEW
 HEAD = BASE.replace("    r := -x;\n", "    r := x;\n").replace("  r := x + x;\n", "  r := 2 * x;\n")
 
 
+# the job's and the runner's secrets, as GitHub sets them for a docker action
+SECRETS = {"GITHUB_TOKEN": TOKEN, "ACTIONS_RUNTIME_TOKEN": "eyJ0eXAiOiJKV1QiLCJydW50aW1l",
+           "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "eyJhbGciOiJSUzI1Ni1vaWRj",
+           "ACTIONS_ID_TOKEN_REQUEST_URL": "https://pipelines.example.invalid/idtoken?x=1",
+           "INPUT_DEPLOY_KEY": "deploy-key-from-secrets-0123"}
+WRAPPED = ("git", "dafny", "python", "python3", "z3")
+
+
+def wrappers(tmp_path):
+    """A folder of wrappers that log the environment of every git, dafny and python process they start
+    (the action's children, dafny's test programs) to env.log, then run the real tool."""
+    folder = tmp_path / "wrap"
+    folder.mkdir()
+    tools = find_toolchain()
+    real = {"git": shutil.which("git"), "dafny": tools.dafny, "python": sys.executable, "python3": sys.executable,
+            "z3": tools.z3}
+    for name in WRAPPED:
+        script = folder / name
+        # exec -a keeps the wrapper's path as argv[0]: Python's sys.executable, so its children come back here
+        script.write_text(f'#!/bin/bash\n{{ echo "=== {name} $*"; env; }} >> "$ENV_LOG"\n'
+                          f'exec -a "$0" "{real[name]}" "$@"\n')
+        script.chmod(0o755)
+    return folder
+
+
 def test_real_pipeline_review_junit_gate_rerun_and_fork(tmp_path):
     world = PullRequestWorld(tmp_path, {"abs.dfy": BASE}, {"abs.dfy": HEAD})
     real = [sys.executable, "-m", "dspec2test", "action"]
+    wrap = wrappers(tmp_path)
+    log = tmp_path / "env.log"
+    # the wrapped python finds the dafny wrapper beside it; the z3 wrapper puts its folder first on dafny's
+    # PATH, so that the python3 of the compiled tests is the wrapper too
+    env = {**SECRETS, "PATH": f"{wrap}{os.pathsep}{os.environ['PATH']}", "ENV_LOG": str(log),
+           "PYTHONPATH": str(ROOT / "src"), "DSPEC2TEST_Z3": str(wrap / "z3")}
     pull = PullState(7, world.head, world.base, REPO, REPO, pr_files(world.repo, world.base, world.head))
     with GitHubStandIn(REPO, TOKEN, pull) as server:
-        run = world.run(server.url, script=real, bva="true")
+        run = world.run(server.url, script=[str(wrap / "python"), "-m", "dspec2test", "action"], bva="true",
+                        extra_env=env)
         assert run.code == 1, run.out + run.err
         assert TOKEN not in run.out + run.err
+        # every child process (git, `dspec2test run`, dafny, the compiled tests) ran without a secret
+        started = log.read_text().split("=== ")[1:]
+        children = [entry for entry in started if not entry.startswith("python -m dspec2test action")]
+        kinds = {entry.split(" ", 1)[0] for entry in children}
+        assert {"git", "dafny", "python", "python3"} <= kinds, kinds
+        assert any(e.startswith("python -m dspec2test run") for e in children)
+        assert any(e.startswith("python3 ") and "abs" in e.split("\n", 1)[0] for e in children)  # the tests
+        for entry in children:
+            assert not [n for n in (*SECRETS, "INPUT_GITHUB_TOKEN") if f"\n{n}=" in entry], entry[:200]
+            assert not [v for v in SECRETS.values() if v in entry], entry[:200]
         assert int(run.outputs["failed"]) >= 1 and int(run.outputs["tests"]) > int(run.outputs["failed"])
         assert run.outputs["methods"] == "2"
         right, _ = diff_lines(server.pull.files[0]["patch"])

@@ -93,3 +93,22 @@ def test_marker_round_trip_and_body_contents():
     for text in ("<!-- dspec2test:p.dfy::Find::p2 -->", "s = [1, 2]", "r == 2", "r = 1", "r == s[|s| - 1]",
                  "p.dfy:7", "dspec2test run p.dfy --method Find --bva"):
         assert text in body
+
+
+def test_discussed_comments_are_retired_never_deleted():
+    verdicts = [failing("M", 1, 12)]
+    findings, _ = group(verdicts)
+    bodies = {f.key: comment_body(f, "cmd") for f in findings}
+    key = findings[0].key
+    existing = [Existing(1, key, bodies[key], stale=True, replies=2),  # outdated, discussed
+                Existing(2, "p.dfy::N::p1", marker("p.dfy::N::p1") + " old", replies=1),  # now passing, discussed
+                Existing(3, "p.dfy::N::p2", marker("p.dfy::N::p2")),  # now passing, nobody answered
+                Existing(4, "p.dfy::N::p2", marker("p.dfy::N::p2"), replies=1)]  # its discussed duplicate
+    p = plan_review(findings, bodies, {"p.dfy": frozenset({12})}, {}, {}, existing, {("p.dfy", "M"), ("p.dfy", "N")})
+    assert [c.line for c in p.line_comments] == [12]  # a fresh comment for the outdated one
+    assert p.deletes == [3]
+    retired = dict(p.updates)
+    assert sorted(retired) == [1, 2, 4]
+    assert "outdated" in retired[1] and "fixed" in retired[2] and "fixed" in retired[4]
+    assert all(key_of(body).startswith("retired:") for body in retired.values())
+    assert "old" in retired[2]  # what it said stays readable under the note

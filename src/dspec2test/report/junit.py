@@ -17,15 +17,18 @@ from junit_xml import TestCase as JUnitCase
 from junit_xml import TestSuite, to_xml_report_string
 
 from dspec2test.records import Status, Verdict
+from dspec2test.report.findings import MEMBER
 
 
 def test_name(v: Verdict) -> str:
+    if v.partition == MEMBER:
+        return f"{v.status.value}: no test"  # a member that got none, with the reason as the error
     return f"p{v.partition} s{v.scenario}: {v.pin or v.label or 'true'}"
 
 
 def detail(v: Verdict) -> str:
     """The failure text: inputs, the broken clause and expected versus actual."""
-    lines = [f"test: {v.test}"]
+    lines = [f"test: {v.test}"] if v.test else []
     if v.inputs:
         lines.append("inputs: " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()))
     if v.label:
