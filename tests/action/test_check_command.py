@@ -84,3 +84,13 @@ def test_head_ref_other_than_checkout_is_read_from_that_commit(repo):
 def test_bad_ref_is_exit_2(repo):
     code, _, err = run_check(["--base", "no-such-ref"])
     assert code == 2 and "no-such-ref" in err
+
+
+def test_the_gate_flags_and_the_configuration_file_decide_the_exit_code(repo):
+    assert run_check(["--base", "main", "--fail-on", "never"])[0] == 0
+    (repo / ".dspec2test.yml").write_text("fail_on: never\n")
+    assert run_check(["--base", "main"])[0] == 0  # the file's fail_on applies locally too
+    code, _, err = run_check(["--base", "main", "--fail-on", "failures"])  # the flag wins over the file
+    assert code == 1 and "4 failed of 8 tests (fail_on: failures)" in err
+    code, out, err = run_check(["--base", "HEAD", "--fail-on-empty"])  # a clean tree: nothing to test
+    assert code == 1 and "no affected member got a test" in err

@@ -123,3 +123,10 @@ def test_config_bad_value_and_bad_yaml_name_the_file(tmp_path):
     with pytest.raises(ConfigError, match=r"c\.yml:\d+:\d+: not valid YAML"):
         load_config(path)
     assert load_config(tmp_path / "missing.yml") == {}
+
+
+def test_example_workflows_start_on_every_change_and_in_the_merge_queue():
+    for path in (".github/workflows/dspec2test.yml", "docs/workflows/dspec2test-untrusted.yml"):
+        on = yaml.safe_load((ROOT / path).read_text())[True]  # yaml reads the key `on` as True
+        assert {"pull_request", "merge_group"} <= set(on), path
+        assert not any(isinstance(v, dict) and "paths" in v for v in on.values()), path
