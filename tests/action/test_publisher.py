@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from dspec2test.report.review import LineComment, Plan, marker
-from dspec2test.report.github import Publisher, _retry_wait
+from dspec2test.report.github import GitHub, Publisher, _retry_wait
 from tests.action.github_standin import GitHubStandIn, PullState
 
 TOKEN = "ghs_secret_for_tests"
@@ -20,8 +20,8 @@ def server():
 
 
 def publisher(server, sleeps, token=TOKEN, delay=0.5):
-    return Publisher(token, "o/r", 3, api_url=server.url, write_delay=delay, sleep=sleeps.append,
-                     log=lambda _m: None)
+    return Publisher(GitHub(token, "o/r", api_url=server.url, write_delay=delay, sleep=sleeps.append,
+                            log=lambda _m: None), 3)
 
 
 def one_comment_plan(line=2):
@@ -100,6 +100,6 @@ def test_writes_are_spaced(server):
 
 
 def test_unreachable_server_degrades():
-    pub = Publisher(TOKEN, "o/r", 3, api_url="http://127.0.0.1:9", write_delay=0, sleep=lambda s: None)
+    pub = Publisher(GitHub(TOKEN, "o/r", api_url="http://127.0.0.1:9", write_delay=0, sleep=lambda s: None), 3)
     out = pub.apply(one_comment_plan(), "h" * 40)
     assert out.degraded and TOKEN not in out.errors[0]

@@ -29,7 +29,7 @@ def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
     assert [(c.get("file"), c.get("line")) for c in cases][2] == ("prog.dfy", "27")
     assert cases[0].find("failure") is None and cases[0].find("error") is None
     failure = cases[1].find("failure")
-    assert failure.get("type") == "failure"
+    assert failure.get("type") == "failed"
     for part in ("inputs: n = 3", "clause: prog.dfy:4", "expected: 6", "actual: 7"):
         assert part in failure.text
     assert cases[2].find("failure").get("type") == "timeout"

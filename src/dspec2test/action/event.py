@@ -62,7 +62,7 @@ class Event:
     run: WorkflowRun | None = None
 
     @property
-    def target(self) -> bool:
+    def privileged(self) -> bool:
         """pull_request_target: the workflow runs with the base repository's secrets."""
         return self.name == "pull_request_target"
 

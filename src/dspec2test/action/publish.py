@@ -46,7 +46,7 @@ def report(github: GitHub | None, settings: Settings, inputs: ActionInputs, subj
     if pr is None:
         return Reported(["Not a pull request event: results are in the job summary and annotations only "
                          "(`reporter: check` reports on any event)."], True)
-    outcome = _review(inputs, Publisher("", repository, pr.number, github=github), pr.head_sha, findings, members,
+    outcome = _review(inputs, Publisher(github, pr.number), pr.head_sha, findings, members,
                       options)
     reported = Reported(list(outcome.notes), outcome.degraded, review_url=outcome.review_url, log=[
         f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "

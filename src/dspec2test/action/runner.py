@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.action.choose import Choice, MemberReader, Selection, checkout_of, choose_all, choose_changed
+from dspec2test.action.choose import MemberReader, Selection, checkout_of, choose_all, choose_changed
 from dspec2test.action.config import ConfigError, Settings, load_config, settings_from
 from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_files, trust_workspace
 from dspec2test.action.event import Event, EventError, EventKind, read_event
@@ -98,12 +98,12 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
         if github and settings.reporter.value in ("review", "check"):
             refusal = _verify(github, subject, own, repository)
     else:
-        if own.target and own.pr and own.pr.is_fork(repository):
+        if own.privileged and own.pr and own.pr.is_fork(repository):
             ctx.err.write(f"dspec2test: refusing to build or run the code of {own.pr.head_repo or 'a deleted fork'} "
                           "on pull_request_target (it would run with this repository's secrets); use "
                           "`on: pull_request` and the workflow_run pattern for forks (docs/workflows/)\n")
             return 2
-        publisher = Publisher("", repository, subject.pr.number, github=github) if github and subject.pr else None
+        publisher = Publisher(github, subject.pr.number) if github and subject.pr else None
         try:
             tested = _test(ctx, pipeline, workspace, settings, subject, publisher)
         except GitError as exc:

@@ -116,17 +116,21 @@ class Totals:
                          if s is not Status.PASSED and self.count(s))
 
 
+GLOSS = {Status.BAD_INPUT: "dspec2test generated an input the contract does not allow: our bug",
+         Status.NO_IMPLEMENTATION: "it, or a method it calls, has no body yet"}
+
+
 def verb(f: Finding) -> str:
-    return {Status.FAILED: "fails", Status.CRASHED: "crashes", Status.TIMEOUT: "times out",
-            Status.BAD_INPUT: "got a bad generated input (dspec2test's bug)",
-            Status.NO_IMPLEMENTATION: "has no implementation yet", Status.NOT_TESTED: "was not tested"}[f.status]
+    """The headline status in the words of every report, with a gloss where the word alone may mislead."""
+    gloss = GLOSS.get(f.status)
+    return f"{f.status.value} ({gloss})" if gloss else f.status.value
 
 
 def headline(f: Finding) -> str:
     if f.partition == MEMBER:
-        return f"{f.method} {verb(f)}"
+        return f"{f.method}: {verb(f)}"
     label = f.first.label or f"partition {f.partition}"
-    return f"{f.method}: partition {f.partition} ({label}) {verb(f)}"
+    return f"{f.method}: partition {f.partition} ({label}): {verb(f)}"
 
 
 def facts(f: Finding) -> list[tuple[str, str]]:

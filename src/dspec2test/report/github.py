@@ -148,22 +148,11 @@ _REJECTED = {"rejected": True}  # sentinel: the write was refused with 422
 class Publisher:
     """One pull request's review: reads its files and our own comments, applies a review Plan."""
 
-    def __init__(
-        self,
-        token: str,
-        repository: str,
-        number: int,
-        api_url: str = "https://api.github.com",
-        write_delay: float = 1.0,
-        sleep: Callable[[float], None] = time.sleep,
-        log: Callable[[str], None] = lambda _msg: None,
-        max_wait: float = MAX_WAIT_S,
-        github: GitHub | None = None,
-    ):
-        self.github = github or GitHub(token, repository, api_url, write_delay, sleep, log, max_wait)
+    def __init__(self, github: GitHub, number: int):
+        self.github = github
         self._number = number
         self._files: list[dict] | None = None
-        self._pulls = f"/repos/{repository}/pulls"
+        self._pulls = f"{github.repo_path}/pulls"
 
     # ---------------------------------------------------------------- reading
 

@@ -1,8 +1,9 @@
 """JUnit XML: one testcase per generated test, with the member's file and line.
 
 classname is file and member (`prog.dfy.M.Sum`), name is partition and scenario (`p1 s2: x == 0`), so
-test reporters group by method and show which class failed. Timeouts are failures of type `timeout`;
-every other status but passed is an error whose type is the status (`crashed`, `bad-input`, ...).
+test reporters group by method and show which class failed. `failed` and `timeout` are failures, every
+other status but passed an error; the type is always the status (`failed`, `crashed`, `bad-input`, ...).
+A member that got no test at all is one testcase `not-tested: no test`, its reason the error message.
 A matrix of shards writes one file each; `merge_junit` joins them into one for the upload step.
 """
 
@@ -50,10 +51,8 @@ def junit_xml(verdicts: list[Verdict] | tuple[Verdict, ...], suite_name: str = "
     for v in verdicts:
         case = JUnitCase(test_name(v), classname=f"{Path(v.file).name}.{v.method}", file=v.file,
                          line=v.member_line or None)
-        if v.status is Status.FAILED:
-            case.add_failure_info(message=v.message, output=detail(v), failure_type="failure")
-        elif v.status is Status.TIMEOUT:
-            case.add_failure_info(message=v.message, output=detail(v), failure_type="timeout")
+        if v.status in (Status.FAILED, Status.TIMEOUT):  # the type is the status, as in every report
+            case.add_failure_info(message=v.message, output=detail(v), failure_type=v.status.value)
         elif v.status is not Status.PASSED:  # crashed, or not a verdict on the code: never shown as passing
             case.add_error_info(message=v.message, output=detail(v), error_type=v.status.value)
         by_file[v.file].append(case)

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from dspec2test.report.findings import Finding, facts, headline, verb
+from dspec2test.report.findings import MEMBER, Finding, facts, headline, verb
 
 MAX_COMMENTS = 30
 MAX_BODY_ITEMS = 100  # a review body holds at most 65,536 characters
@@ -53,7 +53,8 @@ def method_of_key(key: str) -> tuple[str, str] | None:
 
 def comment_body(f: Finding, reproduce: str) -> str:
     """Deterministic (no time, no sha): an unchanged failure yields the same text and is skipped."""
-    lines = [marker(f.key), f"**dspec2test**: `{f.method}` partition {f.partition} {verb(f)}", ""]
+    where = "" if f.partition == MEMBER else f" partition {f.partition}"
+    lines = [marker(f.key), f"**dspec2test**: `{f.method}`{where}: **{verb(f)}**", ""]
     if f.first.label:
         lines += [f"Partition: `{f.first.label}`", ""]
     for name, value in facts(f):
