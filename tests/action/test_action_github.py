@@ -106,6 +106,7 @@ def test_results_are_published_only_on_the_pull_request_they_are_about(world):
         run = world.run(server.url, event=workflow_run(world.head, fork), event_name="workflow_run",
                         **dict(publish, event_path="forged.json"))
         assert run.code == 2 and server.writes() == [] and "nothing posted" in run.err
+        assert "::error file=prog.dfy" in run.out  # the step's log still shows the findings
 
         # the artifact and the workflow run agree, but pull request 7 is not theirs: refused
         run = world.run(server.url, event=workflow_run(world.head, "mallory/widgets"), event_name="workflow_run",

@@ -17,7 +17,7 @@ from dspec2test.action.choose import MemberReader, Selection, checkout_of, choos
 from dspec2test.action.config import ConfigError, Settings, load_config, settings_from
 from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_files, trust_workspace
 from dspec2test.action.event import Event, EventError, EventKind, read_event
-from dspec2test.action.inputs import ActionInputs, InputError, read_inputs
+from dspec2test.action.inputs import ActionInputs, InputError, Reporter, read_inputs
 from dspec2test.action.members import read_members
 from dspec2test.action.pipeline import Pipeline, PipelineOptions, PipelineResult
 from dspec2test.action.publish import Reported, report
@@ -95,7 +95,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             ctx.err.write(f"dspec2test: results {inputs.results}: cannot read: {exc}\n")
             return 2
         tested = Tested(verdicts, members)
-        if github and settings.reporter.value in ("review", "check"):
+        if github and settings.reporter in (Reporter.REVIEW, Reporter.CHECK):
             refusal = _verify(github, subject, own, repository)
     else:
         if own.privileged and own.pr and own.pr.is_fork(repository):
@@ -110,29 +110,16 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             ctx.err.write(f"dspec2test: {exc}\n(check out with `fetch-depth: 0` so both commits of the diff are present)\n")
             return 2
 
-    options = pipeline_options(settings, workspace)
     findings, _ = group(tested.verdicts)
     decision = decide(settings.gate, tested.verdicts, tested.changed_errors)
     written = _write_files(workspace, inputs, settings, tested)
-    everything = annotations.collect(findings, tested.diagnostics, tested.touched)
     if refusal:
         ctx.err.write(f"dspec2test: nothing posted: {refusal.reason}\n")
         reported = Reported([f"Nothing was posted to the pull request: {refusal.reason}."], True)
     else:
-        head = subject.head or env.get("GITHUB_SHA", "")
-        reported = report(github, settings, inputs, subject, repository, head, findings, tested.members, options,
-                          decision, summary.headline(Totals.of(tested.verdicts)).replace("**", ""),
-                          _summary(tested, decision), annotations.check_run_annotations(everything),
-                          run_url=_run_url(env))
-        for line in reported.log:
-            ctx.out.write(line + "\n")
-    if reported.annotate:
-        shown = everything
-    else:  # the findings are on the pull request or in the check run; diagnostics unless the check run has them
-        shown = [] if reported.check_url else annotations.collect([], tested.diagnostics, tested.touched)
-    for line in annotations.workflow_commands(shown):
-        ctx.out.write(line + "\n")
-
+        reported = _report(ctx, github, settings, inputs, subject, repository, tested, findings, decision,
+                           pipeline_options(settings, workspace))
+    _annotate(ctx, reported, tested, findings)
     _terminal(ctx, tested.verdicts, findings, tested.members)
     text = _summary(tested, decision, tested.notes + reported.notes)
     _append(env.get("GITHUB_STEP_SUMMARY"), text)
@@ -145,6 +132,32 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     if refusal and refusal.forged:
         return 2
     return decision.exit_code
+
+
+def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: ActionInputs, subject: Event,
+            repository: str, tested: Tested, findings: list[Finding], decision: Decision,
+            options: PipelineOptions) -> Reported:
+    """Post to GitHub as the reporter asks."""
+    everything = annotations.collect(findings, tested.diagnostics, tested.touched)
+    reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA", ""),
+                      findings, tested.members, options, decision,
+                      summary.headline(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision),
+                      annotations.check_run_annotations(everything), run_url=_run_url(ctx.env))
+    for line in reported.log:
+        ctx.out.write(line + "\n")
+    return reported
+
+
+def _annotate(ctx: Context, reported: Reported, tested: Tested, findings: list[Finding]) -> None:
+    """The workflow-command annotations the step's log must carry, within GitHub's budget."""
+    if reported.annotate:
+        shown = annotations.collect(findings, tested.diagnostics, tested.touched)
+    elif reported.check_url:
+        shown = []  # the check run carries every finding and diagnostic
+    else:  # the findings are on the pull request; the diagnostics go to the log
+        shown = annotations.collect([], tested.diagnostics, tested.touched)
+    for line in annotations.workflow_commands(shown):
+        ctx.out.write(line + "\n")
 
 
 def _verify(github: GitHub, subject: Event, own: Event, repository: str) -> Refusal | None:
