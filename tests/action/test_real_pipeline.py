@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dspec2test.action.pipeline import PipelineOptions, Target, reproduce_command
-from dspec2test.action.real import run_command, verdict_of
+from dspec2test.action.real import LOCATED, run_command, verdict_of
+from dspec2test.errors import Severity
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Status
 
@@ -34,3 +35,9 @@ def test_run_json_entry_becomes_a_verdict():
     assert v.member_line == 3 and v.line == 41 and v.clause_line == 5  # read from our own oracle message
     assert v.inputs == {"s": "[1, 2, 3]"} and v.actual == "r = 2" and v.label == "|s| > 0" and v.file == "a.dfy"
     assert verdict_of({"name": "T", "status": "not-tested"}, "b.dfy").file == "b.dfy"
+
+
+def test_run_diagnostics_keep_their_severity():
+    m = LOCATED.match("a.dfy:12:5: unsupported: multiset display: not supported")
+    assert (m["severity"], m["msg"]) == ("unsupported", "multiset display: not supported")
+    assert Severity(LOCATED.match("a.dfy:1:1: lost")["severity"] or "error") is Severity.ERROR

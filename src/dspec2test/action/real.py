@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Sequence
 
 from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target, generation_flags
-from dspec2test.errors import Diagnostic
+from dspec2test.errors import Diagnostic, Severity
 from dspec2test.records import Status, Verdict
 from dspec2test.toolchain import untrusted_env
 
-LOCATED = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:error: )?(?P<msg>.*)$")
+LOCATED = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:(?P<severity>error|warning|unsupported): )?"
+                     r"(?P<msg>.*)$")
 CLAUSE_LINE = re.compile(r"line (\d+)\)")  # our own oracle messages: "(ensures, line L)", "ensures (line L)"
 
 
@@ -53,7 +54,7 @@ def run_one(target: Target, options: PipelineOptions, json_out: Path) -> tuple[l
                               text=True, timeout=limit, check=False, env=untrusted_env(os.environ))
     except subprocess.TimeoutExpired:
         return [], [Diagnostic(target.file, 0, 0, f"generating and running tests took longer than {limit:g} s")], ""
-    diagnostics = [Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["msg"])
+    diagnostics = [Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["msg"], Severity(m["severity"] or "error"))
                    for line in proc.stderr.splitlines() if (m := LOCATED.match(line.strip()))]
     if not json_out.exists():
         if proc.returncode == 0:  # nothing to test in this file (no contract among the members asked for)
