@@ -1,7 +1,7 @@
 """`dspec2test action` with a fake pipeline, run as a subprocess by the tests.
 
 The verdicts come from the JSON file in $FAKE_VERDICTS (only those of the members the action asked
-for); the targets it asked for are written to $FAKE_TARGETS_OUT.
+for); the targets it asked for are written to $FAKE_TARGETS_OUT; with $FAKE_RAISE it raises instead.
 """
 
 import json
@@ -21,6 +21,8 @@ def fake_pipeline(targets, options):
     wanted = {(t.file, m) for t in targets for m in t.methods}
     with open(os.environ["FAKE_TARGETS_OUT"], "a", encoding="utf-8") as handle:
         handle.write(json.dumps(sorted(wanted)) + "\n")
+    if os.environ.get("FAKE_RAISE"):  # an internal error of the pipeline
+        raise RuntimeError(os.environ["FAKE_RAISE"])
     spec = json.loads(Path(os.environ["FAKE_VERDICTS"]).read_text())
     verdicts = [verdict_from(d) for d in spec if (d["file"], d["method"]) in wanted]
     # the real pipeline reports absolute program paths; the action must make them relative

@@ -3,6 +3,8 @@ merge_group, workflow_dispatch), against the GitHub stand-in over real HTTP, wit
 
 from __future__ import annotations
 
+import json
+
 from tests.action import fixtures
 from tests.action.conftest import REPO, TOKEN, PullRequestWorld
 from tests.action.github_standin import GitHubStandIn
@@ -118,3 +120,15 @@ def test_fail_on_errors_trips_on_a_member_that_got_no_test_and_on_parse_errors(w
     empty = world.run(standin.url, reporter="summary", paths="nothing/**", fail_on_empty="true")
     assert empty.code == 1 and empty.outputs["conclusion"] == "failure"
     assert "no affected member got a test (fail_on_empty)" in empty.err
+
+
+def test_an_internal_error_is_not_tested_with_its_reason_everywhere_and_trips_errors(world, standin):
+    run = world.run(standin.url, reporter="annotations", fail_on="errors", extra_env={"FAKE_RAISE": "solver exploded"})
+    assert run.code == 1 and "Traceback" not in run.err
+    assert "5 not-tested of 5 tests (fail_on: errors)" in run.err
+    assert "| prog.dfy:6 | `Abs` | — | ⚠️ not-tested | — | internal error: RuntimeError: solver exploded |" in run.summary
+    results = json.loads((world.repo / "dspec2test-results.json").read_text())
+    assert {t["status"] for t in results["tests"]} == {"not-tested"} and len(results["tests"]) == 5
+    assert "internal error: RuntimeError: solver exploded" in (world.repo / "dspec2test-junit.xml").read_text()
+    assert "::warning file=prog.dfy,line=6,title=dspec2test%3A Abs%3A not-tested::reason: internal error" in run.out
+    assert "prog.dfy:6: not-tested: Abs (internal error: RuntimeError: solver exploded)" in run.out

@@ -72,7 +72,7 @@ class Choice:
             inside = [d for d in diagnostics if d.file == m.file and m.line <= d.line <= m.end_line]
             broken = [d for d in diagnostics if d.file == m.file and d.severity is Severity.ERROR]
             why = inside or broken[:1]
-            reason = "; ".join(d.render() for d in why) if why else "no test was generated for it"
+            reason = "; ".join(d.render() if d.line else d.message for d in why) or "no test was generated for it"
             out.append(Verdict("", m.name, MEMBER, 0, Status.NOT_TESTED, message=reason, file=m.file,
                                member_line=m.line))
         return out

@@ -41,6 +41,18 @@ class PipelineResult:
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
 
 
+def run_pipeline(pipeline: Pipeline, targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
+    """The pipeline's result; an exception in it is our internal error, reported for every target (its
+    members then show as not-tested with this reason), never a traceback and never silence."""
+    if not targets:
+        return PipelineResult()
+    try:
+        return pipeline(targets, options)
+    except Exception as exc:  # noqa: BLE001 - our own failure must reach the reports, not crash the run
+        reason = f"internal error: {type(exc).__name__}: {exc}"[:500]
+        return PipelineResult(diagnostics=tuple(Diagnostic(t.file, 0, 0, reason) for t in targets))
+
+
 def generation_flags(options: PipelineOptions) -> list[str]:
     """The CLI flags that reproduce these options (for the "run it locally" hint)."""
     gen = options.generate

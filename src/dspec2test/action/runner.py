@@ -19,14 +19,14 @@ from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_fi
 from dspec2test.action.event import Event, EventError, EventKind, read_event
 from dspec2test.action.inputs import ActionInputs, InputError, Reporter, read_inputs
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline, PipelineOptions, PipelineResult
+from dspec2test.action.pipeline import Pipeline, PipelineOptions, run_pipeline
 from dspec2test.action.publish import Reported, report
 from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
-from dspec2test.report.findings import Finding, Totals, group
+from dspec2test.report.findings import MEMBER, Finding, Totals, group
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
@@ -187,7 +187,7 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
-        result = pipeline(targets, pipeline_options(settings, root)) if targets else PipelineResult()
+        result = run_pipeline(pipeline, targets, pipeline_options(settings, root))
         ctx.out.write(result.report)
         diagnostics = list(choice.diagnostics) + list(result.diagnostics)
         verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
@@ -285,7 +285,8 @@ def _outputs(tested: Tested, decision: Decision, written: dict[str, str], report
 def _terminal(ctx: Context, verdicts: list[Verdict], findings: list[Finding], members: list[dict]) -> None:
     totals = Totals.of(verdicts)
     for f in findings:
-        ctx.out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} partition {f.partition} {f.first.label}\n")
+        what = f"partition {f.partition} {f.first.label}" if f.partition != MEMBER else f"({f.first.message})"
+        ctx.out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} {what}\n")
     ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(members)} affected)\n")
 
 

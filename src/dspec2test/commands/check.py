@@ -15,7 +15,7 @@ from dspec2test.action.diff import Git, GitError
 from dspec2test.report.findings import MEMBER, Totals, group
 from dspec2test.report.gate import add_gate_arguments, decide, gate_from
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline, PipelineResult
+from dspec2test.action.pipeline import Pipeline, run_pipeline
 from dspec2test.action.real import real_pipeline
 from dspec2test.action.runner import pipeline_options
 from dspec2test.report.junit import junit_xml
@@ -75,7 +75,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
                 out.write("dspec2test: no affected member with a contract\n")
             if args.list:
                 return 0
-            result = pipeline(choice.targets(), pipeline_options(settings, root)) if choice.affected else PipelineResult()
+            result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root))
             verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts],
                                        list(choice.diagnostics) + list(result.diagnostics))
     except GitError as exc:
