@@ -107,7 +107,7 @@ class Totals:
 
     def sentence(self) -> str:
         """`8 tests, 4 passed, 4 not passing (3 failed, 1 crashed)`: for the log lines of every command."""
-        return (f"{self.tests} tests, {self.passed} passed, {self.not_passing} not passing"
+        return (f"{self.tests} test{'s' * (self.tests != 1)}, {self.passed} passed, {self.not_passing} not passing"
                 + (f" ({self.breakdown()})" if self.not_passing else ""))
 
     def breakdown(self) -> str:

@@ -65,7 +65,7 @@ def decide(gate: Gate, verdicts: Iterable[Verdict], parse_errors: Iterable[Diagn
         bad = []
     if bad:
         counted = ", ".join(f"{totals.count(s)} {s.value}" for s in sorted(bad, key=lambda s: s.rank))
-        reasons.append(f"{counted} of {totals.tests} tests (fail_on: {gate.fail_on.value})")
+        reasons.append(f"{counted} of {totals.tests} test{'s' * (totals.tests != 1)} (fail_on: {gate.fail_on.value})")
     if gate.fail_on is FailOn.ERRORS:
         errors = [d for d in parse_errors if d.severity is Severity.ERROR]
         if errors:

@@ -71,10 +71,10 @@ def headline(totals: Totals) -> str:
     if not totals.tests:
         return "No tests were run: no affected member with a contract."
     members = f"{totals.methods} member{'s' * (totals.methods != 1)}"
+    tests = f"{totals.tests} test{'s' * (totals.tests != 1)}"
     if not totals.not_passing:
-        return f"**All {totals.tests} tests passed** in {members}."
-    return (f"**{totals.not_passing} of {totals.tests} tests not passing** ({totals.breakdown()}) in {members}; "
-            f"{totals.passed} passed.")
+        return f"**{'All ' * (totals.tests > 1)}{tests} passed** in {members}."
+    return f"**{totals.not_passing} of {tests} not passing** ({totals.breakdown()}) in {members}; {totals.passed} passed."
 
 
 def details(worst: Verdict, scenarios: Sequence[Verdict]) -> str:
