@@ -142,3 +142,22 @@ def test_shards_partition_the_members_evenly_and_deterministically(items, n):
     assert sorted(x for s in slices for x in s) == sorted(items)
     assert max(map(len, slices)) - min(map(len, slices)) <= 1
     assert shard(list(reversed(items)), 1, n) == slices[0]
+
+
+def test_only_files_that_mention_a_changed_name_are_parsed_transitively():
+    texts = {"p.dfy": "Helper", "q.dfy": "calls Mid", "r.dfy": "calls Far", "s.dfy": "nothing here"}
+    files = {"p.dfy": [member("Helper", 1, 4, testable=False), member("Mid", 6, 9, contract=("r",), body=("Helper",))],
+             "q.dfy": [member("Far", 1, 5, contract=("r",), body=("Mid",), file="q.dfy")],
+             "r.dfy": [member("Farther", 1, 5, contract=("r",), body=("Far",), file="r.dfy")],
+             "s.dfy": [member("Else", 1, 5, contract=("r",), file="s.dfy")]}
+    parsed = []
+
+    def read(path):
+        parsed.append(path)
+        return files[path]
+
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({2}))]
+    found = affected_members(changes, read, lambda: list(texts),
+                             lambda path, names: any(n in texts[path] for n in names))
+    assert [a.member.name for a in found] == ["Mid", "Far", "Farther"]
+    assert parsed == ["p.dfy", "q.dfy", "r.dfy"]  # s.dfy mentions no changed name: never parsed

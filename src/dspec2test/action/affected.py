@@ -43,9 +43,11 @@ def affected_members(
     changes: Iterable[FileChange],
     members_of: Callable[[str], list[MemberInfo]],
     other_files: Callable[[], Iterable[str]] = lambda: (),
+    mentions: Callable[[str, set[str]], bool] = lambda _path, _names: True,
 ) -> list[Affected]:
     """members_of(path) reads a file's members at head; other_files() lists the unchanged files that
-    may use a changed member (read only when some member changed)."""
+    may use a changed member (read only when some member changed); mentions(path, names) says whether
+    a file's text contains one of the names at all, so that a file that cannot use them is not parsed."""
     changes = [c for c in changes if c.kind is not ChangeKind.DELETED]
     by_file: dict[str, list[MemberInfo]] = {c.path: members_of(c.path) for c in changes}
     reasons: dict[tuple[str, str], str] = {}
@@ -53,12 +55,18 @@ def affected_members(
         for member, reason in touched_members(change, by_file[change.path]):
             reasons[(member.file, member.name)] = reason
     if reasons:
-        for path in other_files():
-            if path not in by_file:
+        touched = {m.short_name for ms in by_file.values() for m in ms if (m.file, m.name) in reasons}
+        pending = [p for p in other_files() if p not in by_file]
+        while True:  # read the other files that mention a changed name, until no new name appears
+            everything = [m for ms in by_file.values() for m in ms]
+            via = _behaviour_changed(touched, everything)
+            # a file whose text does not contain a name cannot refer to it: the parser reads the rest
+            wanted = [p for p in pending if mentions(p, set(via))]
+            if not wanted:
+                break
+            for path in wanted:
                 by_file[path] = members_of(path)
-        everything = [m for ms in by_file.values() for m in ms]
-        touched = {m.short_name for m in everything if (m.file, m.name) in reasons}
-        via = _behaviour_changed(touched, everything)
+                pending.remove(path)
         consts = {m.short_name for m in everything if m.kind == "const"}
         for member in everything:
             if (member.file, member.name) in reasons:

@@ -101,19 +101,31 @@ class _Reader:
 
     def __init__(self, root: Path, diagnostics: list[Diagnostic], read: MemberReader):
         self.root, self.diagnostics, self.cache, self.read = root, diagnostics, {}, read
+        self.texts: dict[str, str | None] = {}
 
     def __call__(self, path: str) -> list[MemberInfo]:
         if path not in self.cache:
-            try:
-                text = (self.root / path).read_text(encoding="utf-8")
-            except OSError as exc:
-                self.diagnostics.append(Diagnostic(path, 0, 0, f"cannot read: {exc.strerror or exc}"))
+            text = self.text(path)
+            if text is None:
                 self.cache[path] = []
                 return []
             members, diags = self.read(path, text)
             self.diagnostics.extend(diags)
             self.cache[path] = members
         return self.cache[path]
+
+    def text(self, path: str) -> str | None:
+        if path not in self.texts:
+            try:
+                self.texts[path] = (self.root / path).read_text(encoding="utf-8")
+            except OSError as exc:
+                self.diagnostics.append(Diagnostic(path, 0, 0, f"cannot read: {exc.strerror or exc}"))
+                self.texts[path] = None
+        return self.texts[path]
+
+    def mentions(self, path: str, names: set[str]) -> bool:
+        text = self.text(path)
+        return text is not None and any(name in text for name in names)
 
 
 def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1),
@@ -127,7 +139,7 @@ def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selecti
     def others() -> list[str]:
         return [p for p in tracked_files(root) if p.endswith(".dfy")]
 
-    found = [a for a in affected_members(relevant, reader, others) if selection(a.member.file)]
+    found = [a for a in affected_members(relevant, reader, others, reader.mentions) if selection(a.member.file)]
     k, n = shard_k_n
     kept = [d for d in diagnostics if selection(d.file)]
     return Choice(shard(found, k, n, key=lambda a: a.key), kept, list(changes))
