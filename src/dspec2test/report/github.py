@@ -186,8 +186,11 @@ class Publisher:
         return found
 
     def review_bodies(self) -> list[str]:
+        """The bodies of our own earlier reviews."""
         try:
-            return [r.get("body") or "" for r in self.github.paginate(f"{self._pulls}/{self._number}/reviews")]
+            me = self.github.identity().lower()
+            return [r.get("body") or "" for r in self.github.paginate(f"{self._pulls}/{self._number}/reviews")
+                    if str((r.get("user") or {}).get("login") or "").lower() == me]
         except PublishError:
             return []  # only used to avoid repeating a summary review; not worth failing for
 
