@@ -46,13 +46,15 @@ def test_annotation_budget_changed_lines_first_then_one_notice():
     vs = [Verdict(f"T{i}", f"M{i:02}", 1, 1, Status.FAILED, clause_line=100 + i, file="a.dfy") for i in range(15)]
     vs += [Verdict(f"B{i}", f"B{i:02}", 1, 1, Status.BAD_INPUT, clause_line=200 + i, file="a.dfy") for i in range(12)]
     findings, _ = group(vs)
-    touched = {"a.dfy": frozenset({113, 114})}  # the last two failures sit on changed lines
+    touched = {"a.dfy": frozenset({113, 114, 300})}  # two failures sit on changed lines
+    ranges = {("a.dfy", "M12"): (290, 310)}  # and M12's member was touched elsewhere
     diag = Diagnostic("b.dfy", 3, 1, "unsupported: multiset display", Severity.UNSUPPORTED)
-    lines = annotations.workflow_commands(annotations.collect(findings, [diag], touched))
+    lines = annotations.workflow_commands(annotations.collect(findings, [diag], touched, ranges))
     errors = [x for x in lines if x.startswith("::error")]
     warnings = [x for x in lines if x.startswith("::warning")]
     assert len(errors) == 10 and len(warnings) == 10
-    assert "line=113" in errors[0] and "line=114" in errors[1]  # changed lines first
+    # changed lines first, then touched members, then the rest
+    assert ["line=113" in errors[0], "line=114" in errors[1], "line=112" in errors[2]] == [True] * 3
     assert lines[-1].startswith("::notice") and "5 more errors and 3 more warnings" in lines[-1]
     checks = annotations.check_run_annotations(annotations.collect(findings, [diag]))
     assert len(checks) == 28 and {c["annotation_level"] for c in checks} == {"failure", "warning"}

@@ -138,7 +138,7 @@ def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: Act
             repository: str, tested: Tested, findings: list[Finding], decision: Decision,
             options: PipelineOptions) -> Reported:
     """Post to GitHub as the reporter asks."""
-    everything = annotations.collect(findings, tested.diagnostics, tested.touched)
+    everything = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
     reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA", ""),
                       findings, tested.members, options, decision,
                       summary.headline(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision),
@@ -151,13 +151,17 @@ def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: Act
 def _annotate(ctx: Context, reported: Reported, tested: Tested, findings: list[Finding]) -> None:
     """The workflow-command annotations the step's log must carry, within GitHub's budget."""
     if reported.annotate:
-        shown = annotations.collect(findings, tested.diagnostics, tested.touched)
+        shown = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
     elif reported.check_url:
         shown = []  # the check run carries every finding and diagnostic
     else:  # the findings are on the pull request; the diagnostics go to the log
         shown = annotations.collect([], tested.diagnostics, tested.touched)
     for line in annotations.workflow_commands(shown):
         ctx.out.write(line + "\n")
+
+
+def _ranges(tested: Tested) -> dict[tuple[str, str], tuple[int, int]]:
+    return {(m["file"], m["name"]): (int(m.get("line") or 0), int(m.get("end_line") or 0)) for m in tested.members}
 
 
 def _verify(github: GitHub, subject: Event, own: Event, repository: str) -> Refusal | None:

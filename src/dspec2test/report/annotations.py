@@ -3,7 +3,8 @@ runner expects, within GitHub's budget of 10 errors and 10 warnings per step) an
 
 The implementation's failures (failed, crashed, timeout) are errors; a partition that could not be
 judged (bad-input, no-implementation, not-tested) and a diagnostic are warnings. Failures on lines the
-change touched come first; what does not fit is counted in one notice (the job summary has them all).
+change touched come first, then those in members it touched, then the rest (callers); what does not fit
+is counted in one notice (the job summary has them all).
 """
 
 from __future__ import annotations
@@ -38,20 +39,28 @@ class Annotation:
     line: int
     title: str
     message: str
-    on_change: bool = False  # on a line the change touched
+    nearness: int = 2  # 0: on a line the change touched; 1: in a member it touched; 2: elsewhere (a caller)
 
 
 def collect(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (),
-            touched: Mapping[str, frozenset[int]] | None = None) -> list[Annotation]:
-    """Every annotation, the ones on touched lines first (errors before warnings within each)."""
-    touched = touched or {}
+            touched: Mapping[str, frozenset[int]] | None = None,
+            ranges: Mapping[tuple[str, str], tuple[int, int]] | None = None) -> list[Annotation]:
+    """Every annotation: the ones on touched lines first, then those in touched members (ranges:
+    (file, member) -> lines), then the rest; errors before warnings within each."""
+    touched, ranges = touched or {}, ranges or {}
+
+    def nearness(file: str, line: int, member: str = "") -> int:
+        lines = touched.get(file, frozenset())
+        lo, hi = ranges.get((file, member), (0, -1))
+        return 0 if line in lines else 1 if any(lo <= n <= hi for n in lines) else 2
+
     out = [Annotation("error" if f.status.is_failure else "warning", f.file, f.line, f"dspec2test: {headline(f)}",
-                      "\n".join(f"{name}: {value}" for name, value in facts(f)), f.line in touched.get(f.file, ()))
+                      "\n".join(f"{name}: {value}" for name, value in facts(f)), nearness(f.file, f.line, f.method))
            for f in findings]
     out += [Annotation("error" if d.severity is Severity.ERROR else "warning", d.file, max(d.line, 1),
-                       f"dspec2test: {d.severity.value}", d.message, d.line in touched.get(d.file, ()))
+                       f"dspec2test: {d.severity.value}", d.message, nearness(d.file, d.line))
             for d in diagnostics]
-    return sorted(out, key=lambda a: (not a.on_change, a.level != "error"))
+    return sorted(out, key=lambda a: (a.nearness, a.level != "error"))
 
 
 def workflow_commands(annotations: Iterable[Annotation], limit: int = MAX_PER_LEVEL) -> list[str]:
