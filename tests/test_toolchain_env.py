@@ -10,9 +10,11 @@ def test_tokens_inputs_and_copies_of_them_are_removed_the_rest_kept(monkeypatch)
            "INPUT_API_KEY": "s3cr3t-value-from-secrets", "ACTIONS_RUNTIME_TOKEN": "eyJ0eXAiOiJKV1Qi",
            "ACTIONS_ID_TOKEN_REQUEST_TOKEN": "eyJhbGciOi", "ACTIONS_ID_TOKEN_REQUEST_URL": "https://x/token",
            "MY_COPY": "s3cr3t-value-from-secrets", "PAT": "github_pat_11ABCDEFG", "GITHUB_REPOSITORY": "o/r",
-           "INPUT_BVA": "true", "DOTNET_ROOT": "/usr/share/dotnet"}
+           "INPUT_BVA": "true", "DOTNET_ROOT": "/usr/share/dotnet", "INPUT_PATHS": "/github/workspace",
+           "GITHUB_WORKSPACE": "/github/workspace"}
+    # an input that is no secret takes nothing else with it
     assert untrusted_env(env) == {"PATH": "/usr/bin", "HOME": "/root", "GITHUB_REPOSITORY": "o/r",
-                                  "DOTNET_ROOT": "/usr/share/dotnet"}
+                                  "DOTNET_ROOT": "/usr/share/dotnet", "GITHUB_WORKSPACE": "/github/workspace"}
     monkeypatch.setattr("os.environ", env)
     dafny = Toolchain("dafny", None).dafny_env()
     assert not {k for k, v in dafny.items() if "TOKEN" in k or k.startswith("INPUT_") or v == TOKEN}

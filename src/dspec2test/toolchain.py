@@ -29,12 +29,17 @@ SECRET_VARIABLES = frozenset({
 TOKEN_PREFIXES = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_")  # GitHub's token formats
 
 
+SECRET_WORDS = frozenset({"TOKEN", "TOKENS", "SECRET", "SECRETS", "KEY", "KEYS", "PASSWORD", "PAT",
+                          "CREDENTIALS", "AUTH"})  # parts of an input's name that say it holds a secret
+
+
 def untrusted_env(env: Mapping[str, str]) -> dict[str, str]:
     """`env` without anything that could let the code under test act as the workflow: the variables
     above, every action input (`INPUT_*`: the tested code never needs them, and any may hold a secret),
-    and any variable holding one of those values under another name or a value shaped like a token."""
+    and any variable holding a secret's value under another name, or a value shaped like a token."""
     removed = {name for name in env if name in SECRET_VARIABLES or name.startswith("INPUT_")}
-    secrets = {env[name] for name in removed if len(env[name]) >= 8}
+    secrets = {env[name] for name in removed
+               if len(env[name]) >= 8 and (name in SECRET_VARIABLES or SECRET_WORDS & set(name.split("_")))}
     return {name: value for name, value in env.items()
             if name not in removed and value not in secrets and not value.startswith(TOKEN_PREFIXES)}
 
