@@ -6,14 +6,14 @@ Implemented by the partition/solve/emit stages; this module only wires them (see
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.tests_file import (
-    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, test_name,
+    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, checks_for, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
@@ -295,12 +295,23 @@ class MemberGeneration:
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
         unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
+        inputs = {v.name: model.values[pre_state_name(v.name) if v.name in c.pre_state else v.name] for v in c.params}
+        same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
+        if same is not None:
+            # one test per input: a later scenario with the same inputs is carried by the earlier test
+            earlier = self.cases[same]
+            merged = replace(earlier, also=earlier.also + ((sc.id, sc.pin),))
+            self.cases[same] = merged
+            self.tests[same] = emit_test(c, merged, checks, self.ctx, self.options.simplify)
+            entry.update(test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
+                         outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
+            return entry, model
+        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
-                      inputs={v.name: model.values[pre_state_name(v.name) if v.name in c.pre_state else v.name]
-                              for v in c.params},
-                      outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
+                      inputs=inputs, outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
                       clauses=part.clause_lines)
+        tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         entry.update(test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique)

@@ -17,6 +17,32 @@ class ScenarioKind(str, Enum):
     REPEAT = "repeat"
 
 
+class CheckKind(str, Enum):
+    """What an emitted check tests, and so whom its failure blames."""
+
+    TYPE = "type"  # an input's subset-type or newtype constraint (before the call)
+    REQUIRES = "requires"  # a precondition on the generated input (before the call)
+    INVARIANT = "invariant"  # a compiled class invariant of a generated object (before the call)
+    ENSURES = "ensures"  # a compiled postcondition on the actual outputs
+    VALUE = "value"  # --simplify: an output equals the value the contract makes unique
+
+    @property
+    def blames_input(self) -> bool:
+        """A failed check of our own generated input: bad-input, never the implementation's fault."""
+        return self in (CheckKind.TYPE, CheckKind.REQUIRES, CheckKind.INVARIANT)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check a generated test makes; its id is what the test prints when the check fails, so a
+    verdict is read from the id, never from message text."""
+
+    id: str  # unique within its test: "c1", "c2", ...
+    kind: CheckKind
+    line: int  # the clause's line in the program (for a type check: the member's)
+    text: str  # the clause as written, or `n is a nat`, or `r == 3`
+
+
 class Status(str, Enum):
     """A test's verdict: the one vocabulary of every report (terminal, JSON, JUnit, SARIF, summary,
     review comments, bench). Only FAILED blames the implementation's logic; CRASHED and TIMEOUT are
@@ -88,6 +114,11 @@ class TestCase:
     outputs: dict[str, str] = field(default_factory=dict)  # out-parameter -> Dafny literal (model value)
     unique: bool = False  # outputs proved unique for these inputs
     clauses: tuple[int, ...] = ()  # lines of the clauses the partition came from
+    checks: tuple[Check, ...] = ()  # what the test checks, in order; a failure names one by id
+    also: tuple[tuple[int, str | None], ...] = ()  # (scenario, pin) of later scenarios with the same inputs
+
+    def check(self, check_id: str) -> Check | None:
+        return next((c for c in self.checks if c.id == check_id), None)
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """The emitted tests file: TEAM.md format, checks, oracles, unchecked clauses, receivers, arrays."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,7 +10,7 @@ from golden_util import check_golden
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.metadata import read_metadata
-from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test
+from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test, checks_for
 from dspec2test.emit.tests_file import test_name as name_of_test
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import select
@@ -29,8 +30,15 @@ def case(contract, inputs, outputs, unique=False, p=1, s=1, pin=None):
 def emitted(prog, inputs, outputs, simplify=False, unique=False, pin=None):
     ctx = EmitContext.of(prog)
     [c] = select(prog)
+    checks = checks_of(c, ctx)
     tc = case(c, inputs, outputs, unique, pin=pin)
-    return emit_test(c, tc, checks_of(c, ctx), ctx, simplify), tc
+    tc = replace(tc, checks=checks_for(c, tc, checks, ctx, simplify))
+    return emit_test(c, tc, checks, ctx, simplify), tc
+
+
+def check_line(condition: str, check_id: str, message: str) -> str:
+    return (f'  if !({condition}) {{ print "\\n[dspec2test:RUN] fail {check_id}\\n"; '
+            f'expect false, "{message}"; }}')
 
 
 def test_postcondition_oracles_and_metadata_round_trip():
@@ -39,17 +47,24 @@ def test_postcondition_oracles_and_metadata_round_trip():
     assert read_metadata(text) == [tc]
     lines = text.splitlines()
     assert lines[3] == "method {:test} Test_ConditionalGet_p1_s1()"
-    assert "  var r := ConditionalGet(s, x);" in lines
-    assert '  expect 0 <= x < |s| ==> r == s[x], "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]";' \
-        in lines
+    assert lines[5] == '  print "\\n[dspec2test:RUN] start Test_ConditionalGet_p1_s1\\n";'
+    call = lines.index("  var r := ConditionalGet(s, x);")
+    assert lines[call - 1] == '  print "\\n[dspec2test:RUN] call\\n";'
+    assert lines[call + 1] == '  print "\\n[dspec2test:RUN] returned\\n";'
+    assert check_line("0 <= x < |s| ==> r == s[x]", "c3",
+                      "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]") in lines
+    assert [(c.id, c.kind.value, c.line) for c in tc.checks] == [("c1", "ensures", 2), ("c2", "ensures", 3),
+                                                                 ("c3", "ensures", 4)]
+    assert lines[-2] == '  print "\\n[dspec2test:RUN] done\\n";'
 
 
-def test_simplify_with_unique_outputs_expects_values():
-    text, _ = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=True)
-    assert '  expect r == 7, "dspec2test: expected r == 7 (ensures, line 2)";' in text.splitlines()
-    assert "violated" not in text
-    text, _ = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=False)
-    assert "expect r == 7" not in text and text.count("violated") == 3
+def test_simplify_expects_values_in_addition_to_the_contract():
+    text, tc = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=True)
+    assert check_line("r == 7", "c4", "dspec2test: expected r == 7 (ensures, line 2)") in text.splitlines()
+    assert text.count("violated") == 3  # every compiled ensures is still checked
+    assert tc.checks[-1].kind.value == "value" and tc.checks[-1].text == "r == 7"
+    text, tc = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=False)
+    assert "r == 7" not in text and text.count("violated") == 3 and len(tc.checks) == 3
 
 
 def test_requires_and_subset_types_are_checked_as_bad_input():
@@ -58,10 +73,10 @@ def test_requires_and_subset_types_are_checked_as_bad_input():
                           ensures=[clause("ensures", b("==", n("r"), ast.Index(n("s"), (n("k"),))), 3)]))
     text, _ = emitted(prog, {"s": "[1, 2]", "k": "1"}, {"r": "2"})
     body = text.splitlines()
-    k_check = body.index('  expect k >= 0, "dspec2test: bad test input: k is not a nat; '
-                         'the generated input is wrong, not the program";')
-    req = body.index('  expect k < |s|, "dspec2test: bad test input: requires (line 2) does not hold; '
-                     'the generated input is wrong, not the program";')
+    k_check = body.index(check_line("k >= 0", "c1", "dspec2test: bad test input: k is not a nat; "
+                                                     "the generated input is wrong, not the program"))
+    req = body.index(check_line("k < |s|", "c2", "dspec2test: bad test input: requires (line 2) does not hold; "
+                                                 "the generated input is wrong, not the program"))
     call = body.index("  var r := Get(s, k);")
     assert body.index("  var k: nat := 1;") < k_check < req < call
 
@@ -89,7 +104,7 @@ def test_instance_member_gets_a_receiver_and_fields_go_through_it():
     text, _ = emitted(prog, {"d": "1"}, {"r": "1"})
     assert "  var dspec2test_obj := new Counter;" in text
     assert "  var r := dspec2test_obj.Add(d);" in text
-    assert "expect r == dspec2test_obj.total + d," in text
+    assert "if !(r == dspec2test_obj.total + d)" in text
     ctor = ast.Method("constructor", "", (ast.Formal("n", INT),), (), ast.Spec(), None)
     prog2 = program(ast.ClassDecl("class", "Counter", (ctor, meth)))
     with pytest.raises(Unsupported):

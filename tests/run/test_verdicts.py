@@ -1,49 +1,61 @@
-from dspec2test.records import ScenarioKind, Status
+"""The verdict mapper: who is blamed for what a test did."""
+
+from dataclasses import replace
+
+from dspec2test.records import Check, CheckKind, ScenarioKind, Status
 from dspec2test.records import TestCase as Case
-from dspec2test.run.output import Failure, Outcome, CaseOutput
-from dspec2test.run.verdicts import verdict_from_output
+from dspec2test.run.reader import End, Observation, Phase
+from dspec2test.run.verdicts import verdict_of
 
-TC = Case("Test_M_Sum_p1_s1", "M.Sum", "prog.dfy", 2, 1, 1, "n >= 0", ScenarioKind.BASE, None, {"n": "3"})
+CHECKS = (Check("c1", CheckKind.TYPE, 2, "n is a nat"), Check("c2", CheckKind.REQUIRES, 3, "n >= 0"),
+          Check("c3", CheckKind.ENSURES, 4, "r >= n"), Check("c4", CheckKind.VALUE, 4, "r == 6"))
+TC = Case("Test_M_Sum_p1_s1", "M.Sum", "prog.dfy", 2, 1, 1, "n >= 0", ScenarioKind.BASE, None, {"n": "3"},
+          checks=CHECKS)
 
 
-def failed(message: str, actuals: dict[str, str] | None = None) -> CaseOutput:
-    return CaseOutput(TC.name, Outcome.FAILED, (Failure("t.dfy", 9, 2, message),), actuals or {})
+def obs(end: End, phase: Phase = Phase.RETURNED, **fields) -> Observation:
+    return Observation("", TC.name, phase, end, **fields)
 
 
-def test_concrete_expectation_gives_expected_and_actual_value() -> None:
-    v = verdict_from_output(TC, failed("dspec2test: expected r == 6 (ensures, line 4)", {"r": "7"}), 60)
-    assert (v.status, v.expected, v.actual, v.clause_line, v.line) == (Status.FAILED, "6", "7", 4, 9)
+def test_a_failed_output_check_blames_the_implementation_with_the_clause() -> None:
+    v = verdict_of(TC, obs(End.CHECK_FAILED, check="c3", actuals={"r": "-3"}), 60)
+    assert (v.status, v.clause_line, v.clause, v.expected, v.actual) == (Status.FAILED, 4, "r >= n", "r >= n", "r = -3")
     assert v.inputs == {"n": "3"} and v.member_line == 2 and v.label == "n >= 0"
+    v = verdict_of(TC, obs(End.CHECK_FAILED, check="c4", actuals={"r": "7"}), 60)
+    assert (v.status, v.expected, v.actual) == (Status.FAILED, "r == 6", "r = 7")
 
 
-def test_violated_clause_gives_clause_text() -> None:
-    v = verdict_from_output(TC, failed("dspec2test: ensures (line 15) violated: r >= 0 && r < n", {"r": "-3"}), 60)
-    assert (v.status, v.clause_line, v.clause, v.actual) == (Status.FAILED, 15, "r >= 0 && r < n", "r = -3")
+def test_a_failed_input_check_is_bad_input_whatever_the_message_says() -> None:
+    for check, line in (("c1", 2), ("c2", 3)):
+        v = verdict_of(TC, obs(End.CHECK_FAILED, Phase.SETUP, check=check), 60)
+        assert (v.status, v.clause_line) == (Status.BAD_INPUT, line)
+        assert "dspec2test's bug" in v.message
 
 
-def test_bad_input_is_an_error_of_ours() -> None:
-    message = ("dspec2test: bad test input: requires (line 3) does not hold; the generated input is wrong, "
-               "not the program")
-    v = verdict_from_output(TC, failed(message), 60)
-    assert (v.status, v.message, v.clause_line) == (Status.BAD_INPUT, message, 3)
+def test_an_unknown_check_id_is_our_internal_error() -> None:
+    v = verdict_of(TC, obs(End.CHECK_FAILED, check="c9"), 60)
+    assert v.status is Status.NOT_TESTED and "c9" in v.message
 
 
-def test_crash_hang_and_pass() -> None:
-    crash = CaseOutput(TC.name, Outcome.CRASHED, crash="IndexError: list index out of range")
-    assert verdict_from_output(TC, crash, 60).message == "crashed: IndexError: list index out of range"
-    assert verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG), 7).status is Status.TIMEOUT
-    assert "7 s" in verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG), 7).message
-    assert verdict_from_output(TC, CaseOutput(TC.name, Outcome.PASSED), 60).status is Status.PASSED
+def test_where_a_crash_or_hang_happened_decides_whose_it_is() -> None:
+    assert verdict_of(TC, obs(End.CRASHED, Phase.CALLED, message="IndexError: x"), 60).status is Status.CRASHED
+    assert verdict_of(TC, obs(End.HALTED, Phase.CALLED, message="own"), 60).status is Status.CRASHED
+    assert verdict_of(TC, obs(End.CRASHED, Phase.SETUP), 60).status is Status.NOT_TESTED
+    hung = verdict_of(TC, obs(End.HUNG, Phase.CALLED), 7)
+    assert hung.status is Status.TIMEOUT and "7 s" in hung.message
+    assert verdict_of(TC, obs(End.CPU_LIMIT, Phase.CALLED, message="more than 1 s of CPU time"), 7).status \
+        is Status.TIMEOUT
+    slow_oracle = verdict_of(TC, obs(End.HUNG, Phase.RETURNED, actuals={"r": "1"}), 60)
+    assert slow_oracle.status is Status.NOT_TESTED and "contract" in slow_oracle.message
 
 
-def test_unknown_message_still_fails_with_actuals() -> None:
-    v = verdict_from_output(TC, failed("some expect", {"r": "1", "s": "[]"}), 60)
-    assert (v.status, v.message, v.actual, v.clause_line) == (Status.FAILED, "some expect", "r = 1, s = []", None)
+def test_a_body_less_member_reached_is_named() -> None:
+    own = verdict_of(TC, obs(End.NO_BODY, Phase.CALLED, member="M.Sum"), 60)
+    assert (own.status, own.message) == (Status.NO_IMPLEMENTATION, "no implementation yet: M.Sum has no body")
+    callee = verdict_of(TC, obs(End.NO_BODY, Phase.CALLED, member="H"), 60)
+    assert callee.message == "no implementation yet: M.Sum calls H, which has no body"
 
 
-def test_a_hang_after_the_call_returned_is_blamed_on_the_contract_check() -> None:
-    # `[dspec2test] actual r = ...` is printed right after the call: a hang after it is the oracle's.
-    v = verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG, actuals={"r": "573147844013817084101"}), 60)
-    assert v.status is Status.TIMEOUT and v.actual == "r = 573147844013817084101"
-    assert "checking the contract" in v.message
-    assert "checking the contract" not in verdict_from_output(TC, CaseOutput(TC.name, Outcome.HUNG), 60).message
+def test_done_is_passed() -> None:
+    v = verdict_of(replace(TC, checks=()), obs(End.DONE, actuals={"r": "6"}), 60)
+    assert v.status is Status.PASSED and v.actual is None

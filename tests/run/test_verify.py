@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from dspec2test.dafny import ast
-from dspec2test.run.output import build_errors
+from dspec2test.run.diagnostics import build_errors
 from dspec2test.dafny.parser import parse_program
 from dspec2test.run.verify import (
     MemberSpan, VerifyError, clause_texts, member_spans, source_facts, select_unverified, unverified_members, verification_failures,

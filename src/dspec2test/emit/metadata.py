@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 
-from dspec2test.records import ScenarioKind, TestCase
+from dspec2test.records import Check, CheckKind, ScenarioKind, TestCase
 
 MARKER = "// @dspec2test "
 
@@ -18,6 +18,8 @@ def write_metadata(tc: TestCase) -> str:
     data = dataclasses.asdict(tc)
     data["kind"] = tc.kind.value
     data["clauses"] = list(tc.clauses)
+    data["checks"] = [dict(dataclasses.asdict(c), kind=c.kind.value) for c in tc.checks]
+    data["also"] = [list(a) for a in tc.also]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 
@@ -39,6 +41,9 @@ def _from_dict(data: dict) -> TestCase:
     values["clauses"] = tuple(values.get("clauses", ()))
     values["inputs"] = dict(values.get("inputs", {}))
     values["outputs"] = dict(values.get("outputs", {}))
+    values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"])
+                             for c in values.get("checks", ()))
+    values["also"] = tuple((int(s), pin) for s, pin in values.get("also", ()))
     return TestCase(**values)
 
 

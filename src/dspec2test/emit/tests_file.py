@@ -20,7 +20,8 @@ from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
 from dspec2test.partition.types import TypeIndex
 from dspec2test.partition.walk import free_names, rebuild, substitute
-from dspec2test.records import TestCase
+from dspec2test.records import Check, CheckKind, TestCase
+from dspec2test.emit.markers import MARK, Event
 
 BAD_INPUT = "the generated input is wrong, not the program"
 INSTANCE = "dspec2test_obj"  # the receiver for instance members; Dafny names cannot start with "_"
@@ -49,7 +50,14 @@ class Checks:
 
 
 def test_name(contract: Contract, partition: int, scenario: int) -> str:
-    return f"Test_{contract.name.replace('.', '_')}_p{partition}_s{scenario}"
+    return f"Test_{member_tag(contract.name)}_p{partition}_s{scenario}"
+
+
+def member_tag(qualified: str) -> str:
+    """The member's qualified name as one Dafny identifier, injectively: a dot becomes a prime and a
+    prime of the name is doubled. A name never starts with a prime, so in a run of primes an odd count
+    ends in a dot: `M.A_B` -> `M'A_B`, `M_A.B` -> `M_A'B`, and top-level names stay as they are."""
+    return "'".join(part.replace("'", "''") for part in qualified.split("."))
 
 
 def dafny_string(text: str) -> str:
@@ -113,29 +121,88 @@ def receiver_decl(contract: Contract) -> str | None:
                       f"class {cls.name} has no parameterless constructor to create a receiver with")
 
 
+@dataclass(frozen=True)
+class PlannedCheck:
+    check: Check
+    condition: str  # Dafny, in the test's scope
+    message: str  # what Dafny shows when the test is run by hand
+
+
+def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: dict[str, str] | None) -> tuple[
+        tuple[PlannedCheck, ...], tuple[PlannedCheck, ...]]:
+    """The checks a test makes before the call (on our input: type constraints, requires) and after it
+    (compiled ensures, then with `outputs` the concrete values the contract makes unique), numbered."""
+    before: list[tuple[CheckKind, int, str, str, str]] = []
+    for v in contract.params:
+        for cons in ctx.types.constraints(v.name, v.type):
+            text = f"{v.name} is a {print_type(v.type)}"
+            before.append((CheckKind.TYPE, contract.line, text, print_expr(cons),
+                           f"dspec2test: bad test input: {v.name} is not a {print_type(v.type)}; {BAD_INPUT}"))
+    for c, e in checks.requires:
+        before.append((CheckKind.REQUIRES, c.line, c.text, print_expr(e),
+                       f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}"))
+    after: list[tuple[CheckKind, int, str, str, str]] = []
+    for c, e in checks.ensures:
+        after.append((CheckKind.ENSURES, c.line, c.text, print_expr(e), f"dspec2test: ensures (line {c.line}) violated: {c.text}"))
+    for v in contract.outputs:
+        if outputs is None or v.ghost:
+            continue
+        line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
+        text = f"{v.name} == {outputs[v.name]}"
+        after.append((CheckKind.VALUE, line, text, text, f"dspec2test: expected {text} (ensures, line {line})"))
+    numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
+                for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
+    return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
+
+
+def concrete_outputs(contract: Contract, tc: TestCase, ctx: EmitContext, simplify: bool) -> dict[str, str] | None:
+    """With --simplify, the outputs to expect as values: only when every one is unique and a plain value."""
+    if simplify and tc.unique and contract.outputs and all(
+            ctx.types.kind(v.type) in _VALUE_KINDS and v.name in tc.outputs for v in contract.outputs):
+        return tc.outputs
+    return None
+
+
+def checks_for(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> tuple[Check, ...]:
+    """The checks the test of `tc` makes, as its TestCase records them."""
+    before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
+    return tuple(p.check for p in before + after)
+
+
+def marker(event: Event, rest: str = "") -> str:
+    """A line the test prints for the runner (emit/markers.py): MARK is stamped with a nonce per run."""
+    return f'print "\\n{MARK} {event.value}{" " + rest if rest else ""}\\n";'
+
+
+def check_stmt(planned: PlannedCheck) -> str:
+    """The test stops at the first failed check, after printing the check's id."""
+    return (f"if !({planned.condition}) {{ {marker(Event.FAIL, planned.check.id)} "
+            f"expect false, {dafny_string(planned.message)}; }}")
+
+
 def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> str:
+    before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
     lines = [write_metadata(tc), f"// partition {tc.partition}: {one_line(tc.label)}"]
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
+    for scenario, pin in tc.also:
+        lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
     lines += [f"method {{:test}} {tc.name}()", "{"]
-    body: list[str] = []
+    body: list[str] = [marker(Event.START, tc.name)]
     receiver = receiver_decl(contract)
     for v in contract.params:
         body += input_decl(v, tc.inputs[v.name], ctx)
     if receiver:
         body.append(receiver)
-    for v in contract.params:
-        for cons in ctx.types.constraints(v.name, v.type):
-            body.append(f"expect {print_expr(cons)}, " + dafny_string(
-                f"dspec2test: bad test input: {v.name} is not a {print_type(v.type)}; {BAD_INPUT}") + ";")
-    for c, e in checks.requires:
-        body.append(f"expect {print_expr(e)}, " + dafny_string(
-            f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}") + ";")
+    body += [check_stmt(p) for p in before]
     body += checks.snapshots
+    body.append(marker(Event.CALL))
     body.append(call_stmt(contract))
+    body.append(marker(Event.RETURNED))
     for v in contract.outputs:
         if not v.ghost:
-            body.append(f'print "\\n[dspec2test] actual {v.name} = ", {v.name}, "\\n";')
-    body += oracles(contract, tc, checks, ctx, simplify)
+            body.append(f'print "\\n{MARK} {Event.ACTUAL.value} {v.name} = ", {v.name}, "\\n";')
+    body += [check_stmt(p) for p in after]
+    body.append(marker(Event.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
         body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
     lines += ["  " + b for b in body] + ["}"]
@@ -175,21 +242,6 @@ def call_stmt(contract: Contract) -> str:
     if not contract.outputs:
         return call + ";"
     return f"var {', '.join(v.name for v in contract.outputs)} := {call};"
-
-
-def oracles(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> list[str]:
-    concrete = simplify and tc.unique and contract.outputs and all(
-        ctx.types.kind(v.type) in _VALUE_KINDS and v.name in tc.outputs for v in contract.outputs)
-    if concrete:
-        out = []
-        for v in (v for v in contract.outputs if not v.ghost):
-            line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
-            expected = f"{v.name} == {tc.outputs[v.name]}"
-            out.append(f"expect {expected}, " + dafny_string(f"dspec2test: expected {expected} (ensures, line {line})")
-                       + ";")
-        return out
-    return [f"expect {print_expr(e)}, " + dafny_string(f"dspec2test: ensures (line {c.line}) violated: {c.text}") + ";"
-            for c, e in checks.ensures]
 
 
 def modules_to_open(contracts: list[Contract]) -> list[str]:

@@ -1,66 +1,73 @@
-"""From one test's output to its Verdict, reading the clause line out of our own expect messages.
+"""The one verdict mapper: what a test did (an Observation) to its Verdict, blaming the right party.
 
-Messages come from the generated tests (TEAM.md format):
-  `dspec2test: bad test input: ...`                                  -> bad-input (our input was wrong)
-  `dspec2test: expected E (ensures, line L)`                          -> failed, expected E
-  `dspec2test: ensures (line L) violated: TEXT`                       -> failed, clause TEXT
+A failed check is resolved by its id through the TestCase's checks: a check of our own input (type,
+requires, invariant) is `bad-input`, a check of the outputs is `failed`. How far the test got decides
+whose a crash or a hang is: before the call it is ours (`not-tested`), during the call the
+implementation's (`crashed`, `timeout`), after the call returned it is the contract's evaluation, too
+slow or broken on that input (a hang there is `not-tested`, never blamed on the implementation).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 
-from dspec2test.records import Status, TestCase, Verdict
-from dspec2test.run.output import Outcome, CaseOutput
-
-_BAD_INPUT = re.compile(r"dspec2test: bad test input: (?:\w+ \(line (\d+)\))?")
-_EXPECTED = re.compile(r"dspec2test: expected (.*) \((\w+), line (\d+)\)\s*$")
-_VIOLATED = re.compile(r"dspec2test: (\w+) \(line (\d+)\) violated: (.*)$")
-_EQUALS = re.compile(r"^(\w+) == (.+)$")
+from dspec2test.records import CheckKind, Status, TestCase, Verdict
+from dspec2test.run.reader import End, Observation, Phase
 
 
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
-                   message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label, pin=tc.pin)
+                   message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
+                   pin=tc.pin)
 
 
-def verdict_from_output(tc: TestCase, output: CaseOutput, timeout_s: float) -> Verdict:
-    if output.outcome is Outcome.PASSED:
-        return base_verdict(tc, Status.PASSED)
-    if output.outcome is Outcome.HUNG:
-        if output.actuals:
-            # The actuals are printed right after the call returns: the implementation finished, and what
-            # hung is the contract check (say, a naively recursive spec function on a large BVA input).
-            return replace(base_verdict(tc, Status.TIMEOUT,
-                                        f"timed out checking the contract: the call returned within {timeout_s:g} s"
-                                        " but evaluating the postcondition on its result did not finish; the"
-                                        " spec is too slow to evaluate on these inputs, no sign of a bug"),
-                           actual=_render(output.actuals))
-        return base_verdict(tc, Status.TIMEOUT, f"timed out: no verdict within {timeout_s:g} s (wall clock)")
-    if output.outcome is Outcome.CRASHED:
-        return base_verdict(tc, Status.CRASHED, f"crashed: {output.crash}")
-    if not output.failures:
-        return base_verdict(tc, Status.FAILED, "FAILED (Dafny gave no message)")
-    failure = output.failures[0]
-    verdict = base_verdict(tc, Status.FAILED, failure.message)
-    fields: dict = {"line": failure.line or None}
-    if m := _BAD_INPUT.search(failure.message):
-        fields.update(status=Status.BAD_INPUT, clause_line=int(m[1]) if m[1] else None)
-    elif m := _EXPECTED.search(failure.message):
-        fields.update(clause_line=int(m[3]), **_expected_actual(m[1], output.actuals))
-    elif m := _VIOLATED.search(failure.message):
-        fields.update(clause_line=int(m[2]), clause=m[3], expected=m[3], actual=_render(output.actuals))
-    else:
-        fields.update(actual=_render(output.actuals))
-    return replace(verdict, **fields)
+def verdict_of(tc: TestCase, obs: Observation, wall_s: float) -> Verdict:
+    status, message = status_of(obs, tc, wall_s)
+    verdict = base_verdict(tc, status, message)
+    actual = _render(obs.actuals)
+    if obs.end is End.CHECK_FAILED and (check := tc.check(obs.check or "")) is not None:
+        expected = check.text if check.kind in (CheckKind.ENSURES, CheckKind.VALUE) else None
+        return replace(verdict, clause_line=check.line, clause=None if check.kind is CheckKind.TYPE else check.text,
+                       expected=expected, actual=actual if expected else None)
+    return replace(verdict, actual=actual) if status is not Status.PASSED else verdict
 
 
-def _expected_actual(expected: str, actuals: dict[str, str]) -> dict:
-    m = _EQUALS.match(expected)
-    if m and m[1] in actuals:
-        return {"expected": m[2], "actual": actuals[m[1]]}
-    return {"expected": expected, "actual": _render(actuals)}
+def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Status, str]:
+    """The status of what a test did, and the message that explains it. `tc` resolves failed checks
+    (None for tests we did not write, which have none)."""
+    member = tc.method if tc else "the member under test"
+    if obs.end is End.DONE:
+        return Status.PASSED, ""
+    if obs.end is End.CHECK_FAILED:
+        check = tc.check(obs.check or "") if tc else None
+        if check is None:
+            return Status.NOT_TESTED, f"internal error: the test reported check {obs.check!r}, which it does not have"
+        if check.kind.blames_input:
+            what = "type constraint" if check.kind is CheckKind.TYPE else f"{check.kind.value} (line {check.line})"
+            return Status.BAD_INPUT, (f"bad test input: the generated input breaks the {what}: {check.text}; "
+                                      f"dspec2test's bug, not the program's")
+        if check.kind is CheckKind.VALUE:
+            return Status.FAILED, f"expected {check.text} (ensures, line {check.line})"
+        return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}"
+    if obs.end is End.NO_BODY:
+        if obs.member == member:
+            return Status.NO_IMPLEMENTATION, f"no implementation yet: {member} has no body"
+        return Status.NO_IMPLEMENTATION, f"no implementation yet: {member} calls {obs.member}, which has no body"
+    if obs.end in (End.HUNG, End.CPU_LIMIT):
+        limit = (f"{obs.message}" if obs.end is End.CPU_LIMIT and obs.message
+                 else f"no verdict within {wall_s:g} s (wall clock)")
+        if obs.phase is Phase.CALLED:
+            return Status.TIMEOUT, f"timed out: {limit}"
+        if obs.phase is Phase.RETURNED:
+            return Status.NOT_TESTED, (f"the call returned, but evaluating the contract on its result did not finish "
+                                       f"({limit}): the contract is too slow to check on this input, no sign of a bug")
+        return Status.NOT_TESTED, f"building the test's inputs did not finish ({limit}): dspec2test's bug"
+    how = "halted" if obs.end is End.HALTED else "crashed"
+    detail = f": {obs.message}" if obs.message else ""
+    if obs.phase is Phase.SETUP:
+        return Status.NOT_TESTED, f"the test {how} before calling {member}{detail}: dspec2test's bug"
+    where = " while checking the contract on the result" if obs.phase is Phase.RETURNED else ""
+    return Status.CRASHED, f"{how}{where}{detail}"
 
 
 def _render(actuals: dict[str, str]) -> str | None:

@@ -2,76 +2,103 @@
 //   dafny test --no-verify --allow-warnings mixed.dfy <this file>
 import opened Lib
 
-// @dspec2test {"name": "Test_Lib_Square_p1_s1", "method": "Lib.Square", "file": "mixed.dfy", "line": 2, "partition": 1, "scenario": 1, "label": "result >= 0", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"result": "2"}, "unique": false, "clauses": [3]}
+// @dspec2test {"name": "Test_Lib'Square_p1_s1", "method": "Lib.Square", "file": "mixed.dfy", "line": 2, "partition": 1, "scenario": 1, "label": "result >= 0", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"result": "2"}, "unique": false, "clauses": [3], "checks": [{"id": "c1", "kind": "ensures", "line": 3, "text": "Square(x) >= 0"}], "also": []}
 // partition 1: result >= 0
 // scenario 1 (base)
-method {:test} Test_Lib_Square_p1_s1()
+method {:test} Test_Lib'Square_p1_s1()
 {
+  print "\n[dspec2test:RUN] start Test_Lib'Square_p1_s1\n";
   var x: int := 2;
+  print "\n[dspec2test:RUN] call\n";
   var result := Lib.Square(x);
-  print "\n[dspec2test] actual result = ", result, "\n";
-  expect result >= 0, "dspec2test: ensures (line 3) violated: Square(x) >= 0";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual result = ", result, "\n";
+  if !(result >= 0) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 3) violated: Square(x) >= 0"; }
+  print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_Lib_Half_p1_s1", "method": "Lib.Half", "file": "mixed.dfy", "line": 13, "partition": 1, "scenario": 1, "label": "IsEven(n) && h * 2 == n", "kind": "base", "pin": null, "inputs": {"n": "4"}, "outputs": {"h": "2"}, "unique": true, "clauses": [14, 15]}
+// @dspec2test {"name": "Test_Lib'Half_p1_s1", "method": "Lib.Half", "file": "mixed.dfy", "line": 13, "partition": 1, "scenario": 1, "label": "IsEven(n) && h * 2 == n", "kind": "base", "pin": null, "inputs": {"n": "4"}, "outputs": {"h": "2"}, "unique": true, "clauses": [14, 15], "checks": [{"id": "c1", "kind": "type", "line": 13, "text": "n is a nat"}, {"id": "c2", "kind": "requires", "line": 14, "text": "IsEven(n)"}, {"id": "c3", "kind": "ensures", "line": 15, "text": "h * 2 == n"}, {"id": "c4", "kind": "value", "line": 15, "text": "h == 2"}], "also": []}
 // partition 1: IsEven(n) && h * 2 == n
 // scenario 1 (base)
-method {:test} Test_Lib_Half_p1_s1()
+method {:test} Test_Lib'Half_p1_s1()
 {
+  print "\n[dspec2test:RUN] start Test_Lib'Half_p1_s1\n";
   var n: nat := 4;
-  expect n >= 0, "dspec2test: bad test input: n is not a nat; the generated input is wrong, not the program";
-  expect IsEven(n), "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program";
+  if !(n >= 0) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: bad test input: n is not a nat; the generated input is wrong, not the program"; }
+  if !(IsEven(n)) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program"; }
+  print "\n[dspec2test:RUN] call\n";
   var h := Lib.Half(n);
-  print "\n[dspec2test] actual h = ", h, "\n";
-  expect h == 2, "dspec2test: expected h == 2 (ensures, line 15)";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual h = ", h, "\n";
+  if !(h * 2 == n) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 15) violated: h * 2 == n"; }
+  if !(h == 2) { print "\n[dspec2test:RUN] fail c4\n"; expect false, "dspec2test: expected h == 2 (ensures, line 15)"; }
+  print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[39, 42, 41, 40]"}, "outputs": {"m": "42"}, "unique": true, "clauses": [31, 32, 33]}
+// @dspec2test {"name": "Test_Max_p1_s1", "method": "Max", "file": "mixed.dfy", "line": 30, "partition": 1, "scenario": 1, "label": "a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)", "kind": "base", "pin": null, "inputs": {"a": "[39, 42, 41, 40]"}, "outputs": {"m": "42"}, "unique": true, "clauses": [31, 32, 33], "checks": [{"id": "c1", "kind": "requires", "line": 31, "text": "a.Length > 0"}, {"id": "c2", "kind": "ensures", "line": 32, "text": "forall k :: 0 <= k < a.Length ==> a[k] <= m"}, {"id": "c3", "kind": "ensures", "line": 33, "text": "exists k :: 0 <= k < a.Length && a[k] == m"}, {"id": "c4", "kind": "value", "line": 32, "text": "m == 42"}], "also": []}
 // partition 1: a.Length > 0 && (forall k :: 0 <= k < a.Length ==> a[k] <= m) && (exists k :: 0 <= k < a.Length && a[k] == m)
 // scenario 1 (base)
 method {:test} Test_Max_p1_s1()
 {
+  print "\n[dspec2test:RUN] start Test_Max_p1_s1\n";
   var dspec2test_a: seq<int> := [39, 42, 41, 40];
   var a := new int[|dspec2test_a|];
   forall dspec2test_i | 0 <= dspec2test_i < |dspec2test_a| { a[dspec2test_i] := dspec2test_a[dspec2test_i]; }
-  expect a.Length > 0, "dspec2test: bad test input: requires (line 31) does not hold; the generated input is wrong, not the program";
+  if !(a.Length > 0) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: bad test input: requires (line 31) does not hold; the generated input is wrong, not the program"; }
+  print "\n[dspec2test:RUN] call\n";
   var m := Max(a);
-  print "\n[dspec2test] actual m = ", m, "\n";
-  expect m == 42, "dspec2test: expected m == 42 (ensures, line 32)";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual m = ", m, "\n";
+  if !(forall k :: 0 <= k < a.Length ==> a[k] <= m) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 32) violated: forall k :: 0 <= k < a.Length ==> a[k] <= m"; }
+  if !(exists k :: 0 <= k < a.Length && a[k] == m) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 33) violated: exists k :: 0 <= k < a.Length && a[k] == m"; }
+  if !(m == 42) { print "\n[dspec2test:RUN] fail c4\n"; expect false, "dspec2test: expected m == 42 (ensures, line 32)"; }
+  print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_NoBody_p1_s1", "method": "NoBody", "file": "mixed.dfy", "line": 47, "partition": 1, "scenario": 1, "label": "x > 0 && y > x", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"y": "3"}, "unique": false, "clauses": [48, 49]}
+// @dspec2test {"name": "Test_NoBody_p1_s1", "method": "NoBody", "file": "mixed.dfy", "line": 47, "partition": 1, "scenario": 1, "label": "x > 0 && y > x", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"y": "3"}, "unique": false, "clauses": [48, 49], "checks": [{"id": "c1", "kind": "requires", "line": 48, "text": "x > 0"}, {"id": "c2", "kind": "ensures", "line": 49, "text": "y > x"}], "also": []}
 // partition 1: x > 0 && y > x
 // scenario 1 (base)
 method {:test} Test_NoBody_p1_s1()
 {
+  print "\n[dspec2test:RUN] start Test_NoBody_p1_s1\n";
   var x: int := 2;
-  expect x > 0, "dspec2test: bad test input: requires (line 48) does not hold; the generated input is wrong, not the program";
+  if !(x > 0) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: bad test input: requires (line 48) does not hold; the generated input is wrong, not the program"; }
+  print "\n[dspec2test:RUN] call\n";
   var y := NoBody(x);
-  print "\n[dspec2test] actual y = ", y, "\n";
-  expect y > x, "dspec2test: ensures (line 49) violated: y > x";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual y = ", y, "\n";
+  if !(y > x) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 49) violated: y > x"; }
+  print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0 && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[59, 60, 58, 1]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53]}
+// @dspec2test {"name": "Test_Sum_p1_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 1, "scenario": 1, "label": "t == old(|s|) + 0 && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[59, 60, 58, 1]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53], "checks": [{"id": "c1", "kind": "ensures", "line": 52, "text": "t == old(|s|) + 0 || true"}], "also": []}
 // partition 1: t == old(|s|) + 0 && (forall k: int :: k * 0 == 0 || t == k)
 // scenario 1 (base)
 method {:test} Test_Sum_p1_s1()
 {
+  print "\n[dspec2test:RUN] start Test_Sum_p1_s1\n";
   var s: seq<int> := [59, 60, 58, 1];
+  print "\n[dspec2test:RUN] call\n";
   var t := Sum(s);
-  print "\n[dspec2test] actual t = ", t, "\n";
-  expect t == |s| + 0 || true, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual t = ", t, "\n";
+  if !(t == |s| + 0 || true) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true"; }
+  print "\n[dspec2test:RUN] done\n";
   // unchecked: ensures (line 53) forall k: int :: k * 0 == 0 || t == k: unbounded quantifier over k
 }
 
-// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0) && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53]}
+// @dspec2test {"name": "Test_Sum_p2_s1", "method": "Sum", "file": "mixed.dfy", "line": 51, "partition": 2, "scenario": 1, "label": "!(t == old(|s|) + 0) && (forall k: int :: k * 0 == 0 || t == k)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]"}, "outputs": {"t": "4"}, "unique": false, "clauses": [52, 53], "checks": [{"id": "c1", "kind": "ensures", "line": 52, "text": "t == old(|s|) + 0 || true"}], "also": []}
 // partition 2: !(t == old(|s|) + 0) && (forall k: int :: k * 0 == 0 || t == k)
 // scenario 1 (base)
 method {:test} Test_Sum_p2_s1()
 {
+  print "\n[dspec2test:RUN] start Test_Sum_p2_s1\n";
   var s: seq<int> := [77, 78, 76];
+  print "\n[dspec2test:RUN] call\n";
   var t := Sum(s);
-  print "\n[dspec2test] actual t = ", t, "\n";
-  expect t == |s| + 0 || true, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true";
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual t = ", t, "\n";
+  if !(t == |s| + 0 || true) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 52) violated: t == old(|s|) + 0 || true"; }
+  print "\n[dspec2test:RUN] done\n";
   // unchecked: ensures (line 53) forall k: int :: k * 0 == 0 || t == k: unbounded quantifier over k
 }

@@ -1,0 +1,31 @@
+"""Dafny's own diagnostics in what a build printed: `file(line,col): Error: message` lines, and which
+member a `... has no body` error names. Test verdicts are not read here (see reader.py)."""
+
+from __future__ import annotations
+
+import re
+
+from dspec2test.errors import Diagnostic
+
+# Dafny's message shapes (its output, not Dafny program text).
+_ERROR = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): Error: (?P<message>.*)$")
+_NO_BODY = re.compile(r"^(?:Method|Function|Predicate|Lemma|Constructor)\s+(?P<member>\S+) has no body")
+
+
+def build_errors(text: str) -> tuple[Diagnostic, ...]:
+    """Dafny's `file(line,col): Error: message` lines (resolution, type and compilation errors)."""
+    found = []
+    for line in text.splitlines():
+        m = _ERROR.match(line.strip())
+        if m:
+            found.append(Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["message"]))
+    return tuple(found)
+
+
+def no_body_member(diagnostic: Diagnostic) -> str | None:
+    """For `Method _module._default.Abs has no body ...`, the member as we name it: `Abs`."""
+    m = _NO_BODY.match(diagnostic.message)
+    if not m:
+        return None
+    parts = [p for p in m["member"].split(".") if p not in ("_module", "_default", "__default")]
+    return ".".join(parts)

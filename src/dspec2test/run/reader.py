@@ -1,0 +1,179 @@
+"""The one output reader: what each test did, from the marker lines of this run (emit/markers.py).
+
+Only lines that carry the run's nonce count, so nothing the program under test prints can pass for a
+verdict. A test is `(version, name)`: version is "" except in batched runs. Its last marker says how far
+it got; how it ended comes from its own `done`/`fail`/`no-body` marker, else from the driver's `end`
+frame (driver runs), else from what happened next: another test started (it halted and the test
+runner went on), or the run ended or was killed while it was the last one open.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from enum import Enum
+
+from dspec2test.emit.markers import Event, read_line
+
+Key = tuple[str, str]  # (version, test name)
+
+_HALTED = "[Program halted]"
+
+
+class Phase(int, Enum):
+    """How far a test got: its inputs built, the call made, the call returned."""
+
+    SETUP = 0
+    CALLED = 1
+    RETURNED = 2
+
+
+class End(str, Enum):
+    DONE = "done"  # every check held
+    CHECK_FAILED = "check-failed"  # the check `Observation.check` failed
+    NO_BODY = "no-body"  # it reached the stub of a member without a body
+    HALTED = "halted"  # stopped by a halt with no marker of ours (an `expect` of the program, say)
+    CRASHED = "crashed"  # an uncaught exception, or the process died in it
+    HUNG = "hung"  # still running at the wall-clock limit
+    CPU_LIMIT = "cpu-limit"  # stopped at its CPU-time limit (driver runs)
+
+
+@dataclass(frozen=True)
+class Observation:
+    version: str
+    name: str
+    phase: Phase
+    end: End
+    check: str | None = None  # the failed check's id
+    member: str | None = None  # the body-less member reached
+    message: str = ""  # the halt or crash message, when there is one
+    actuals: dict[str, str] = field(default_factory=dict)
+    printed: str = ""  # what else it printed (the program's own output)
+    cpu_s: float | None = None  # CPU time, in driver runs
+
+
+@dataclass
+class _Open:
+    version: str
+    name: str
+    phase: Phase = Phase.SETUP
+    end: End | None = None
+    check: str | None = None
+    member: str | None = None
+    message: str = ""
+    actuals: dict[str, str] = field(default_factory=dict)
+    printed: list[str] = field(default_factory=list)
+    actual: str | None = None  # the output whose value the next unmarked lines continue
+    cpu_s: float | None = None
+
+    def close(self, end: End, message: str = "") -> Observation:
+        _end_value(self)
+        final = self.end or end
+        return Observation(self.version, self.name, self.phase, final, self.check, self.member,
+                           self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s)
+
+
+def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -> dict[Key, Observation]:
+    """Every test that started in this run's output, in order, with how it ended."""
+    seen: dict[Key, Observation] = {}
+    current: _Open | None = None
+    for raw in stdout.splitlines():
+        marker = read_line(raw, nonce)
+        if marker is None:
+            if current is not None:
+                _unmarked(current, raw)
+            continue
+        if marker.event is Event.START:
+            key = (marker.version, marker.rest.strip())
+            if current is not None and (current.version, current.name) == key:
+                continue  # the driver's frame and the test's own first line: one start
+            if current is not None:
+                # Another test began: the test runner went on after this one stopped without a verdict of
+                # ours, which it does after a halt (an expect of the program's own, say).
+                seen[(current.version, current.name)] = current.close(End.HALTED, _halt_message(current))
+            current = _Open(*key)
+            continue
+        if current is None:
+            continue
+        _end_value(current)
+        if marker.event is Event.CALL:
+            current.phase = Phase.CALLED
+        elif marker.event is Event.RETURNED:
+            current.phase = Phase.RETURNED
+        elif marker.event is Event.ACTUAL:
+            name, _, value = marker.rest.partition(" = ")
+            current.actuals[name.strip()] = value
+            current.actual = name.strip()
+        elif marker.event is Event.FAIL and current.end is None:
+            current.end, current.check = End.CHECK_FAILED, marker.rest.strip()
+        elif marker.event is Event.NO_BODY and current.end is None:
+            current.end, current.member = End.NO_BODY, marker.rest.strip()
+        elif marker.event is Event.DONE and current.end is None:
+            current.end = End.DONE
+        elif marker.event is Event.END:
+            seen[(current.version, current.name)] = _driver_end(current, marker.rest)
+            current = None
+    if current is not None:
+        if timed_out:
+            seen[(current.version, current.name)] = current.close(End.HUNG)
+        elif halted := _halt_message(current):
+            seen[(current.version, current.name)] = current.close(End.HALTED, halted)
+        else:
+            seen[(current.version, current.name)] = current.close(End.CRASHED, crash_line(current.printed, stderr))
+    return seen
+
+
+def _end_value(current: _Open) -> None:
+    """A value's text ends where the next marker begins (the newline that frames the marker aside)."""
+    if current.actual is not None:
+        current.actuals[current.actual] = current.actuals[current.actual].rstrip("\n")
+        current.actual = None
+
+
+def _unmarked(current: _Open, line: str) -> None:
+    if current.actual is not None:
+        # a value printed over several lines (a string holding newlines)
+        current.actuals[current.actual] += "\n" + line
+        return
+    if line.strip():
+        current.printed.append(line)
+
+
+def _driver_end(current: _Open, rest: str) -> Observation:
+    """The driver's `end [how, message, cpu_s]` for the open test."""
+    try:
+        how, message, cpu_s = json.loads(rest)
+    except (ValueError, TypeError):
+        how, message, cpu_s = "crashed", f"unreadable driver frame: {rest[:200]}", None
+    current.cpu_s = cpu_s
+    ends = {"returned": End.CRASHED, "halted": End.HALTED, "crashed": End.CRASHED, "cpu-limit": End.CPU_LIMIT}
+    if how == "returned" and current.end is None:
+        # it returned without `done` and without a failed check: a test of ours always says one of them
+        return current.close(End.CRASHED, "the test returned without a verdict")
+    return current.close(ends.get(how, End.CRASHED), message)
+
+
+def _halt_message(current: _Open) -> str:
+    """Dafny's runner prints `FAILED` and a tab-indented `file(line,col): message` after a halted test."""
+    for i, line in enumerate(current.printed):
+        if line.rstrip().endswith("FAILED"):
+            rest = [ln.strip() for ln in current.printed[i + 1:] if ln.startswith("\t")]
+            if rest:
+                return rest[0]
+    return ""
+
+
+def crash_line(printed: list[str], stderr: str) -> str:
+    """The exception's first line: a halt message, .NET's `Unhandled exception. X: msg`, or the last
+    unindented line of a Python traceback."""
+    for line in printed:
+        if line.startswith(_HALTED):
+            return line[len(_HALTED):].strip()
+    for line in printed + stderr.splitlines():
+        if line.startswith("Unhandled exception."):
+            return line[len("Unhandled exception."):].strip()
+    unindented = [ln for ln in stderr.splitlines() if ln.strip() and not ln[0].isspace()
+                  and not ln.startswith("Traceback")]
+    if unindented:
+        return unindented[-1].strip()
+    return "the test program stopped without a verdict"
