@@ -9,21 +9,22 @@ from pathlib import Path
 
 import pytest
 
-from dspec2test.bench.batch import SUBJECT_MODULE, Subject, batched_source, run_batched
 from dspec2test.bench import engine
 from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key, read_recorded
 from dspec2test.bench.corpus import CorpusError, Label, Program, load_corpus, read_labels
-from dspec2test.bench.dafnytest import parse_output
 from dspec2test.bench.dtest import annotate, method_entries
 from dspec2test.bench.engine import (
     BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit, run_bench,
 )
 from dspec2test.bench.figures import to_json
-from dspec2test.bench.pyrun import list_tests
 from dspec2test.bench.report import markdown, terminal_table
-from dspec2test.bench.results import RunResult, TestResult
 from dspec2test.bench.strategies import Prepared, Strategy
 from dspec2test.records import Status
+from dspec2test.run import versions
+from dspec2test.run.executors import Attempt, Limits
+from dspec2test.run.foreign import WRAPPER_MODULE, foreign_suite
+from dspec2test.run.pydriver import list_tests
+from dspec2test.run.versions import SUBJECT_MODULE, Outcome, Suite, SuiteTest, Version, VersionsConfig, run_versions
 from dspec2test.toolchain import Toolchain
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -67,19 +68,6 @@ def test_label_only_files_become_mutants_of_the_prefixed_program(tmp_path):
     assert load_corpus(tmp_path, "P").mutants == ()  # --programs selects; labels follow their program
 
 
-def test_parse_output_reads_verdicts_prints_and_a_dead_run():
-    stdout = (
-        "\nDafny program verifier did not attempt verification\n"
-        "M.T1: FAILED\n\tprog.dfy(5,40): dspec2test: bad\n"
-        "M.T2: hi\nthere PASSED\n"
-        "T3: "
-    )
-    results, died_in = parse_output(stdout)
-    assert [(r.name, r.status) for r in results] == [("M.T1", Status.FAILED), ("M.T2", Status.PASSED)]
-    assert results[0].message == "prog.dfy(5,40): dspec2test: bad"
-    assert died_in == "T3"
-
-
 def test_list_tests_reads_the_generated_runner():
     module_py = '''
 class default__:
@@ -116,35 +104,61 @@ def test_method_entries_skip_comments_strings_ghost_and_annotate_once():
     assert annotate(once, {"A"}) == once
 
 
-def test_batched_source_wraps_each_version_and_results_map_back(tmp_path):
-    subjects = [Subject("p/m0", "method A() {}"), Subject("p/m1", "method A() {}")]
-    source = batched_source(subjects, "method {:test} T() { A(); }")
-    assert source.count(f"module {SUBJECT_MODULE}") == 2
+class _FakeExecutor:
+    """Prints, for each test asked for, the marker lines a passing (or, in versions whose text says `WRONG`,
+    failing) test prints, stamped as its TestRef says; refuses to build a text saying `BROKEN`."""
 
-    def fake(src: str, workdir: Path) -> RunResult:
-        assert src == source
-        return RunResult((TestResult(f"{SUBJECT_MODULE}000.T", Status.PASSED),
-                          TestResult(f"{SUBJECT_MODULE}001.T", Status.FAILED, "boom")))
+    def __init__(self, sources: tuple[str, ...], calls: list[str]):
+        self.text = "".join(Path(s).read_text() for s in sources)
+        calls.append(self.text)
 
-    got, builds = run_batched(subjects, "method {:test} T() { A(); }", tmp_path, fake)
-    assert builds == 1
-    assert got["p/m0"].results == (TestResult("T", Status.PASSED),)
-    assert got["p/m1"].results == (TestResult("T", Status.FAILED, "boom"),)
+    def attempt(self, pending) -> Attempt:
+        if "BROKEN" in self.text:
+            return Attempt(built=False, build_output="prog.dfy(1,1): Error: nope")
+        lines = []
+        for t in pending:
+            version_text = self.text.split(f"module {t.version}")[1][:40] if t.version else self.text
+            end = "fail c1" if "WRONG" in version_text else "done"
+            lines += [f"{t.frame} start {t.name}", f"{t.frame} call", f"{t.frame} returned", f"{t.frame} {end}"]
+        return Attempt("\n".join(lines) + "\n")
 
 
-def test_batch_that_does_not_build_falls_back_to_one_version_at_a_time(tmp_path):
-    subjects = [Subject("a", "good"), Subject("b", "bad")]
+def _fake(monkeypatch, calls: list[str]) -> None:
+    monkeypatch.setattr(versions, "make_executor",
+                        lambda target, dafny, env, workdir, sources, limits, stop=False: _FakeExecutor(sources, calls))
+
+
+SUITE = versions.our_suite((FIXTURES / "absget_tests.dfy").read_text())
+
+
+def test_batched_versions_are_told_apart_by_their_stamps(tmp_path, monkeypatch):
     calls: list[str] = []
+    _fake(monkeypatch, calls)
+    got, builds = run_versions([Version("p/m0", "method ok() {}"), Version("p/m1", "method WRONG() {}")], SUITE,
+                               VersionsConfig("py", Limits()), Toolchain("dafny", None), tmp_path)
+    assert builds == 1 and len(calls) == 1 and calls[0].count(f"module {SUBJECT_MODULE}") == 2
+    assert {o.status for o in got["p/m0"].outcomes} == {Status.PASSED}
+    assert got["p/m1"].outcomes[0] == Outcome("Test_Abs_p1_s1", Status.FAILED, "ensures (line 3) violated: r >= 0")
 
-    def fake(src: str, workdir: Path) -> RunResult:
-        calls.append(src)
-        if "module" in src or "bad" in src:
-            return RunResult((), build_error="Error: nope")
-        return RunResult((TestResult("T", Status.PASSED),))
 
-    got, builds = run_batched(subjects, "tests", tmp_path, fake)
+def test_batch_that_does_not_build_falls_back_to_one_version_at_a_time(tmp_path, monkeypatch):
+    calls: list[str] = []
+    _fake(monkeypatch, calls)
+    got, builds = run_versions([Version("a", "method ok() {}"), Version("b", "BROKEN")], SUITE,
+                               VersionsConfig("py", Limits()), Toolchain("dafny", None), tmp_path)
     assert builds == 2 and len(calls) == 3
-    assert got["a"].results == (TestResult("T", Status.PASSED),) and got["b"].build_error
+    assert {o.status for o in got["a"].outcomes} == {Status.PASSED} and got["b"].build_error
+
+
+def test_foreign_tests_get_wrappers_that_print_our_markers():
+    text = ("module DtestProgram { method Abs(x: int) returns (r: int) { r := x; } }\n"
+            "module dtUnitTests {\nimport DtestProgram\nmethod {:test} Test0() {\nvar r0 := DtestProgram.Abs(0);\n"
+            "expect r0 >= 0;\n}\nmethod Helper() {}\n}\n")
+    suite = foreign_suite(text)
+    assert [t.name for t in suite.tests] == [f"{WRAPPER_MODULE}.Foreign_1"]
+    assert suite.tests[0].case is None
+    assert f"module {WRAPPER_MODULE} {{" in suite.text and "import F1 = dtUnitTests" in suite.text
+    assert "F1.Test0();" in suite.text and "Helper" not in suite.text.split(WRAPPER_MODULE)[1]
 
 
 def test_classification_cache_round_trip(tmp_path):
@@ -160,7 +174,7 @@ def _bench_run() -> BenchRun:
     classes = {f"absget/{m.name}": MutantClass.BUG for m in corpus.mutants}
     classes["absget/absget_same"] = MutantClass.ALIVE
     classes["absget/absget_typo"] = MutantClass.INCOMPETENT
-    a = StrategyRun(Strategy.SPEC_BVA, prepared={"absget": Prepared("absget", "t", 3, None, 1.0)},
+    a = StrategyRun(Strategy.SPEC_BVA, prepared={"absget": Prepared("absget", "t", 3, None, 1.0, suite=Suite("t", ()))},
                     status={"absget/absget_wrong": MutantStatus.KILLED, "absget/absget_loop": MutantStatus.TIMEOUT,
                             "absget/absget_crash": MutantStatus.SURVIVED, "absget/absget_same": MutantStatus.SURVIVED},
                     wall={"generate": 1.0, "safety": 1.0, "kill": 2.0}, builds=1, subjects_run=4)

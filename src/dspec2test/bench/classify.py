@@ -1,8 +1,7 @@
-"""Classify programs and mutants once with `dafny verify`, cached by content.
+"""Classify programs and mutants once with `dafny verify` (run/verify.py), cached by content.
 
 verified -> alive (the spec does not catch the change); resolution/parse/type errors -> incompetent;
 verification errors (Dafny's own time-outs included) -> bug, i.e. wrong with respect to the spec.
-Exit codes of Dafny 4.11 (measured): 0 verified, 2 resolution/parse errors, 4 verification errors.
 """
 
 from __future__ import annotations
@@ -12,21 +11,14 @@ import json
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Callable
 
-from dspec2test.run.process import run_limited
+from dspec2test.run.verify import Verification, verify, verify_args
 from dspec2test.toolchain import Toolchain
 
 CACHE_FORMAT = 1
 RECORDED = "verify-status.tsv"  # a corpus's own record of each file's `dafny verify` verdict
-
-
-class Verification(str, Enum):
-    VERIFIED = "verified"  # a mutant that verifies is "alive"
-    FAILS = "fails"  # verification errors: a bug with respect to the spec
-    INCOMPETENT = "incompetent"  # does not parse or resolve
 
 
 @dataclass(frozen=True)
@@ -61,26 +53,12 @@ def cache_key(text: str, dafny_version: str, args: tuple[str, ...]) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-def verify_args(tools: Toolchain) -> tuple[str, ...]:
-    return ("verify", "--allow-warnings", *tools.solver_args())
-
-
 def classify_one(text: str, name: str, tools: Toolchain, timeout_s: float) -> Classified:
     with tempfile.TemporaryDirectory(prefix="dspec2test-verify-") as tmp:
         path = Path(tmp) / f"{name}.dfy"
         path.write_text(text)
-        result = run_limited([tools.dafny or "dafny", *verify_args(tools), path.name], Path(tmp),
-                             tools.dafny_env(), timeout_s)
-    output = (result.stdout + result.stderr).strip()
-    errors = [line.strip() for line in output.splitlines() if "Error" in line or "error" in line]
-    message = "\n".join(errors[:3])
-    if result.timed_out:
-        return Classified(Verification.FAILS, f"dafny verify exceeded {timeout_s:g} s", result.wall_s)
-    if result.returncode == 0:
-        return Classified(Verification.VERIFIED, "", result.wall_s)
-    if result.returncode == 4:
-        return Classified(Verification.FAILS, message, result.wall_s)
-    return Classified(Verification.INCOMPETENT, message or output[-300:], result.wall_s)
+        got = verify(path, timeout_s, tools)
+    return Classified(got.verification, got.message, got.wall_s)
 
 
 class Classifier:

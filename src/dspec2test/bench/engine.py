@@ -1,7 +1,8 @@
 """The paper's protocol for every strategy in one run: classify, then per strategy generate, check
 safety on the original, and kill-check the mutants that fail verification. Phases run one after the
 other (so each has its own wall time); the work inside a phase runs on --jobs threads, each driving
-its own Dafny process.
+its own Dafny process. Tests are run by run/ (run_versions): every strategy, ours and Dafny's own
+alike, on the same executor, target and limits, read by the same reader and verdict mapper as `run`.
 """
 
 from __future__ import annotations
@@ -14,14 +15,13 @@ from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
-from dspec2test.bench.batch import Executor, Subject, SubjectRun, run_alone, run_batched
 from dspec2test.bench.classify import Classified, Classifier, Verification, read_recorded
 from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
-from dspec2test.bench.dafnytest import run_dafny_test
 from dspec2test.bench.genworker import GenerationPool
-from dspec2test.bench.pyrun import run_py
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.records import Status
+from dspec2test.run.executors import Limits
+from dspec2test.run.versions import Version, VersionRun, VersionsConfig, run_alone, run_versions
 from dspec2test.toolchain import Toolchain
 
 
@@ -48,8 +48,7 @@ class BenchConfig:
     strategies: tuple[Strategy, ...]
     jobs: int = 1
     timeout_s: float = 10.0  # per test (py driver); for all tests of a `dafny test` run, after its build
-    target: str = "py"  # our strategies
-    dtest_target: str = "cs"  # the baseline, as the paper ran it
+    target: str = "py"  # every strategy's tests run on this target
     batch: bool = True
     generate_timeout_s: float = 300.0
     verify_timeout_s: float = 300.0
@@ -162,7 +161,6 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
                   tools: Toolchain, workdir: Path, progress: Callable[[str], None],
                   prepare_fn: PrepareFn) -> StrategyRun:
     out = StrategyRun(strategy)
-    execute = _executor(strategy, config, tools)
     programs = {p.name: p for p in corpus.programs}
 
     # generate
@@ -190,9 +188,9 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     candidates = [n for n in programs if n not in out.unsupported]
     counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
 
-    def safe(name: str) -> SubjectRun:
-        subject = Subject(name, version_text(strategy, programs[name].text))
-        got = run_alone(subject, out.prepared[name].tests_text, workdir / "safety" / name, execute)
+    def safe(name: str) -> VersionRun:
+        version = Version(name, version_text(strategy, programs[name].text))
+        got = run_alone(version, out.prepared[name].suite, _config(config), tools, workdir / "safety" / name)
         counter.tick(f"{name}: " + _safety_word(got))
         return got
 
@@ -201,10 +199,11 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         kill_limit[name] = kill_time_limit(config, got.slowest_test_cpu_s)
         if got.build_error:
             out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
-        elif not got.results:
+        elif not got.outcomes:
             out.unsupported[name] = "no test ran on the original"
         else:
-            bad = [f"{r.name}: {r.status.value} {r.message}".strip() for r in got.results if r.status is not Status.PASSED]
+            # anything but passed on an original is a false alarm of ours
+            bad = [f"{r.name}: {r.status.value} {r.message}".strip() for r in got.outcomes if r.status is not Status.PASSED]
             if bad:
                 out.false_alarms[name] = bad
                 out.unsupported[name] = f"{len(bad)} of {len(got.results)} tests fail on the original: {bad[0]}"
@@ -226,57 +225,44 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
             per_program.setdefault(m.program, []).append(m)
     total = sum(len(v) for v in per_program.values())
     counter = _Counter(total, f"{strategy.value} kill", progress)
-    if strategy.ours:
-        def kill_program(name: str) -> tuple[dict[str, SubjectRun], int]:
-            subjects = [Subject(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
-            got, builds = run_batched(subjects, out.prepared[name].tests_text, workdir / "kill" / name,
-                                      _executor(strategy, config, tools, cpu_limit_s=kill_limit[name]),
-                                      batch=config.batch)
-            for s in subjects:
-                counter.tick(f"{s.key}: {_status(got[s.key])[0].value}")
-            return got, builds
+    def kill_program(name: str) -> tuple[dict[str, VersionRun], int]:
+        versions = [Version(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
+        got, builds = run_versions(versions, out.prepared[name].suite,
+                                   _config(config, kill_limit[name], stop_on_kill=True), tools,
+                                   workdir / "kill" / name)
+        for v in versions:
+            counter.tick(f"{v.key}: {_status(got[v.key])[0].value}")
+        return got, builds
 
-        for got, builds in _parallel(kill_program, sorted(per_program), config.jobs):
-            out.builds += builds
-            for key, run in got.items():
-                out.status[key], out.detail[key] = _status(run)
-    else:  # the paper's way: one `dafny test` per mutant, tests appended
-        units = [(m.program, m) for name in sorted(per_program) for m in per_program[name]]
-
-        def kill_one(unit: tuple[str, Mutant]) -> tuple[str, SubjectRun]:
-            name, m = unit
-            subject = Subject(mutant_key(m), version_text(strategy, m.text))
-            got = run_alone(subject, out.prepared[name].tests_text, workdir / "kill" / name / m.name, execute)
-            counter.tick(f"{subject.key}: {_status(got)[0].value}")
-            return subject.key, got
-
-        for key, run in _parallel(kill_one, units, config.jobs):
-            out.builds += 1
+    for got, builds in _parallel(kill_program, sorted(per_program), config.jobs):
+        out.builds += builds
+        for key, run in got.items():
             out.status[key], out.detail[key] = _status(run)
     out.subjects_run = total
     out.wall["kill"] = time.monotonic() - t0
     return out
 
 
-def _status(run: SubjectRun) -> tuple[MutantStatus, str]:
+def _status(run: VersionRun) -> tuple[MutantStatus, str]:
+    """A kill is a test that failed, crashed or timed out (the product's own statuses)."""
     if run.build_error:
         return MutantStatus.ERROR, "build: " + _first_line(run.build_error)
-    if not run.results:
+    if not run.outcomes:
         return MutantStatus.ERROR, "no test ran"
     for status, verdict in ((Status.FAILED, MutantStatus.KILLED), (Status.CRASHED, MutantStatus.KILLED),
                             (Status.TIMEOUT, MutantStatus.TIMEOUT), (Status.BAD_INPUT, MutantStatus.ERROR),
                             (Status.NO_IMPLEMENTATION, MutantStatus.ERROR), (Status.NOT_TESTED, MutantStatus.ERROR)):
-        hit = next((r for r in run.results if r.status is status), None)
+        hit = next((r for r in run.outcomes if r.status is status), None)
         if hit:
             return verdict, f"{hit.name}: {hit.message}".strip()
     return MutantStatus.SURVIVED, ""
 
 
-def _safety_word(run: SubjectRun) -> str:
+def _safety_word(run: VersionRun) -> str:
     if run.build_error:
         return "build error"
-    passed = sum(r.status is Status.PASSED for r in run.results)
-    return f"{passed}/{len(run.results)} pass"
+    passed = sum(r.status is Status.PASSED for r in run.outcomes)
+    return f"{passed}/{len(run.outcomes)} pass"
 
 
 def _first_line(text: str) -> str:
@@ -293,12 +279,10 @@ def kill_time_limit(config: BenchConfig, slowest_on_original_cpu_s: float) -> fl
     return min(config.timeout_s, max(config.kill_time_floor_s, config.kill_time_factor * slowest_on_original_cpu_s))
 
 
-def _executor(strategy: Strategy, config: BenchConfig, tools: Toolchain, cpu_limit_s: float = 0.0) -> Executor:
-    target = config.target if strategy.ours else config.dtest_target
-    if target == "py" and strategy.ours:
-        return lambda source, workdir: run_py(source, workdir, tools, config.timeout_s, stop_on_kill=True,
-                                              cpu_limit_s=cpu_limit_s)
-    return lambda source, workdir: run_dafny_test(source, workdir, tools, target, config.timeout_s)
+def _config(config: BenchConfig, cpu_limit_s: float = 0.0, stop_on_kill: bool = False) -> VersionsConfig:
+    """How every strategy's tests run: the same target and limits for all (a CPU limit in the kill
+    phase, on the py driver)."""
+    return VersionsConfig(config.target, Limits(config.timeout_s, cpu_limit_s), stop_on_kill, config.batch)
 
 
 def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:

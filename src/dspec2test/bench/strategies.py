@@ -10,7 +10,10 @@ from pathlib import Path
 from dspec2test.bench.corpus import Program
 from dspec2test.bench.dtest import generate_block, wrap
 from dspec2test.bench.genworker import GenerationPool
+from dspec2test.errors import DspecError
 from dspec2test.generate import GenerateOptions
+from dspec2test.run.foreign import foreign_suite
+from dspec2test.run.versions import Suite, our_suite
 from dspec2test.toolchain import Toolchain
 
 
@@ -40,8 +43,9 @@ class Prepared:
     tests_text: str
     tests: int
     reason: str | None  # set when the program is unsupported by this strategy
-    seconds: float
+    seconds: float  # generation only (running is measured apart)
     note: str = ""
+    suite: Suite = Suite("", ())  # what runs: our tests, or wrappers around Dafny's own
 
 
 def version_text(strategy: Strategy, text: str) -> str:
@@ -54,7 +58,14 @@ def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchai
     """`pool`: the workers our strategies generate in (without one, a worker of its own for this call)."""
     if strategy is Strategy.DTEST_BLOCK:
         got = generate_block(program.name, program.text, workdir, tools, timeout_s)
-        return Prepared(program.name, got.tests_text, got.tests, got.error, got.seconds, got.note)
+        if got.error:
+            return Prepared(program.name, got.tests_text, got.tests, got.error, got.seconds, got.note)
+        try:
+            suite = foreign_suite(got.tests_text, f"{program.name}_tests.dfy")
+        except DspecError as exc:
+            return Prepared(program.name, got.tests_text, got.tests, f"cannot read the names of Dafny's tests: "
+                            f"{exc.line}:{exc.col}: {exc.message}", got.seconds, got.note)
+        return Prepared(program.name, got.tests_text, got.tests, None, got.seconds, got.note, suite)
     if pool is None:
         with GenerationPool(1) as own:
             return _prepare_ours(strategy, program, own, timeout_s)
@@ -76,4 +87,4 @@ def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, ti
         problems = data["problems"]
         return Prepared(program.name, "", 0, "no tests generated" + (": " + problems[0] if problems else ""), seconds)
     note = f"{data['unsupported']} unsupported constructs" if data["unsupported"] else ""
-    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note)
+    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note, our_suite(data["tests_text"]))

@@ -16,6 +16,7 @@ from dspec2test.bench.engine import BenchConfig, run_bench
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.report import markdown, plot, terminal_table
 from dspec2test.bench.strategies import Strategy
+from dspec2test.run.executors import TARGETS
 from dspec2test.toolchain import DAFNY_VERSION, find_toolchain, tool_version
 
 
@@ -33,8 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--programs", metavar="GLOB", help="only programs whose name matches GLOB")
     parser.add_argument("--labels", metavar="FILE",
                         help="extra mutant labels, lines `equivalent|incompetent PROGRAM/MUTANT  # reason`")
-    parser.add_argument("--target", default="py", help="Dafny target for our strategies' runs (default py)")
-    parser.add_argument("--dtest-target", default="cs", help="Dafny target for dtest-block's runs (default cs, as the paper)")
+    parser.add_argument("--target", default="py", choices=TARGETS,
+                        help="Dafny target every strategy's tests run on, Dafny's own generator's too (default py)")
     parser.add_argument("--no-batch", action="store_true", help="one Dafny build per mutant (to measure batching)")
     parser.add_argument("--reclassify", action="store_true",
                         help="verify every program and mutant afresh, ignoring the corpus's verify-status.tsv")
@@ -63,7 +64,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     strategies = tuple(dict.fromkeys(strategies))
     config = BenchConfig(
         strategies=strategies, jobs=max(1, args.jobs), timeout_s=args.timeout, target=args.target,
-        dtest_target=args.dtest_target, batch=not args.no_batch, cache_dir=Path(args.cache) if args.cache else None,
+        batch=not args.no_batch, cache_dir=Path(args.cache) if args.cache else None,
         dafny_version=version, run_alive=not args.no_alive, recorded=not args.reclassify,
     )
     lock = threading.Lock()

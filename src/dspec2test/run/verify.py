@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from dspec2test.dafny import ast
@@ -16,7 +17,7 @@ from dspec2test.errors import Diagnostic
 from dspec2test.partition.walk import walk
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import run_limited
-from dspec2test.toolchain import find_toolchain
+from dspec2test.toolchain import Toolchain, find_toolchain
 
 from dspec2test.dafny.parser import iter_members, parse_file
 
@@ -61,20 +62,57 @@ def enclosing_member(members: list[MemberSpan], line: int) -> MemberSpan | None:
     return min(around, key=lambda m: m.end_line - m.line) if around else None
 
 
-def verification_failures(path: str | Path, timeout_s: float = 600.0) -> list[Diagnostic]:
-    tools = find_toolchain()
+class Verification(str, Enum):
+    VERIFIED = "verified"
+    FAILS = "fails"  # verification errors (Dafny's own time-outs included)
+    INCOMPETENT = "incompetent"  # does not parse or resolve
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What `dafny verify` said of one program."""
+
+    verification: Verification
+    errors: tuple[Diagnostic, ...]  # Dafny's located errors
+    message: str  # the first lines of its errors (empty when verified), or why it stopped
+    timed_out: bool
+    wall_s: float
+
+
+def verify(path: str | Path, timeout_s: float = 600.0, tools: Toolchain | None = None) -> Verified:
+    """`dafny verify --allow-warnings` on one program. Exit codes of Dafny 4.11 (measured): 0 verified,
+    2 resolution/parse errors, 4 verification errors. Raises VerifyError when dafny is missing."""
+    tools = tools or find_toolchain()
     if not tools.dafny:
         raise VerifyError("dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)")
     path = Path(path).resolve()
-    argv = [tools.dafny, "verify", *tools.solver_args(), path.name]
+    argv = [tools.dafny, *verify_args(tools), path.name]
     done = run_limited(argv, path.parent, tools.dafny_env(), timeout_s)
+    output = (done.stdout + done.stderr).strip()
+    errors = build_errors(done.stdout) + build_errors(done.stderr)
+    lines = [line.strip() for line in output.splitlines() if "Error" in line or "error" in line]
+    message = "\n".join(lines[:3])
     if done.timed_out:
+        return Verified(Verification.FAILS, errors, f"dafny verify exceeded {timeout_s:g} s", True, done.wall_s)
+    if done.returncode == 0:
+        return Verified(Verification.VERIFIED, errors, "", False, done.wall_s)
+    if done.returncode == 4:
+        return Verified(Verification.FAILS, errors, message, False, done.wall_s)
+    return Verified(Verification.INCOMPETENT, errors, message or output[-300:], False, done.wall_s)
+
+
+def verify_args(tools: Toolchain) -> tuple[str, ...]:
+    return ("verify", "--allow-warnings", *tools.solver_args())
+
+
+def verification_failures(path: str | Path, timeout_s: float = 600.0) -> list[Diagnostic]:
+    got = verify(path, timeout_s)
+    if got.timed_out:
         raise VerifyError(f"dafny verify did not finish within {timeout_s:g} s")
-    errors = list(build_errors(done.stdout) + build_errors(done.stderr))
-    if "resolution/type errors" in done.stdout or "parse errors" in done.stdout:
-        first = errors[0].render() if errors else done.stdout.strip().splitlines()[-1]
+    if got.verification is Verification.INCOMPETENT:
+        first = got.errors[0].render() if got.errors else (got.message.splitlines() or ["unknown error"])[-1]
         raise VerifyError(f"dafny verify could not resolve the program: {first}")
-    return errors
+    return list(got.errors)
 
 
 def member_spans(program: ast.Program) -> Iterator[MemberSpan]:
