@@ -71,6 +71,9 @@ WORST_FIRST = (Status.FAILED, Status.CRASHED, Status.TIMEOUT, Status.BAD_INPUT, 
                Status.NOT_TESTED, Status.PASSED)
 
 
+MEMBER = 0  # the partition number of a verdict about a whole member that got no test
+
+
 def worst(statuses: Iterable[Status]) -> Status:
     """The headline of several verdicts (PASSED when there are none)."""
     return min(statuses, key=lambda s: s.rank, default=Status.PASSED)

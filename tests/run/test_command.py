@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from run_samples import ALL_PASSED, BUILD_ERROR, MIXED, NO_BODY
 
-from dspec2test import cli
+from dspec2test import cli, pipeline
 from dspec2test import generate as generation
 from dspec2test.commands import run as run_command
 from dspec2test.emit.metadata import read_metadata
@@ -29,6 +29,7 @@ def fake_run(monkeypatch: pytest.MonkeyPatch):
             asked.update(program=str(program), cases=list(cases), options=options)
             return result
         monkeypatch.setattr(run_command, "run_tests", fake)
+        monkeypatch.setattr(pipeline, "run_tests", fake)
         return asked
     return install
 
@@ -68,7 +69,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
     def fake_generate(path, options):
         seen.update(path=path, options=options)
         return generation.Generated(path, text, tuple(read_metadata(text)), {})
-    monkeypatch.setattr(run_command, "generate", fake_generate)
+    monkeypatch.setattr(pipeline, "generate", fake_generate)
     asked = fake_run(ALL_PASSED)
     code, _, _ = call(str(FIX / "prog.dfy"), "--bva", "--simplify", "--method", "M.Sum", "--max-partitions", "8")
     assert code == 0

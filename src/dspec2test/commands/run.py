@@ -13,14 +13,13 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.emit.metadata import read_metadata
-from dspec2test.errors import Severity
-from dspec2test.generate import generate
 from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
 from dspec2test.records import TestCase
 from dspec2test.report.gate import Decision, add_gate_arguments, decide, gate_from
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
+from dspec2test.pipeline import run_program
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.run.verify import VerifyError, unverified_members
 
@@ -61,15 +60,26 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not unverified:
             out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
             return _verdict(decide(gate_from(args), ()), err)
-    loaded = _load_tests(args, program, unverified, err)
-    if isinstance(loaded, int):
-        return loaded
-    tests_text, cases = loaded
-    if not cases:
-        out.write(f"{program}: no tests to run\n")
-        return _verdict(decide(gate_from(args), ()), err)
-    result = run_tests(program, tests_text, cases, RunOptions(target=args.target, timeout_s=args.timeout),
-                       TerminalProgress(err), tests_path=args.tests)
+    options = RunOptions(target=args.target, timeout_s=args.timeout)
+    if args.tests:
+        loaded = _load_tests(args, program, unverified, err)
+        if isinstance(loaded, int):
+            return loaded
+        tests_text, cases = loaded
+        if not cases:
+            out.write(f"{program}: no tests to run\n")
+            return _verdict(decide(gate_from(args), ()), err)
+        result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests)
+    else:
+        tested = run_program(str(program), generation_options(args, unverified), options, TerminalProgress(err))
+        for diagnostic in tested.diagnostics:
+            err.write(diagnostic.render() + "\n")
+        if tested.parse_error:
+            return 2
+        result = tested.result
+        if not result.verdicts:
+            out.write(f"{program}: no member with a contract to test\n")
+            return _verdict(decide(gate_from(args), ()), err)
     out.write(render(result))
     if args.json:
         Path(args.json).write_text(json.dumps(run_document(result), indent=2) + "\n")
@@ -88,29 +98,22 @@ def _verdict(decision: Decision, err: TextIO) -> int:
 
 def _load_tests(args: argparse.Namespace, program: Path, unverified: tuple[str, ...] | None,
                 err: TextIO) -> tuple[str, list[TestCase]] | int:
-    """The tests text and its cases, from --tests or from generation; an exit code on bad input."""
-    if args.tests:
-        path = Path(args.tests)
-        if not path.is_file():
-            err.write(f"{path}: error: no such file\n")
-            return 2
-        text = path.read_text()
-        try:
-            cases = read_metadata(text)
-        except (ValueError, KeyError, TypeError) as exc:
-            err.write(f"{path}: error: unreadable // @dspec2test metadata: {exc}\n")
-            return 2
-        if not cases:
-            err.write(f"{path}: error: no // @dspec2test metadata lines: not a tests file written by dspec2test\n")
-            return 2
-        wanted = tuple(args.method) + (unverified or ())
-        return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]
-    generated = generate(str(program), generation_options(args, unverified))
-    for diagnostic in generated.diagnostics:
-        err.write(diagnostic.render() + "\n")
-    if not generated.cases and any(d.severity is Severity.ERROR for d in generated.diagnostics):
+    """The tests text of --tests and its cases; an exit code on bad input."""
+    path = Path(args.tests)
+    if not path.is_file():
+        err.write(f"{path}: error: no such file\n")
         return 2
-    return generated.tests_text, list(generated.cases)
+    text = path.read_text()
+    try:
+        cases = read_metadata(text)
+    except (ValueError, KeyError, TypeError) as exc:
+        err.write(f"{path}: error: unreadable // @dspec2test metadata: {exc}\n")
+        return 2
+    if not cases:
+        err.write(f"{path}: error: no // @dspec2test metadata lines: not a tests file written by dspec2test\n")
+        return 2
+    wanted = tuple(args.method) + (unverified or ())
+    return text, [tc for tc in cases if not wanted or _selected(tc.method, wanted)]
 
 
 def _selected(method: str, wanted: tuple[str, ...]) -> bool:

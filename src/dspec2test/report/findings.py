@@ -12,9 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from dspec2test.records import Status, Verdict
-
-MEMBER = 0  # the partition number of a verdict about a whole member that got no test
+from dspec2test.records import MEMBER, Status, Verdict
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from dspec2test.records import Status, Verdict
+from dspec2test.records import MEMBER, Status, Verdict
 from dspec2test.report.json_report import summary
 from dspec2test.run.runner import RunResult
 
@@ -62,6 +62,9 @@ def _member_lines(group: list[Verdict]) -> list[str]:
     out: list[str] = []
     partition = None
     for v in group:
+        if v.partition == MEMBER:  # a member that got no test at all
+            out.append(f"  {v.status.value}: {v.message}")
+            continue
         if v.partition != partition:
             partition = v.partition
             out.append(f"  p{v.partition}  {v.label or 'true'}")

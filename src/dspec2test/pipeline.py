@@ -1,0 +1,63 @@
+"""Front door of testing a program: generate its tests (generate.py), run them (run/), and give every
+selected member that got no test a `not-tested` verdict with the reason. `run`, `check` and the action
+all test through here, in process, and get typed results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from dspec2test.errors import Diagnostic, Severity
+from dspec2test.generate import GenerateOptions, Generated, generate
+from dspec2test.records import MEMBER, Status, Verdict
+from dspec2test.run import RunOptions, RunResult, run_tests
+from dspec2test.run.runner import Progress
+
+
+@dataclass(frozen=True)
+class Tested:
+    result: RunResult  # the run's verdicts, then one not-tested verdict per selected member without a test
+    diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
+
+    @property
+    def parse_error(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics) and not self.result.verdicts
+
+
+def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
+                 progress: Progress | None = None) -> Tested:
+    generated = generate(path, generate_options)
+    missing = untested(generated)
+    if generated.cases:
+        result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress)
+        result = replace(result, verdicts=result.verdicts + missing)
+    else:
+        result = RunResult(path, missing)
+    return Tested(result, generated.diagnostics)
+
+
+def untested(generated: Generated) -> tuple[Verdict, ...]:
+    """A not-tested verdict for each member generation selected that got no test, saying why: our
+    failure to test a member is never silent."""
+    out = []
+    for entry in generated.manifest.get("methods", []):
+        has_test = any(s.get("test") for p in entry.get("partitions", []) for s in p.get("scenarios", []))
+        if has_test:
+            continue
+        out.append(Verdict("", entry["name"], MEMBER, 0, Status.NOT_TESTED, message=_why(entry),
+                           file=generated.program, member_line=int(entry.get("line") or 0)))
+    return tuple(out)
+
+
+def _why(entry: dict) -> str:
+    unsupported = entry.get("unsupported") or []
+    if unsupported:
+        return "; ".join(f"unsupported: {u['construct']} (line {u['line']}): {u['message']}" for u in unsupported[:3])
+    if entry.get("stopped"):
+        return f"generation stopped: {entry['stopped']}"
+    statuses = [s.get("status") for p in entry.get("partitions", []) for s in p.get("scenarios", [])]
+    if not entry.get("partitions"):
+        return "no partition of the contract is satisfiable"
+    if statuses and all(s == "unsat" for s in statuses):
+        return "the solver found every scenario unsatisfiable"
+    return "the solver found no input for any scenario (unknown or out of time)"
