@@ -22,6 +22,7 @@ from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
+from dspec2test.probe import PROBE_S, probe, probe_test, probeable
 from dspec2test.records import Scenario, ScenarioKind, TestCase
 from dspec2test.solve import Solver
 from dspec2test.solve.solver import TIMEOUTS_BEFORE_SHORT
@@ -51,6 +52,7 @@ class GenerateOptions:
     jobs: int = 1  # members generated at once, each in a child process of its own
     isolate: bool = True  # a child process per member, so a Z3 crash or runaway costs that member only
     member_timeout_s: float = 120.0  # wall limit of one member's whole generation; its tests so far are kept
+    probe: bool = True  # measure recursive contracts' evaluation on the tests' values (probe.py)
 
 
 @dataclass(frozen=True)
@@ -85,16 +87,59 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     gens = [g for plan in plans for g in plan.gens]
     # the likely costliest first, so that the slowest member does not start last and run alone
     order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
-    jobs = [gens[i].result for i in order]
-    limits = Limits(wall_s=options.member_timeout_s)
-    ran = run_isolated(jobs, options.jobs, limits) if options.isolate else [job(ignore_report) for job in jobs]
+    ran = _run([gens[i] for i in order], options)
     results: list[Any] = [None] * len(gens)
     for i, r in zip(order, ran):
         results[i] = r
     out, start = [], 0
     for plan in plans:
-        out.append(plan.assemble(results[start:start + len(plan.gens)]))
+        mine = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(plan.gens, results[start:start + len(plan.gens)])]
+        if options.probe:
+            mine = _probed(plan, mine, options)
+        out.append(plan.assemble(mine))
         start += len(plan.gens)
+    return out
+
+
+def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions) -> list[Any]:
+    jobs = [g.result for g in gens]
+    if options.isolate:
+        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s))
+    return [job(ignore_report) for job in jobs]
+
+
+def _probed(plan: "_Plan", results: list["MemberResult"], options: GenerateOptions) -> list["MemberResult"]:
+    """The members whose contract reaches a recursive function, with tests whose checks cannot be
+    evaluated in time generated again with the unbounded boundary pulled in, or left out (probe.py)."""
+    chosen = [i for i, (g, r) in enumerate(zip(plan.gens, results))
+              if r.cases and probeable(g.contract, g.ctx.program)]
+    if not chosen:
+        return results
+    out = list(results)
+    bva = options.bva
+    while chosen:
+        got = probe(plan.path, [plan.gens[i].probe_tests(out[i]) for i in chosen],
+                    [".".join(plan.gens[i].contract.module) for i in chosen if plan.gens[i].contract.module])
+        if got.skipped:
+            return [replace(r, diagnostics=r.diagnostics + (plan.gens[i].warning(got.skipped),)) if i in chosen else r
+                    for i, r in enumerate(out)]
+        slow = [i for i in chosen if any(tc.name in got.slow for tc in out[i].cases)]
+        if not slow:
+            return out
+        if bva is None or bva <= 10:
+            for i in slow:
+                out[i] = plan.gens[i].without(out[i], got.slow)
+            return out
+        # again with the unbounded boundary pulled in tenfold, for these members only
+        wide, bva = bva, bva // 10
+        again = _run([MemberGeneration(plan.gens[i].contract, plan.gens[i].ctx, replace(options, bva=bva),
+                                       plan.gens[i].factory) for i in slow], options)
+        for i, r in zip(slow, again):
+            r = r if isinstance(r, MemberResult) else plan.gens[i].failed(r)
+            note = plan.gens[i].warning(f"boundary values at {bva} instead of {wide}: the contract could not be "
+                                        f"evaluated within {PROBE_S:g} s at {wide}")
+            out[i] = replace(r, diagnostics=r.diagnostics + (note,))
+        chosen = [i for i in slow if out[i].cases]
     return out
 
 
@@ -115,10 +160,9 @@ class _Plan:
         contracts = select(parsed, options.methods, options.unverified)
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
 
-    def assemble(self, results: Sequence[Any]) -> Generated:
+    def assemble(self, members: Sequence["MemberResult"]) -> Generated:
         if self.error is not None:
             return Generated(self.path, "", (), {"methods": []}, (self.error,))
-        members = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(self.gens, results)]
         tests = [t for m in members for t in m.tests]
         text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),
                          tests)
@@ -173,8 +217,27 @@ class MemberGeneration:
                                            construct))
 
     def warn(self, message: str) -> None:
-        self.diagnostics.append(Diagnostic(self.contract.file, self.contract.line, self.contract.col,
-                                           f"{self.contract.name}: {message}", Severity.WARNING))
+        self.diagnostics.append(self.warning(message))
+
+    def warning(self, message: str) -> Diagnostic:
+        return Diagnostic(self.contract.file, self.contract.line, self.contract.col,
+                          f"{self.contract.name}: {message}", Severity.WARNING)
+
+    def probe_tests(self, result: "MemberResult") -> list[tuple[TestCase, str]]:
+        checks = checks_of(self.contract, self.ctx)
+        return [(tc, probe_test(self.contract, tc, checks, self.ctx)) for tc in result.cases]
+
+    def without(self, result: "MemberResult", slow: frozenset[str]) -> "MemberResult":
+        """`result` without the tests whose checks could not be evaluated in time (by name)."""
+        kept = [(t, tc) for t, tc in zip(result.tests, result.cases) if tc.name not in slow]
+        dropped = sorted({tc.name for tc in result.cases} & slow)
+        entry = dict(result.entry, partitions=[
+            dict(p, scenarios=[dict(sc, test=None, status="slow-contract") if sc.get("test") in slow else sc
+                               for sc in p["scenarios"]]) for p in result.entry["partitions"]])
+        warning = self.warning(f"{len(dropped)} test{'s' * (len(dropped) != 1)} left out: the contract could not be "
+                               f"evaluated within {PROBE_S:g} s on their inputs ({', '.join(dropped)})")
+        return MemberResult(tuple(t for t, _ in kept), tuple(tc for _, tc in kept), entry,
+                            result.diagnostics + (warning,))
 
     def result(self, report: Report = ignore_report) -> MemberResult:
         self.report = report

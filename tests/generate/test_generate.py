@@ -272,3 +272,17 @@ def test_a_member_stopped_at_its_wall_limit_keeps_the_tests_it_solved_before():
     assert "longer than 3 s" in entry["stopped"] and not entry["unsupported"]
     assert any("2 tests solved before that are kept" in d.message for d in got.diagnostics)
     assert [tc.name for tc in read_metadata(got.tests_text)] == [tc.name for tc in got.cases]
+
+
+@pytest.mark.dafny
+def test_a_contract_too_slow_to_evaluate_at_a_boundary_gets_the_boundary_pulled_in(tmp_path):
+    prog = tmp_path / "fib.dfy"
+    shutil.copy(FIXTURES / "slow_contract.dfy", prog)
+    rc, _, err = run(prog, "--bva", "-o", tmp_path / "t.dfy", "--json", tmp_path / "t.json")
+    assert rc == 0, err
+    fib = next(m for m in json.loads((tmp_path / "t.json").read_text())["methods"] if m["name"] == "FastFib")
+    pins = {s["pin"] for p in fib["partitions"] for s in p["scenarios"]}
+    assert "n == 10" in pins and "n == 100" not in pins  # Fib(100), naively, never finishes
+    assert "boundary values at 10 instead of 100" in err
+    inc = next(m for m in json.loads((tmp_path / "t.json").read_text())["methods"] if m["name"] == "Inc")
+    assert "x == 100" in {s["pin"] for p in inc["partitions"] for s in p["scenarios"]}  # no recursion: untouched

@@ -180,7 +180,10 @@ def check_stmt(planned: PlannedCheck) -> str:
             f"expect false, {dafny_string(planned.message)}; }}")
 
 
-def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> str:
+def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool,
+              instead_of_call: list[str] | None = None) -> str:
+    """The test of `tc`. `instead_of_call`: statements that stand in for the call (an oracle probe's
+    outputs assigned from the solver's model)."""
     before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
     lines = [write_metadata(tc), f"// partition {tc.partition}: {one_line(tc.label)}"]
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
@@ -196,7 +199,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
     body.append(marker(Event.CALL))
-    body.append(call_stmt(contract))
+    body += [call_stmt(contract)] if instead_of_call is None else instead_of_call
     body.append(marker(Event.RETURNED))
     for v in contract.outputs:
         if not v.ghost:

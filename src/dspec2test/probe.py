@@ -1,0 +1,89 @@
+"""Oracle probes: a test is worth writing only if its contract can be evaluated in time on its inputs.
+
+A contract that calls a recursive function (a naive `Fib(n)`, say) can make a boundary pin such as
+`n == 100` a test whose oracle never finishes, whatever the implementation does. So after generation,
+each member whose contract reaches a recursive function has its tests' checks run once on the values
+the solver found, with no implementation involved (the solved outputs stand in for the call), under a
+short limit on the Python target. A member with a test that does not finish (or overflows the stack)
+is generated again with the unbounded boundary pulled in tenfold; tests that are still too slow then are
+left out, with a warning. Where dafny is missing the probe is skipped, with a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_type
+from dspec2test.emit.tests_file import Checks, EmitContext, emit_file, emit_test
+from dspec2test.partition.contracts import Contract, iter_members
+from dspec2test.partition.walk import walk
+from dspec2test.records import Status, TestCase
+from dspec2test.run import RunOptions, run_tests
+
+PROBE_S = 2.0  # wall and CPU seconds a test's checks may take on the Python target
+
+
+def reaches_recursion(contract: Contract, program: ast.Program) -> bool:
+    """Whether the contract calls, directly or through other functions, a function that calls itself
+    (or is part of a cycle of calls)."""
+    bodies = {f.name: f.body for _, f in iter_members(program.decls)
+              if isinstance(f, ast.Function) and f.body is not None}
+    calls = {name: _called(body) & set(bodies) for name, body in bodies.items()}
+    start = set().union(*(_called(c.expr) for c in contract.clauses)) & set(bodies) if contract.clauses else set()
+    for root in start:
+        seen: set[str] = set()
+        stack = list(calls[root])
+        while stack:
+            name = stack.pop()
+            if name == root:
+                return True
+            if name not in seen:
+                seen.add(name)
+                stack += calls.get(name, ())
+    return False
+
+
+def _called(e: ast.Node) -> set[str]:
+    out = set()
+    for n in walk(e):
+        if isinstance(n, ast.Call):
+            if isinstance(n.callee, ast.Name):
+                out.add(n.callee.name)
+            elif isinstance(n.callee, ast.MemberSelect):
+                out.add(n.callee.name)
+    return out
+
+
+def probeable(contract: Contract, program: ast.Program) -> bool:
+    """Members whose tests a probe can stand in for: static, modifying nothing, with a recursive contract."""
+    return contract.is_static and not contract.pre_state and reaches_recursion(contract, program)
+
+
+def probe_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext) -> str:
+    """The test of `tc` with the call replaced by the outputs the solver found."""
+    assigned = [f"var {v.name}: {print_type(v.type)} := {tc.outputs[v.name]};" for v in contract.outputs
+                if v.name in tc.outputs]
+    return emit_test(contract, tc, checks, ctx, False, instead_of_call=assigned)
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    slow: frozenset[str]  # names of the tests whose checks did not finish in time
+    skipped: str = ""  # why nothing was probed, when so
+
+
+def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modules: Iterable[str]) -> ProbeResult:
+    """Run the probe tests ((TestCase, probe text) per member) against the program at `program`."""
+    tests = [t for member in members for t in member]
+    if not tests:
+        return ProbeResult(frozenset())
+    text = emit_file(program, sorted(set(modules)), [t for _, t in tests])
+    result = run_tests(program, text, [tc for tc, _ in tests], RunOptions(target="py", timeout_s=PROBE_S,
+                                                                           cpu_s=PROBE_S))
+    if result.build_errors or any("dafny not found" in v.message for v in result.verdicts):
+        why = result.build_errors[0].render() if result.build_errors else "dafny not found"
+        return ProbeResult(frozenset(), f"the contracts' evaluation was not measured ({why})")
+    slow = {v.test for v in result.verdicts if v.status in (Status.NOT_TESTED, Status.CRASHED, Status.TIMEOUT)}
+    return ProbeResult(frozenset(slow))
