@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Sequence
 
+from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
@@ -39,6 +40,18 @@ class PipelineResult:
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
+
+
+def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
+    return PipelineOptions(
+        root=root,
+        generate=GenerateOptions(
+            fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
+            max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
+        ),
+        timeout=settings.timeout,
+        target=settings.target,
+    )
 
 
 def run_pipeline(pipeline: Pipeline, targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:

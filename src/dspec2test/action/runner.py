@@ -19,11 +19,10 @@ from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_fi
 from dspec2test.action.event import Event, EventError, EventKind, read_event
 from dspec2test.action.inputs import ActionInputs, InputError, Reporter, read_inputs
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline, PipelineOptions, run_pipeline
+from dspec2test.action.pipeline import Pipeline, PipelineOptions, pipeline_options, run_pipeline
 from dspec2test.action.publish import Reported, report
 from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
-from dspec2test.generate import GenerateOptions
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
 from dspec2test.report.findings import MEMBER, Finding, Totals, group
@@ -51,18 +50,6 @@ class Tested:
     changed_errors: list[Diagnostic] = field(default_factory=list)  # for `fail_on: errors`
     touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
     notes: list[str] = field(default_factory=list)
-
-
-def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
-    return PipelineOptions(
-        root=root,
-        generate=GenerateOptions(
-            fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
-            max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
-        ),
-        timeout=settings.timeout,
-        target=settings.target,
-    )
 
 
 def run_action(ctx: Context, pipeline: Pipeline) -> int:

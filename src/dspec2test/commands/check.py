@@ -15,9 +15,8 @@ from dspec2test.action.diff import Git, GitError
 from dspec2test.report.findings import MEMBER, Totals, group
 from dspec2test.report.gate import add_gate_arguments, decide, gate_from
 from dspec2test.action.members import read_members
-from dspec2test.action.pipeline import Pipeline, run_pipeline
+from dspec2test.action.pipeline import Pipeline, pipeline_options, run_pipeline
 from dspec2test.action.real import real_pipeline
-from dspec2test.action.runner import pipeline_options
 from dspec2test.report.junit import junit_xml
 
 
