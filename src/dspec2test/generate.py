@@ -163,12 +163,32 @@ class _Plan:
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:
         if self.error is not None:
             return Generated(self.path, "", (), {"methods": []}, (self.error,))
+        members = _without_name_clashes(self.gens, members)
         tests = [t for m in members for t in m.tests]
         text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),
                          tests)
         manifest = {"methods": [m.entry for m in members]}
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), manifest,
                          tuple(d for m in members for d in m.diagnostics))
+
+
+def _without_name_clashes(gens: Sequence["MemberGeneration"], members: Sequence["MemberResult"]) -> list["MemberResult"]:
+    """Test names are injective by construction (emit.tests_file.member_tag); should two members still
+    give one name (the same member selected twice, say), the later one is refused, never merged."""
+    seen: dict[str, str] = {}
+    out = []
+    for g, m in zip(gens, members):
+        clash = next((tc.name for tc in m.cases if tc.name in seen), None)
+        if clash is not None:
+            c = g.contract
+            message = f"{c.name}: its test {clash} has the name of a test of {seen[clash]}"
+            refusal = {"construct": "test name clash", "line": c.line, "message": message}
+            m = MemberResult((), (), dict(m.entry, partitions=[], unsupported=[*m.entry["unsupported"], refusal]),
+                             m.diagnostics + (Diagnostic(c.file, c.line, c.col, message, Severity.UNSUPPORTED,
+                                                         "test name clash"),))
+        seen.update({tc.name: g.contract.name for tc in m.cases})
+        out.append(m)
+    return out
 
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:

@@ -286,3 +286,18 @@ def test_a_contract_too_slow_to_evaluate_at_a_boundary_gets_the_boundary_pulled_
     assert "boundary values at 10 instead of 100" in err
     inc = next(m for m in json.loads((tmp_path / "t.json").read_text())["methods"] if m["name"] == "Inc")
     assert "x == 100" in {s["pin"] for p in inc["partitions"] for s in p["scenarios"]}  # no recursion: untouched
+
+
+def test_a_member_whose_test_names_clash_with_an_earlier_ones_is_refused_not_merged(tmp_path):
+    from dspec2test import generate as g
+
+    prog = tmp_path / "one.dfy"
+    prog.write_text("method Inc(x: int) returns (r: int)\n  ensures r == x + 1\n{ r := x + 1; }\n")
+    options = g.GenerateOptions(isolate=False)
+    [gen] = g._Plan.of(str(prog), options, g.default_solver_factory(options)).gens
+    result = gen.result()
+    assert result.cases
+    first, second = g._without_name_clashes([gen, gen], [result, result])
+    assert first == result
+    assert second.cases == () and second.tests == ()
+    assert [u["construct"] for u in second.entry["unsupported"]] == ["test name clash"]
