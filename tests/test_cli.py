@@ -70,3 +70,14 @@ def test_bva_without_a_number_before_the_file(tmp_path):
     assert any(s["kind"] == "bva" for s in scenarios)
     assert cli._explicit_optional_values(["--bva", "7", "f.dfy"]) == ["--bva", "7", "f.dfy"]
     assert cli._explicit_optional_values(["f.dfy", "--bva"]) == ["f.dfy", "--bva=100"]
+
+
+def test_doctor_names_the_z3_dafny_verifies_with_and_says_when_it_is_older_than_dafnys(monkeypatch):
+    def checks(version):
+        return lambda: [doctor.Check(doctor.Z3_FOR_DAFNY, f"{version} (/opt/z3)", "4.8.5")]
+    for version, noted in (("4.8.12", True), ("4.12.1", False)):
+        monkeypatch.setattr(doctor, "collect", checks(version))
+        out, err = io.StringIO(), io.StringIO()
+        assert doctor.main(None, out, err) == 0, err.getvalue()
+        assert f"z3 (dafny verifies)  {version} (/opt/z3)" in out.getvalue()
+        assert ("carry Z3 4.12.1" in out.getvalue()) is noted

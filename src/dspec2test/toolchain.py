@@ -2,7 +2,8 @@
 
 dafny is looked up beside the running interpreter first (scripts/setup.sh links it into the venv's
 bin/), then through $DSPEC2TEST_DAFNY, then on PATH. Z3 for Dafny's verifier: $DSPEC2TEST_Z3, then
-PATH; it is passed with --solver-path so that the one doctor reports is the one used.
+beside the interpreter (setup links the Z3 4.12.1 of Dafny's releases there when it has it), then PATH;
+it is passed with --solver-path so that the one doctor and the job summary report is the one used.
 
 Every process that compiles or runs the code under test (dafny, the compiled tests, git in the
 checkout) gets `untrusted_env()`: a pull request's code must never have a token in reach.
@@ -11,6 +12,7 @@ checkout) gets `untrusted_env()`: a pull request's code must never have a token 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import Mapping
 
 DAFNY_VERSION = "4.11.0"
+DAFNY_Z3_VERSION = "4.12.1"  # the Z3 that Dafny 4.11's own releases carry and verify with
 
 # GitHub's tokens and the runner's: the job's token, OIDC and the runtime (cache, artifacts) credentials.
 SECRET_VARIABLES = frozenset({
@@ -84,7 +87,17 @@ def _find_z3() -> str | None:
     env = os.environ.get("DSPEC2TEST_Z3")
     if env:
         return env
+    beside = Path(sys.executable).parent / "z3"
+    if beside.exists() and os.access(beside, os.X_OK):
+        return str(beside)
     return shutil.which("z3")
+
+
+def z3_version(z3: str | None) -> str | None:
+    """The dotted version the Z3 executable reports ("4.12.1"), or None if it cannot be run."""
+    line = tool_version([z3, "--version"]) if z3 else None
+    match = re.search(r"\d+(?:\.\d+)+", line or "")
+    return match.group(0) if match else None
 
 
 def tool_version(argv: list[str], env: dict[str, str] | None = None) -> str | None:
@@ -98,3 +111,11 @@ def tool_version(argv: list[str], env: dict[str, str] | None = None) -> str | No
     if proc.returncode != 0 or not text:
         return None
     return text.splitlines()[0].strip()
+
+
+def z3_description(z3: str | None) -> str:
+    """Which Z3 Dafny's verifier uses, for doctor and the job summary: "Z3 4.12.1 (/path/to/z3)"."""
+    if not z3:
+        return "no Z3 found (set DSPEC2TEST_Z3 or put z3 on PATH)"
+    version = z3_version(z3)
+    return f"Z3 {version} ({z3})" if version else f"Z3 of unknown version ({z3}: does not run)"

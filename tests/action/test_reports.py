@@ -133,3 +133,13 @@ def test_a_finding_in_a_member_that_assumes_says_so_and_the_lines_survive_the_re
     path = tmp_path / "r.json"
     path.write_text(results.dumps(vs, [], []))
     assert [v.assumes for v in results.load(path)[0]] == [(), (7,), ()]
+
+
+def test_summary_notes_end_before_the_table_and_the_toolchain_closes_it():
+    text = summary.render(verdicts(), notes=["Gate: failure", "a | note"], footer=["Dafny verifies with Z3 4.12.1 (/z3)."])
+    lines = text.splitlines()
+    quote_end = lines.index("> a \\| note")
+    # without the blank line GitHub reads the table as more of the quote
+    assert lines[quote_end + 1] == "" and lines[quote_end + 2].startswith("| File |")
+    assert lines[-1] == "<sub>Dafny verifies with Z3 4.12.1 (/z3).</sub>"
+

@@ -29,6 +29,7 @@ from dspec2test.report.findings import MEMBER, Finding, Totals, group
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
+from dspec2test.toolchain import find_toolchain, z3_description
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,7 @@ class Tested:
     changed_errors: list[Diagnostic] = field(default_factory=list)  # for `fail_on: errors`
     touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
     notes: list[str] = field(default_factory=list)
+    toolchain: str = ""  # which Z3 Dafny verifies with, when this run tested anything
 
 
 def run_action(ctx: Context, pipeline: Pipeline) -> int:
@@ -182,7 +184,8 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         ctx.out.write(result.report)
         diagnostics = list(choice.diagnostics) + list(result.diagnostics)
         verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
-    return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes)
+    return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes,
+                  f"Dafny verifies with {z3_description(find_toolchain().z3)}.")
 
 
 def _has_commit(git: Git, sha: str) -> bool:
@@ -236,7 +239,8 @@ def _run_url(env: Mapping[str, str]) -> str:
 def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None) -> str:
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
     return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
-                          members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members])
+                          members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members],
+                          footer=[tested.toolchain] if tested.toolchain else [])
 
 
 def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:

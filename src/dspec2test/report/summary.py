@@ -31,11 +31,14 @@ def render(
     diagnostics: Iterable[Diagnostic] = (),
     notes: Iterable[str] = (),
     members: Iterable[tuple[str, str, str]] = (),
+    footer: Iterable[str] = (),
 ) -> str:
-    """members: (file, name, reason) of the affected members, listed when nothing could be tested."""
+    """members: (file, name, reason) of the affected members, listed when nothing could be tested;
+    footer: closing lines (which toolchain ran)."""
     totals = Totals.of(verdicts)
     lines = [f"## {title}", "", headline(totals), ""]
-    lines.extend(f"> {cell(n)}" for n in notes)
+    quoted = [f"> {cell(n)}" for n in notes]
+    lines += quoted + [""] * bool(quoted)  # a blank line ends the quote: else the table is swallowed by it
     if totals.tests:
         lines += [
             "| File | Method | Partition | Status | Tests | Details |",
@@ -64,6 +67,7 @@ def render(
     listed = list(members)
     if listed and not totals.tests:
         lines += ["**Affected members**", ""] + [f"- {code(f'{f}: {n}')} ({cell(r)})" for f, n, r in listed] + [""]
+    lines += [f"<sub>{cell(line)}</sub>" for line in footer]
     return "\n".join(lines) + "\n"
 
 
