@@ -143,3 +143,20 @@ def test_summary_notes_end_before_the_table_and_the_toolchain_closes_it():
     assert lines[quote_end + 1] == "" and lines[quote_end + 2].startswith("| File |")
     assert lines[-1] == "<sub>Dafny verifies with Z3 4.12.1 (/z3).</sub>"
 
+
+def test_sarif_merge_keeps_each_shards_run_and_refuses_two_runs_of_one_category(tmp_path):
+    findings, _ = group(verdicts())
+    one, two, again = tmp_path / "1.sarif", tmp_path / "2.sarif", tmp_path / "again.sarif"
+    one.write_text(sarif.dumps(findings[:1], sarif.automation_id(1, 2)))
+    two.write_text(sarif.dumps(findings[1:], sarif.automation_id(2, 2)))
+    again.write_text(sarif.dumps(findings, sarif.automation_id(1, 2)))
+    text, results = sarif.merge_sarif([one, two])
+    runs = json.loads(text)["runs"]
+    assert [r["automationDetails"]["id"] for r in runs] == ["dspec2test/shard-1-of-2/", "dspec2test/shard-2-of-2/"]
+    assert results == len(findings) == 2
+    out, err = io.StringIO(), io.StringIO()
+    assert merge.main(Namespace(files=[str(one), str(again)], output=str(tmp_path / "m.sarif"), summary=False),
+                      out, err) == 2
+    assert "both hold a run of category 'dspec2test/shard-1-of-2/'" in err.getvalue()
+    assert sarif.category({"automationDetails": {"id": "dspec2test/shard-1-of-2/"}}) == "dspec2test/shard-1-of-2/"
+    assert sarif.category({"automationDetails": {"id": "my/cat/run-42"}}) == "my/cat/"

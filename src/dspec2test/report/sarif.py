@@ -68,10 +68,24 @@ def merge_sarif(paths: Iterable[Path]) -> tuple[str, int]:
     """One SARIF log holding every run of the given files (each shard's run keeps its automation id),
     and the number of results."""
     runs = []
+    seen: dict[tuple[str, str], Path] = {}
     for path in paths:
         doc = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(doc, dict) or not isinstance(doc.get("runs"), list):
             raise ValueError(f"{path}: not a SARIF log (no runs)")
+        for run in doc["runs"]:
+            key = (str(((run.get("tool") or {}).get("driver") or {}).get("name", "")), category(run))
+            if key in seen:
+                # code scanning rejects an upload with two runs of one tool and category
+                raise ValueError(f"{path} and {seen[key]} both hold a run of category {key[1]!r}: give each shard "
+                                 "its own `shard: k/n`, or upload them apart")
+            seen[key] = path
         runs += doc["runs"]
     merged = {"$schema": SCHEMA, "version": "2.1.0", "runs": runs}
     return json.dumps(merged, indent=2) + "\n", sum(len(r.get("results") or []) for r in runs)
+
+
+def category(run: dict) -> str:
+    """A run's code-scanning category: its `automationDetails.id` up to the last slash."""
+    ident = str((run.get("automationDetails") or {}).get("id") or "")
+    return ident[: ident.rfind("/") + 1] if "/" in ident else ident
