@@ -2,7 +2,7 @@
 # Runs the whole test suite with the venv that scripts/setup.sh made.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cd "$ROOT"
+cd "$ROOT" || exit 2
 "$ROOT/.venv/bin/python" -m pytest -q "$@" tests
 rc=$?
 # pytest exits 5 when it collected no test: not a failure of the suite itself.
