@@ -9,7 +9,8 @@ DSPEC2TEST_IMAGE names an image already built (DSPEC2TEST_ENGINE: `podman` (defa
 The container reaches the stand-in on 127.0.0.1 through `--network host`. Mounts, environment and
 working directory are the ones GitHub's runner gives a Docker action; the checkout belongs to another
 user than the container's root (uid 1001, as on GitHub's runners), so git's safe.directory matters.
-`-s` shows the cold-start times (container start to first output, and to the end of the run).
+`-s` shows the cold-start times (container start to first output, and to the end of the run);
+DSPEC2TEST_IMAGE_TARGET sets the action's `target` input for that run.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from tests.action.helpers import make_repo, pr_files
 
 IMAGE = os.environ.get("DSPEC2TEST_IMAGE", "")
 ENGINE = os.environ.get("DSPEC2TEST_ENGINE", "podman")
+TARGET = os.environ.get("DSPEC2TEST_IMAGE_TARGET", "")  # the action's `target` input; empty: its default
 
 pytestmark = pytest.mark.skipif(not IMAGE, reason="set DSPEC2TEST_IMAGE to a built image of the action")
 
@@ -69,7 +71,8 @@ def test_a_one_member_pull_request_in_the_container(tmp_path):
                "GITHUB_REPOSITORY": REPO, "GITHUB_EVENT_NAME": "pull_request", "GITHUB_SHA": "f" * 40,
                "GITHUB_WORKSPACE": "/github/workspace", "GITHUB_EVENT_PATH": "/github/workflow/event.json",
                "GITHUB_OUTPUT": "/github/file_commands/output", "GITHUB_STEP_SUMMARY": "/github/file_commands/summary",
-               "GITHUB_TOKEN": TOKEN, "INPUT_GITHUB_TOKEN": TOKEN, "INPUT_WRITE_DELAY": "0"}
+               "GITHUB_TOKEN": TOKEN, "INPUT_GITHUB_TOKEN": TOKEN, "INPUT_WRITE_DELAY": "0",
+               **({"INPUT_TARGET": TARGET} if TARGET else {})}
         argv = [ENGINE, "run", "--rm", "--network", "host", "--workdir", "/github/workspace",
                 "-v", f"{repo}:/github/workspace", *[f"-v{github[n]}:/github/{n}" for n in github],
                 *[x for k, v in env.items() for x in ("-e", f"{k}={v}")], IMAGE]
@@ -80,7 +83,8 @@ def test_a_one_member_pull_request_in_the_container(tmp_path):
         rest, err = proc.communicate(timeout=600)
         ended_at = time.monotonic() - started
     out = first + rest
-    print(f"\ncold start in {ENGINE}: first output after {first_at:.1f} s, run over after {ended_at:.1f} s")
+    print(f"\ncold start in {ENGINE} (target {TARGET or 'default'}): first output after {first_at:.1f} s, "
+          f"run over after {ended_at:.1f} s")
     assert proc.returncode == 1, out + err  # the gate: Abs's partition x < 0 fails
     assert first.startswith("dspec2test: abs.dfy: Abs (changed line"), first
     assert TOKEN not in out + err
