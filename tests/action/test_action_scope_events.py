@@ -132,3 +132,17 @@ def test_an_internal_error_is_not_tested_with_its_reason_everywhere_and_trips_er
     assert "internal error: RuntimeError: solver exploded" in (world.repo / "dspec2test-junit.xml").read_text()
     assert "::warning file=prog.dfy,line=6,title=dspec2test%3A Abs%3A not-tested::reason: internal error" in run.out
     assert "prog.dfy:6: not-tested: Abs (internal error: RuntimeError: solver exploded)" in run.out
+
+
+def test_push_and_merge_group_test_their_own_commits_not_the_branchs_whole_change(world, standin):
+    first = world.head
+    world.push({"prog.dfy": fixtures.FIXED_PROG})  # a second commit that only touches Abs's body
+    push = world.run(standin.url, event={"ref": "refs/heads/feature", "before": first, "after": world.head},
+                     event_name="push", fail_on="never")
+    assert asked(push) == {("prog.dfy", "Abs")}, push.out + push.err
+    assert push.outputs["affected"] == "1"
+    group = world.run(standin.url, event={"merge_group": {"base_sha": first, "head_sha": world.head,
+                                                          "head_ref": "refs/heads/gh-readonly-queue/main/pr-8"}},
+                      event_name="merge_group", fail_on="never")
+    assert asked(group) == {("prog.dfy", "Abs")}, group.out + group.err
+    assert standin.requests == []  # neither event has a pull request to post to
