@@ -98,6 +98,8 @@ fi
 step "tags"
 for tag in "${tags[@]}"; do
   [ "$tag" = "v$version" ] || "$engine" tag "$image:v$version" "$image:$tag"
+done
+for tag in "${tags[@]}"; do  # the exact version first: the moving tags never name an image it lacks
   if "$push"; then
     "$engine" push "$image:$tag"
   else
