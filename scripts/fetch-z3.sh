@@ -44,22 +44,25 @@ if [ -n "$ZIP_SHA256" ] && [ "$sum" != "$ZIP_SHA256" ]; then
   exit 1
 fi
 
-mkdir -p "$(dirname "$TARGET")"
-python3 - "$zip" "$MEMBER" "$TARGET" <<'PY'
+# Taken out into the scratch folder and checked there: a wrong binary never lands in vendor/.
+python3 - "$zip" "$MEMBER" "$work/z3" <<'PY'
 import shutil, sys, zipfile
-archive, member, target = sys.argv[1:]
+archive, member, out = sys.argv[1:]
 with zipfile.ZipFile(archive) as z:
     names = z.namelist()
     if member not in names:
         found = [n for n in names if "/z3/" in n]
         sys.exit(f"fetch-z3: {member} is not in {archive} (its Z3 files: {found})")
-    with z.open(member) as src, open(target, "wb") as dst:
+    with z.open(member) as src, open(out, "wb") as dst:
         shutil.copyfileobj(src, dst)
     for name in names:  # Z3's licence travels with the binary
         if name.startswith("dafny/z3/") and name.upper().endswith("LICENSE.TXT"):
-            with z.open(name) as src, open(target.rsplit("/", 1)[0] + "/LICENSE.txt", "wb") as dst:
+            with z.open(name) as src, open(out + ".LICENSE.txt", "wb") as dst:
                 shutil.copyfileobj(src, dst)
 PY
-chmod +x "$TARGET"
-"$TARGET" --version | grep -q "$Z3_VERSION" || { echo "fetch-z3: $TARGET does not report Z3 $Z3_VERSION" >&2; exit 1; }
+chmod +x "$work/z3"
+"$work/z3" --version | grep -q "$Z3_VERSION" || { echo "fetch-z3: $MEMBER does not report Z3 $Z3_VERSION" >&2; exit 1; }
+mkdir -p "$(dirname "$TARGET")"
+mv "$work/z3" "$TARGET"
+if [ -f "$work/z3.LICENSE.txt" ]; then mv "$work/z3.LICENSE.txt" "$(dirname "$TARGET")/LICENSE.txt"; fi
 echo "fetch-z3: $("$TARGET" --version) at $TARGET"
