@@ -81,3 +81,17 @@ def test_doctor_names_the_z3_dafny_verifies_with_and_says_when_it_is_older_than_
         assert doctor.main(None, out, err) == 0, err.getvalue()
         assert f"z3 (dafny verifies)  {version} (/opt/z3)" in out.getvalue()
         assert ("carry Z3 4.12.1" in out.getvalue()) is noted
+
+
+def test_an_internal_error_is_one_line_and_exit_2_never_a_traceback(monkeypatch):
+    from dspec2test.commands import parse as parse_command
+
+    def broken(args, out, err):
+        raise ValueError("boom")
+
+    monkeypatch.setattr(parse_command, "main", broken)
+    monkeypatch.delenv("DSPEC2TEST_DEBUG", raising=False)
+    out, err = io.StringIO(), io.StringIO()
+    assert cli.main(["parse", "x.dfy"], out, err) == 2
+    assert err.getvalue() == ("dspec2test: internal error: ValueError: boom "
+                              "(a bug of dspec2test; DSPEC2TEST_DEBUG=1 shows where)\n")

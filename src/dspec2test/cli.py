@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from typing import TextIO
 
@@ -84,3 +85,9 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # noqa: BLE001 - our own bug: one line for the user, never a green exit
+        if os.environ.get("DSPEC2TEST_DEBUG"):
+            raise
+        err.write(f"dspec2test: internal error: {type(exc).__name__}: {exc} "
+                  "(a bug of dspec2test; DSPEC2TEST_DEBUG=1 shows where)\n")
+        return 2

@@ -206,7 +206,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
             bad = [f"{r.name}: {r.status.value} {r.message}".strip() for r in got.outcomes if r.status is not Status.PASSED]
             if bad:
                 out.false_alarms[name] = bad
-                out.unsupported[name] = f"{len(bad)} of {len(got.results)} tests fail on the original: {bad[0]}"
+                out.unsupported[name] = f"{len(bad)} of {len(got.outcomes)} tests fail on the original: {bad[0]}"
     out.wall["safety"] = time.monotonic() - t0
 
     # kill check
