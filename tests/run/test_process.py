@@ -48,3 +48,22 @@ def test_group_runs_finds_a_child_by_argument() -> None:
     finally:
         os.killpg(proc.pid, 9)
         proc.wait()
+
+
+def test_a_child_dies_with_the_process_that_started_it(tmp_path: Path) -> None:
+    # a benchmark killed from outside must not leave its (possibly hung) test programs running
+    parent = ("import os, sys, pathlib; from dspec2test.run.process import run_limited; "
+              f"run_limited([{PY!r}, '-c', 'import time; time.sleep(60)', 'orphan-' + 'marker-{os.getpid()}'], "
+              f"pathlib.Path({str(tmp_path)!r}), dict(os.environ), timeout_s=60)")
+    proc = subprocess.Popen([PY, "-c", parent])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if subprocess.run(["pgrep", "-f", f"orphan-marker-{os.getpid()}"], capture_output=True).stdout:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("the child never started")
+    proc.kill()
+    proc.wait()
+    time.sleep(0.5)
+    assert subprocess.run(["pgrep", "-f", f"orphan-marker-{os.getpid()}"], capture_output=True).stdout == b""

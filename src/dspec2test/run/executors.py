@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Protocol
 
 from dspec2test.run.diagnostics import build_errors
-from dspec2test.run.process import Completed, group_runs, kill_group, run_limited
+from dspec2test.run.process import Completed, group_runs, kill_group, run_limited, tied_to_parent
 from dspec2test.run.pydriver import DRIVER, list_tests
 
 TARGETS = ("py", "cs", "js", "go", "java")
@@ -199,9 +199,9 @@ class PyDriver:
         start = time.monotonic()
         # the interpreter dafny itself would run the program with
         python = shutil.which("python3", path=env.get("PATH")) or sys.executable
-        proc = subprocess.Popen([python, "-u", str(self.workdir / "driver.py"), str(self._pydir),
-                                 str(plan_file)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-                                cwd=str(self.workdir), start_new_session=True, stdin=subprocess.DEVNULL)
+        proc = subprocess.Popen(tied_to_parent([python, "-u", str(self.workdir / "driver.py"), str(self._pydir),
+                                                str(plan_file)]), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env, cwd=str(self.workdir), start_new_session=True, stdin=subprocess.DEVNULL)
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
         err: list[bytes] = []

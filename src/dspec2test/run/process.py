@@ -10,6 +10,7 @@ called hung because the compiler was slow, so the caller may say when the progra
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -19,6 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 _POLL_S = 0.2
+_SETPRIV = shutil.which("setpriv")  # util-linux: sets the parent-death signal, then execs the command
+
+
+def tied_to_parent(argv: list[str]) -> list[str]:
+    """`argv` killed when the process that starts it dies. Children run in sessions of their own (so a
+    timeout kills their whole group), which also cuts them loose from ours: without this, a benchmark or
+    CI job stopped from outside would leave a hung test program running for good."""
+    return [_SETPRIV, "--pdeathsig", "KILL", "--", *argv] if _SETPRIV else argv
 
 
 @dataclass(frozen=True)
@@ -42,8 +51,8 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
     launch = time.monotonic()
     with tempfile.TemporaryFile(dir=cwd) as out, tempfile.TemporaryFile(dir=cwd) as err:
         try:
-            proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                    start_new_session=True)
+            proc = subprocess.Popen(tied_to_parent(argv), cwd=cwd, env=env, stdout=out, stderr=err,
+                                    stdin=subprocess.DEVNULL, start_new_session=True)
         except OSError as exc:
             return Completed(tuple(argv), 127, "", f"cannot run {argv[0]}: {exc}", False, 0.0)
         begun = started is None
