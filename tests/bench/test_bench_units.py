@@ -349,3 +349,23 @@ def test_a_malformed_recorded_line_is_reported_with_its_position(tmp_path):
     (root / "verify-status.tsv").write_text("# header\nprograms/absget.dfy\tmaybe\n")
     with pytest.raises(ValueError, match=r"verify-status.tsv:2: expected"):
         read_recorded(root)
+
+
+def test_failures_on_the_original_in_members_that_assume_are_listed_apart_and_every_failing_test_is_dropped():
+    from dspec2test.records import ScenarioKind, TestCase
+    from dspec2test.run.versions import VersionRun
+
+    text = ("method Bar(x: int) returns (r: int)\n  ensures r == x\n{\n  r := 0;\n  assume r == x;\n}\n"
+            "method Foo(x: int) returns (r: int)\n  ensures r == x\n{\n  r := x;\n}\n")
+
+    def case(name, method):
+        return SuiteTest(name, name, TestCase(name, method, "p.dfy", 1, 1, 1, "true", ScenarioKind.BASE, None))
+
+    suite = Suite("tests", (case("T_bar", "Bar"), case("T_foo", "Foo"), case("T_foo2", "Foo")))
+    run = StrategyRun(Strategy.SPEC_BVA, prepared={"p": Prepared("p", "tests", 3, None, 0.0, suite=suite)})
+    got = VersionRun((Outcome("T_bar", Status.FAILED, "ensures"), Outcome("T_foo", Status.CRASHED, "boom"),
+                      Outcome("T_foo2", Status.PASSED)))
+    engine._sort_out_failures(run, "p", Program("p", Path("p.dfy"), text), got)
+    assert run.assumed == {"p": ["T_bar: failed ensures"]}
+    assert run.false_alarms == {"p": ["T_foo: crashed boom"]}
+    assert [t.name for t in run.prepared["p"].suite.tests] == ["T_foo2"] and "p" not in run.unsupported

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
@@ -21,7 +21,8 @@ from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.records import Status
 from dspec2test.run.executors import Limits
-from dspec2test.run.versions import Version, VersionRun, VersionsConfig, run_alone, run_versions
+from dspec2test.run.verify import source_facts_of_text
+from dspec2test.run.versions import Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
 from dspec2test.toolchain import Toolchain
 
 
@@ -70,6 +71,9 @@ class StrategyRun:
     prepared: dict[str, Prepared] = field(default_factory=dict)
     unsupported: dict[str, str] = field(default_factory=dict)  # program -> reason
     false_alarms: dict[str, list[str]] = field(default_factory=dict)  # program -> failing tests on the original
+    # program -> tests failing on the original in a member whose proof assumes (its code may not meet its
+    # contract at run time): reported apart, not as false alarms
+    assumed: dict[str, list[str]] = field(default_factory=dict)
     status: dict[str, MutantStatus] = field(default_factory=dict)  # mutant key -> status
     detail: dict[str, str] = field(default_factory=dict)  # mutant key -> first failing test / message
     wall: dict[str, float] = field(default_factory=dict)  # phase -> seconds
@@ -202,11 +206,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         elif not got.outcomes:
             out.unsupported[name] = "no test ran on the original"
         else:
-            # anything but passed on an original is a false alarm of ours
-            bad = [f"{r.name}: {r.status.value} {r.message}".strip() for r in got.outcomes if r.status is not Status.PASSED]
-            if bad:
-                out.false_alarms[name] = bad
-                out.unsupported[name] = f"{len(bad)} of {len(got.outcomes)} tests fail on the original: {bad[0]}"
+            _sort_out_failures(out, name, programs[name], got)
     out.wall["safety"] = time.monotonic() - t0
 
     # kill check
@@ -241,6 +241,28 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     out.subjects_run = total
     out.wall["kill"] = time.monotonic() - t0
     return out
+
+
+def _sort_out_failures(out: StrategyRun, name: str, program: Program, got: VersionRun) -> None:
+    """Anything but passed on an original is a false alarm of ours, unless the test's member proves its
+    contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
+    as mutation analysis keeps only tests that pass on the original; a program left with no test is
+    unsupported."""
+    failing = [r for r in got.outcomes if r.status is not Status.PASSED]
+    if not failing:
+        return
+    suite = out.prepared[name].suite
+    methods = {t.name: t.case.method for t in suite.tests if t.case is not None}
+    assumes = source_facts_of_text(program.text).assumes
+    for r in failing:
+        line = f"{r.name}: {r.status.value} {r.message}".strip()
+        (out.assumed if methods.get(r.name) in assumes else out.false_alarms).setdefault(name, []).append(line)
+    dropped = {r.name for r in failing}
+    kept = tuple(t for t in suite.tests if t.name not in dropped)
+    if not kept:
+        out.unsupported[name] = f"all {len(failing)} tests fail on the original: {_first_line(failing[0].message)}"
+        return
+    out.prepared[name] = replace(out.prepared[name], suite=Suite(suite.text, kept))
 
 
 def _status(run: VersionRun) -> tuple[MutantStatus, str]:

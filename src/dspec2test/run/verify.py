@@ -13,13 +13,13 @@ from enum import Enum
 from pathlib import Path
 
 from dspec2test.dafny import ast
-from dspec2test.errors import Diagnostic
+from dspec2test.errors import Diagnostic, DspecError
 from dspec2test.partition.walk import walk
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain, find_toolchain
 
-from dspec2test.dafny.parser import iter_members, parse_file
+from dspec2test.dafny.parser import iter_members, parse_file, parse_program
 
 
 @dataclass(frozen=True)
@@ -141,6 +141,17 @@ def source_facts(path: str | Path) -> SourceFacts:
     parsed = parse_file(str(path))
     if isinstance(parsed, Diagnostic):
         return SourceFacts({}, {})
+    return _facts(parsed)
+
+
+def source_facts_of_text(text: str, path: str = "program.dfy") -> SourceFacts:
+    try:
+        return _facts(parse_program(text, path))
+    except DspecError:
+        return SourceFacts({}, {})
+
+
+def _facts(parsed: ast.Program) -> SourceFacts:
     clauses = {clause.span.line: clause.text for _, member in iter_members(parsed)
                for clause in member.spec.requires + member.spec.ensures if clause.text}
     assumes = {}
