@@ -58,7 +58,7 @@ def test_unset_inputs_take_the_defaults():
     inputs = read_inputs({})
     assert inputs.fail_on is FailOn.FAILURES and inputs.reporter is Reporter.REVIEW
     assert inputs.paths == ("**/*.dfy",) and inputs.shard == (1, 1) and inputs.bva is None
-    assert inputs.timeout == 60.0 and inputs.target == "cs" and inputs.explicit == frozenset()
+    assert inputs.timeout == 60.0 and inputs.target == "py" and inputs.explicit == frozenset()
 
 
 def test_token_falls_back_to_github_token_when_unexpanded():

@@ -12,7 +12,7 @@ from dspec2test.generate import GenerateOptions
 def test_reproduce_command_carries_the_flags(tmp_path):
     options = PipelineOptions(tmp_path, GenerateOptions(bva=7, fdnf=True, simplify=True), timeout=30, target="py")
     assert reproduce_command("src/a.dfy", "M.Find", options) == \
-        "dspec2test run src/a.dfy --method M.Find --bva 7 --fdnf --simplify --target py"
+        "dspec2test run src/a.dfy --method M.Find --bva 7 --fdnf --simplify"
 
 
 def test_an_exception_in_one_program_is_its_internal_error_and_the_others_are_tested(tmp_path, monkeypatch):

@@ -23,6 +23,7 @@ from dspec2test.action.inputs import (
     parse_shard,
 )
 from dspec2test.report.gate import FailOn, Gate
+from dspec2test.toolchain import DEFAULT_TARGET
 
 # key -> one-line meaning (README.md lists them; a test checks the two agree)
 CONFIG_KEYS: dict[str, str] = {
@@ -60,7 +61,7 @@ class Settings:
     timeout: float = 60.0
     solver_timeout: float = 10.0
     max_partitions: int = 64
-    target: str = "cs"
+    target: str = DEFAULT_TARGET
     fail_on: FailOn = FailOn.FAILURES
     fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW

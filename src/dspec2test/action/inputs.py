@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Callable, Mapping, TypeVar
 
 from dspec2test.report.gate import FailOn
+from dspec2test.toolchain import DEFAULT_TARGET
 
 N = TypeVar("N", int, float)
 
@@ -54,7 +55,7 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec("simplify", "false", "Expect concrete outputs where the contract makes them unique."),
     InputSpec("repeat", "1", "Solutions per partition (without bva)."),
     InputSpec("timeout", "60", "Wall-clock limit in seconds for each `dafny test` run."),
-    InputSpec("target", "cs", "Dafny compilation target for the tests (`cs`, `py`, ...)."),
+    InputSpec("target", DEFAULT_TARGET, "Dafny compilation target for the tests (`py`, `cs`, `js`, `go`, `java`)."),
     InputSpec("shard", "1/1", "`k/n`: test only the k-th of n deterministic slices of the affected members."),
     InputSpec("results", "", "Publish these results (a json_path file of an earlier run) instead of testing."),
     InputSpec("event_path", "", "Event JSON to use instead of GITHUB_EVENT_PATH (for workflow_run publishing)."),

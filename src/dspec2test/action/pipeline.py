@@ -14,6 +14,7 @@ from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
+from dspec2test.toolchain import DEFAULT_TARGET
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class PipelineOptions:
     root: Path
     generate: GenerateOptions = field(default_factory=GenerateOptions)
     timeout: float = 60.0  # wall-clock limit per `dafny test`
-    target: str = "cs"
+    target: str = DEFAULT_TARGET
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags.append("--simplify")
     if gen.repeat != 1 and gen.bva is None:
         flags += ["--repeat", str(gen.repeat)]
-    if options.target != "cs":
+    if options.target != DEFAULT_TARGET:
         flags += ["--target", options.target]
     return flags
 

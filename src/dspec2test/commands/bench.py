@@ -16,8 +16,7 @@ from dspec2test.bench.engine import BenchConfig, run_bench
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.report import markdown, plot, terminal_table
 from dspec2test.bench.strategies import Strategy
-from dspec2test.run.executors import TARGETS
-from dspec2test.toolchain import DAFNY_VERSION, find_toolchain, tool_version
+from dspec2test.toolchain import DAFNY_VERSION, DEFAULT_TARGET, TARGETS, find_toolchain, tool_version
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--programs", metavar="GLOB", help="only programs whose name matches GLOB")
     parser.add_argument("--labels", metavar="FILE",
                         help="extra mutant labels, lines `equivalent|incompetent PROGRAM/MUTANT  # reason`")
-    parser.add_argument("--target", default="py", choices=TARGETS,
+    parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
                         help="Dafny target every strategy's tests run on, Dafny's own generator's too (default py)")
     parser.add_argument("--no-batch", action="store_true", help="one Dafny build per mutant (to measure batching)")
     parser.add_argument("--reclassify", action="store_true",

@@ -12,6 +12,7 @@ from dspec2test.commands import BVA_EXTREME
 from dspec2test.action.choose import MemberReader, Selection, checkout_of, choose_changed
 from dspec2test.action.config import ConfigError, Settings, load_config
 from dspec2test.action.diff import Git, GitError
+from dspec2test.toolchain import DEFAULT_TARGET, TARGETS
 from dspec2test.report.findings import MEMBER, Totals, group
 from dspec2test.report.gate import add_gate_arguments, decide, gate_from
 from dspec2test.action.members import read_members
@@ -38,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--simplify", action="store_true")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per dafny test run")
-    parser.add_argument("--target", default="cs", help="Dafny compilation target (default cs)")
+    parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
+                        help=f"Dafny compilation target (default {DEFAULT_TARGET})")
     add_gate_arguments(parser)
 
 

@@ -20,6 +20,7 @@ from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
 from dspec2test.pipeline import run_program
+from dspec2test.toolchain import DEFAULT_TARGET, TARGETS
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.run.verify import VerifyError, unverified_members
 
@@ -32,8 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="wall-clock limit in seconds for the compiled tests of one dafny run; a test still running"
                              " then is a timeout and the others run again (default %(default)g; compilation"
                              " has its own cap of 600 s)")
-    parser.add_argument("--target", default=RunOptions().target, metavar="T",
-                        help="Dafny compilation target: cs (default), py, js, go, java")
+    parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
+                        help=f"Dafny compilation target (default {DEFAULT_TARGET}): py runs each test under its own"
+                             " limit through our driver, the others through `dafny test`")
     parser.add_argument("--json", metavar="OUT", help="write the verdicts as JSON")
     parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
     parser.add_argument("--unverified", action="store_true",

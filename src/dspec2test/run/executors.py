@@ -29,7 +29,6 @@ from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import Completed, group_runs, kill_group, run_limited, tied_to_parent
 from dspec2test.run.pydriver import DRIVER, list_tests
 
-TARGETS = ("py", "cs", "js", "go", "java")
 
 
 @dataclass(frozen=True)

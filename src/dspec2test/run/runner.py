@@ -29,9 +29,8 @@ from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
 from dspec2test.run.observe import Observed, observe
 from dspec2test.run.verdicts import base_verdict, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
-from dspec2test.toolchain import find_toolchain
+from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
-DEFAULT_TARGET = "cs"
 
 
 @dataclass(frozen=True)
