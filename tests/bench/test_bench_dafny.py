@@ -119,3 +119,15 @@ def test_a_test_that_does_not_pass_on_the_original_is_a_false_alarm_and_is_left_
     assert spec["false_alarm_tests"]["absget"][0].startswith("Test_Abs_p2_s1: not-tested")
     # the program keeps its two other tests, which still kill what they killed
     assert spec["unsupported"] == 0 and spec["killed"] == 2 and spec["timeout"] == 1
+
+
+def test_members_without_a_body_do_not_keep_the_others_from_being_tested(tmp_path):
+    tools = find_toolchain()
+    corpus = load_corpus(FIXTURES / "nobody_corpus")
+    config = BenchConfig((Strategy.SPEC,), jobs=1, timeout_s=TIMEOUT_S, cache_dir=tmp_path / "cache",
+                         dafny_version="test")
+    data = to_json(run_bench(corpus, config, tools, lambda line: None))
+    spec = data["strategies"]["spec"]
+    assert spec["programs_supported"] == 1 and spec["false_alarms"] == 0, spec["unsupported_programs"]
+    assert spec["no_implementation_tests"] >= 2  # Half's and Twice's: nothing to run them on
+    assert {row["mutant"]: row["status"]["spec"] for row in data["mutants"]} == {"nobody_wrong": "killed"}

@@ -19,6 +19,7 @@ from dspec2test.bench.classify import Classified, Classifier, Verification, read
 from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
 from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
+from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
 from dspec2test.run.executors import Limits
 from dspec2test.run.verify import source_facts_of_text
@@ -74,6 +75,9 @@ class StrategyRun:
     # program -> tests failing on the original in a member whose proof assumes (its code may not meet its
     # contract at run time): reported apart, not as false alarms
     assumed: dict[str, list[str]] = field(default_factory=dict)
+    # program -> tests of members without a body (nothing to run them on): listed apart
+    no_body: dict[str, list[str]] = field(default_factory=dict)
+    stubs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # program -> members the build stubbed
     status: dict[str, MutantStatus] = field(default_factory=dict)  # mutant key -> status
     detail: dict[str, str] = field(default_factory=dict)  # mutant key -> first failing test / message
     wall: dict[str, float] = field(default_factory=dict)  # phase -> seconds
@@ -201,6 +205,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     kill_limit: dict[str, float] = {}
     for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
         kill_limit[name] = kill_time_limit(config, got.slowest_test_cpu_s)
+        out.stubs[name] = got.stubbed
         if got.build_error:
             out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
         elif not got.outcomes:
@@ -228,7 +233,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     def kill_program(name: str) -> tuple[dict[str, VersionRun], int]:
         versions = [Version(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
         got, builds = run_versions(versions, out.prepared[name].suite,
-                                   _config(config, kill_limit[name], stop_on_kill=True), tools,
+                                   _config(config, kill_limit[name], True, out.stubs.get(name, ())), tools,
                                    workdir / "kill" / name)
         for v in versions:
             counter.tick(f"{v.key}: {_status(got[v.key])[0].value}")
@@ -244,8 +249,8 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
 
 
 def _sort_out_failures(out: StrategyRun, name: str, program: Program, got: VersionRun) -> None:
-    """Anything but passed on an original is a false alarm of ours, unless the test's member proves its
-    contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
+    """Anything but passed on an original is a false alarm of ours, unless the test's member has no body or
+    proves its contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
     as mutation analysis keeps only tests that pass on the original; a program left with no test is
     unsupported."""
     failing = [r for r in got.outcomes if r.status is not Status.PASSED]
@@ -256,13 +261,19 @@ def _sort_out_failures(out: StrategyRun, name: str, program: Program, got: Versi
     assumes = source_facts_of_text(program.text).assumes
     for r in failing:
         line = f"{r.name}: {r.status.value} {r.message}".strip()
-        (out.assumed if methods.get(r.name) in assumes else out.false_alarms).setdefault(name, []).append(line)
+        if r.status is Status.NO_IMPLEMENTATION:
+            out.no_body.setdefault(name, []).append(line)
+        elif methods.get(r.name) in assumes:
+            out.assumed.setdefault(name, []).append(line)
+        else:
+            out.false_alarms.setdefault(name, []).append(line)
     dropped = {r.name for r in failing}
     kept = tuple(t for t in suite.tests if t.name not in dropped)
     if not kept:
         out.unsupported[name] = f"all {len(failing)} tests fail on the original: {_first_line(failing[0].message)}"
         return
-    out.prepared[name] = replace(out.prepared[name], suite=Suite(suite.text, kept))
+    # the failing tests' text goes too: one that does not build would stop every mutant's build
+    out.prepared[name] = replace(out.prepared[name], suite=Suite(without_tests(suite.text, dropped), kept))
 
 
 def _status(run: VersionRun) -> tuple[MutantStatus, str]:
@@ -301,10 +312,11 @@ def kill_time_limit(config: BenchConfig, slowest_on_original_cpu_s: float) -> fl
     return min(config.timeout_s, max(config.kill_time_floor_s, config.kill_time_factor * slowest_on_original_cpu_s))
 
 
-def _config(config: BenchConfig, cpu_limit_s: float = 0.0, stop_on_kill: bool = False) -> VersionsConfig:
+def _config(config: BenchConfig, cpu_limit_s: float = 0.0, stop_on_kill: bool = False,
+            stubs: tuple[str, ...] = ()) -> VersionsConfig:
     """How every strategy's tests run: the same target and limits for all (a CPU limit in the kill
-    phase, on the py driver)."""
-    return VersionsConfig(config.target, Limits(config.timeout_s, cpu_limit_s), stop_on_kill, config.batch)
+    phase, on the py driver); `stubs`: the members without a body the original needed stubbed."""
+    return VersionsConfig(config.target, Limits(config.timeout_s, cpu_limit_s), stop_on_kill, config.batch, stubs)
 
 
 def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:

@@ -17,16 +17,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
-from dspec2test.dafny import ast
-from dspec2test.dafny.parser import iter_members, parse_file
-from dspec2test.dafny.printer import string_literal
-from dspec2test.emit.markers import Event, new_nonce, stamp, stamp_of
-from dspec2test.emit.metadata import read_metadata, test_blocks, without_tests
+from dspec2test.dafny.parser import parse_file
+from dspec2test.emit.markers import new_nonce, stamp, stamp_of
+from dspec2test.emit.metadata import without_tests
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
 from dspec2test.run.observe import Observed, observe
+from dspec2test.run.recover import broken_tests, missing_bodies
+from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import base_verdict, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
@@ -120,8 +120,10 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 if (dropped := _without_broken_tests(ws, errors, pending, nonce)) is not None:
                     ws, broken = dropped  # our bug in some generated tests: report those, run the others
                     for name, diagnostic in broken.items():
-                        done[name] = base_verdict(by_name[name], Status.NOT_TESTED,
-                                                  f"build failed: {diagnostic.render()}")
+                        tc = by_name[name]
+                        done[name] = (base_verdict(tc, Status.NO_IMPLEMENTATION, f"no implementation yet: {tc.method} "
+                                                   "has no body") if tc.method in ws.no_body else
+                                      base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}"))
                     pending = [n for n in pending if n not in done]
                     continue
                 verdicts, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
@@ -215,15 +217,8 @@ def _without_broken_tests(ws: _Workspace, errors: tuple[Diagnostic, ...], pendin
                           nonce: str) -> tuple[_Workspace, dict[str, Diagnostic]] | None:
     """When every build error lies inside some generated tests: a workspace without those tests, and the
     error of each. None when any error is elsewhere (the program, or outside every test)."""
-    shown_tests = ws.names[ws.tests]
-    blocks = test_blocks(ws.tests_text)
-    broken: dict[str, Diagnostic] = {}
-    for d in errors:
-        owner = next((name for name, first, last in blocks if first <= d.line <= last), None)
-        if d.file != shown_tests or owner not in pending:
-            return None
-        broken.setdefault(owner, d)
-    if not broken:
+    broken = broken_tests(errors, ws.tests_text, {ws.names[ws.tests]}, pending)
+    if broken is None:
         return None
     text = without_tests(ws.tests_text, set(broken))
     Path(ws.tests).write_text(stamp(text, nonce))
@@ -231,29 +226,23 @@ def _without_broken_tests(ws: _Workspace, errors: tuple[Diagnostic, ...], pendin
 
 
 def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -> _Workspace | None:
-    """When the only build errors are methods without a body: a workspace whose program copy gives each
-    a body that says it was reached, then fails (same lines, so clause lines still match). None when
-    that cannot be done: other errors, a body-less function (no statement can stand for an
-    expression), or `include`s."""
-    missing = [no_body_member(d) for d in errors]
-    if not missing or None in missing:
+    """When the only build errors are members without a body: a workspace whose program copy lets the
+    rest compile (stubs.py; same lines, so clause lines still match). None when that cannot be done:
+    other errors, or `include`s (a copy elsewhere would not find them)."""
+    names = missing_bodies(errors)
+    if not names:
         return None
+    text = Path(ws.program).read_text()
     parsed = parse_file(ws.program)
     if isinstance(parsed, Diagnostic) or parsed.includes:
         return None
-    members = {name: m for name, m in iter_members(parsed) if name in missing}
-    if set(members) != set(missing) or any(not isinstance(m, ast.Method) or m.body for m in members.values()):
+    copy_text = stubbed(text, ws.program, names, stamp_of(nonce))
+    if copy_text is None:
         return None
-    text = parsed.text or Path(ws.program).read_text()
-    frame = stamp_of(nonce)
-    for name, member in sorted(members.items(), key=lambda item: item[1].span.end, reverse=True):
-        stub = (f' {{ print "\\n{frame} {Event.NO_BODY.value} {name}\\n"; '
-                f'expect false, {string_literal(f"dspec2test: {name} has no body yet")}; }}')
-        text = text[: member.span.end] + stub + text[member.span.end:]
     copy = ws.root / Path(ws.program).name
-    copy.write_text(text)
-    names = {**ws.names, str(copy): ws.names[ws.program], copy.name: ws.names[ws.program]}
-    return replace(ws, program=str(copy), names=names, no_body=tuple(dict.fromkeys(m for m in missing if m)))
+    copy.write_text(copy_text)
+    shown = {**ws.names, str(copy): ws.names[ws.program], copy.name: ws.names[ws.program]}
+    return replace(ws, program=str(copy), names=shown, no_body=names)
 
 
 def _matching_member(tc: TestCase, missing: dict[str, Diagnostic]) -> str | None:

@@ -12,18 +12,22 @@ of one-at-a-time runs. Alone: the version and the tests as two files, as `dafny 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dspec2test.emit.markers import new_nonce, stamp, stamp_of
-from dspec2test.emit.metadata import read_metadata
+from dspec2test.emit.metadata import read_metadata, without_tests
 from dspec2test.records import Status, TestCase
+from dspec2test.run.diagnostics import build_errors
+from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.executors import Limits, TestRef, make_executor
 from dspec2test.run.observe import observe
+from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import status_of
 from dspec2test.toolchain import Toolchain
 
 SUBJECT_MODULE = "BenchSubject"  # batched runs wrap program version k in module BenchSubject<kkk>
+_TESTS_FILE = "prog_tests.dfy"  # a version's tests, as dafny names the file in its messages
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,7 @@ class VersionRun:
     batched: bool = False
     slowest_test_cpu_s: float = 0.0  # the most CPU time one test took (py driver only; 0: not measured)
     seconds: float = 0.0
+    stubbed: tuple[str, ...] = ()  # members without a body that were given stubs (run/stubs.py) to build
 
 
 @dataclass(frozen=True)
@@ -79,6 +84,7 @@ class VersionsConfig:
     limits: Limits
     stop_on_kill: bool = False
     batch: bool = True
+    stubs: tuple[str, ...] = ()  # members without a body to stub in every version (as the original needed)
 
 
 def run_versions(versions: Sequence[Version], suite: Suite, config: VersionsConfig, tools: Toolchain,
@@ -93,11 +99,46 @@ def run_versions(versions: Sequence[Version], suite: Suite, config: VersionsConf
 
 
 def run_alone(version: Version, suite: Suite, config: VersionsConfig, tools: Toolchain, workdir: Path) -> VersionRun:
+    """One version on its own. When it does not build only because members have no body, or because of
+    errors inside some of our tests, once more with those members stubbed or those tests taken out
+    (run/recover.py, as `run` does); the tests taken out are reported with their error."""
+    stubs, tests, text = config.stubs, suite.tests, suite.text
+    taken_out: dict[str, str] = {}
+    for attempt in range(3):
+        got = _alone(version, Suite(text, tests), config, tools, workdir / f"try{attempt}", stubs)
+        if got.build_error is None:
+            break
+        errors = build_errors(got.build_error)
+        missing = missing_bodies(errors)
+        if missing and not set(missing) <= set(stubs):
+            stubs = tuple(dict.fromkeys(stubs + missing))
+            continue
+        broken = broken_tests(errors, text, {_TESTS_FILE}, {t.name for t in tests})
+        if broken is None:
+            break
+        taken_out.update({name: d.render() for name, d in broken.items()})
+        tests = tuple(t for t in tests if t.name not in broken)
+        text = without_tests(text, set(broken))
+    if not taken_out or got.build_error is not None:
+        return got
+    cases = {t.name: t.case for t in suite.tests}
+    dropped = tuple(Outcome(name, Status.NO_IMPLEMENTATION, f"no implementation yet: {case.method} has no body")
+                    if (case := cases.get(name)) is not None and case.method in stubs
+                    else Outcome(name, Status.NOT_TESTED, f"the test does not build: {error}")
+                    for name, error in taken_out.items())
+    return replace(got, outcomes=dropped + got.outcomes)
+
+
+def _alone(version: Version, suite: Suite, config: VersionsConfig, tools: Toolchain, workdir: Path,
+           stubs: tuple[str, ...]) -> VersionRun:
     workdir.mkdir(parents=True, exist_ok=True)
     nonce = new_nonce()
     program = workdir / "prog.dfy"
-    program.write_text(version.text)
-    tests = workdir / "prog_tests.dfy"
+    text = stubbed(version.text, program.name, stubs, stamp_of(nonce)) if stubs else version.text
+    if text is None:
+        return VersionRun(build_error=f"members without a body could not be stubbed: {', '.join(stubs)}")
+    program.write_text(text)
+    tests = workdir / _TESTS_FILE
     tests.write_text(stamp(suite.text, nonce))
     refs = [TestRef(t.qualified, t.name, "", stamp_of(nonce)) for t in suite.tests]
     executor = make_executor(config.target, tools.dafny or "dafny", tools.dafny_env(), workdir,
@@ -105,8 +146,9 @@ def run_alone(version: Version, suite: Suite, config: VersionsConfig, tools: Too
     got = observe(executor, refs, nonce, config.stop_on_kill)
     if got.build is not None:
         return VersionRun(build_error=_why(got.build.build_output, got.build.build_timed_out, config),
-                          seconds=got.wall_s)
-    return _collect(suite, {name: o for (_, name), o in got.seen.items()}, config, got.wall_s)
+                          seconds=got.wall_s, stubbed=stubs)
+    run = _collect(suite, {name: o for (_, name), o in got.seen.items()}, config, got.wall_s)
+    return replace(run, stubbed=stubs)
 
 
 def _batched(versions: Sequence[Version], suite: Suite, config: VersionsConfig, tools: Toolchain,
@@ -114,7 +156,11 @@ def _batched(versions: Sequence[Version], suite: Suite, config: VersionsConfig, 
     workdir.mkdir(parents=True, exist_ok=True)
     nonce = new_nonce()
     modules = [f"{SUBJECT_MODULE}{i:03d}" for i in range(len(versions))]
-    parts = [f"module {m} {{\n{v.text}\n\n{stamp(suite.text, nonce, m)}\n}}\n" for m, v in zip(modules, versions)]
+    texts = [stubbed(v.text, f"{m}.dfy", config.stubs, stamp_of(nonce, m)) if config.stubs else v.text
+             for m, v in zip(modules, versions)]
+    if any(t is None for t in texts):
+        return None
+    parts = [f"module {m} {{\n{t}\n\n{stamp(suite.text, nonce, m)}\n}}\n" for m, t in zip(modules, texts)]
     source = workdir / "batch.dfy"
     source.write_text("\n".join(parts))
     refs = [TestRef(f"{m}.{t.qualified}", t.name, m, stamp_of(nonce, m)) for m in modules for t in suite.tests]
