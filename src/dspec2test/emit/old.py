@@ -3,19 +3,23 @@
 A test can only see the state after the call, so it snapshots what the clauses need first:
 - each modified array as a sequence (`var dspec2test_old_a := a[..];`), for `old(a[i])`, `old(a[..])`,
   `old(a.Length)` and the like, also under quantifiers;
-- otherwise a whole `old(E)` whose names are all parameters, as a value (`old(Sorted(a))`).
+- otherwise a whole `old(E)` whose names are all parameters, as a value (`old(Sorted(a))`);
+- the fields of objects it modifies the same way: `old(this.n)` as a value; under a binder, each field
+  read as a value of its own, an array field as a sequence (`var dspec2test_old_this_a := o.a[..];`).
 In a `requires`, `old(e)` is `e`: the test checks it before the call. Where the member modifies more
-than array parameters, old() stays unchecked, as the solver does not model it either.
+than array parameters and objects, old() stays unchecked, as the solver does not model it either.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.partition.contracts import Contract
+from dspec2test.partition.objects import reads_objects
 from dspec2test.partition.walk import bound_names, free_names, rebuild, substitute, walk
 
 PREFIX = "dspec2test_old_"
@@ -41,8 +45,8 @@ class Snapshots:
         c = self.contract
         if not any(isinstance(n, ast.Old) for n in walk(e)):
             return e
-        if not c.pre_state and getattr(c.member.spec, "modifies", ()):
-            return None  # old() of fields or other objects
+        if not c.pre_state and getattr(c.member.spec, "modifies", ()) and not self._objects():
+            return None  # old() of something neither an array parameter nor an object's field
         failed = False
         # a value snapshot must not read the outputs or a variable the clause binds around the old()
         local = {v.name for v in c.outputs} | {x for n in walk(e) for x in bound_names(n)}
@@ -61,7 +65,14 @@ class Snapshots:
         out = rebuild(e, fn)
         return None if failed else out  # type: ignore[return-value]
 
+    def _objects(self) -> set[str]:
+        """The roots whose fields the member modifies (their names as the contract spells them)."""
+        return {r.name.split(".")[0] for r in self.contract.objects.roots if any(f.modified for f in r.fields)}
+
     def _old(self, inner: ast.Expr, local: set[str]) -> ast.Expr | None:
+        objects = self._objects()
+        if objects and reads_objects(inner, objects):
+            return self._old_heap(inner, local, objects)
         arrays = [a for a in self.contract.pre_state if a in free_names(inner)]
         if not arrays:
             return inner  # nothing it reads changes
@@ -76,6 +87,45 @@ class Snapshots:
             self._declare(text, f"{PREFIX}{values + 1}", text)
             return ast.Name(self._names[text])
         return None
+
+    def _old_heap(self, inner: ast.Expr, local: set[str], objects: set[str]) -> ast.Expr | None:
+        """old(E) where E reads objects the member modifies: E's value before the call; under a binder, the
+        value of each largest part of E that reads them and no bound variable."""
+        if not free_names(inner) & local:
+            return self._value(inner)
+        arrays = {self._field_key(r, f): f for r in self.contract.objects.roots for f in r.fields
+                  if f.modified and _is_array(f.type)}
+
+        def go(n: ast.Node) -> ast.Node:
+            if isinstance(n, (ast.MemberSelect, ast.Call)) and reads_objects(n, objects) \
+                    and not free_names(n) & local:
+                text = print_expr(n)
+                if isinstance(n, ast.MemberSelect) and text in arrays:
+                    name = PREFIX + text.replace(".", "_")
+                    self._declare(text, name, f"{print_expr(self.scope(n))}[..]")
+                    return ast.Name(self._names[text])
+                return self._value(n)
+            if isinstance(n, ast.MemberSelect) and n.name == "Length":
+                inner_ = go(n.obj)
+                if isinstance(inner_, ast.Name) and inner_.name.startswith(PREFIX):
+                    return ast.Cardinality(inner_)
+                return ast.MemberSelect(inner_, n.name)  # type: ignore[arg-type]
+            return _map_children(n, go)
+
+        out = go(inner)
+        if reads_objects(out, objects):  # a read that depends on a bound variable: no value to copy
+            return None
+        return out  # type: ignore[return-value]
+
+    def _field_key(self, root, f) -> str:
+        return print_expr(ast.MemberSelect(root.expr, f.name))
+
+    def _value(self, inner: ast.Expr) -> ast.Expr:
+        """A copy of inner's value before the call."""
+        text = print_expr(self.scope(inner))
+        values = sum(1 for n in self._names.values() if n[len(PREFIX):].isdigit())
+        self._declare(text, f"{PREFIX}{values + 1}", text)
+        return ast.Name(self._names[text])
 
     def _declare(self, key: str, name: str, value: str) -> None:
         if key not in self._names:
@@ -92,6 +142,31 @@ class Snapshots:
         for key, _ in self._pending:
             del self._names[key]
         self._pending.clear()
+
+
+def _is_array(t: ast.Type) -> bool:
+    return isinstance(t, ast.NamedType) and t.name in ("array", "array?")
+
+
+def _map_children(n: ast.Node, go) -> ast.Node:
+    changes = {}
+    for f in dataclasses.fields(n):
+        if f.name == "span":
+            continue
+        v = getattr(n, f.name)
+        nv = _map_value(v, go)
+        if nv is not v:
+            changes[f.name] = nv
+    return dataclasses.replace(n, **changes) if changes else n
+
+
+def _map_value(v: object, go) -> object:
+    if isinstance(v, ast.Node):
+        return go(v)
+    if isinstance(v, tuple):
+        items = tuple(_map_value(i, go) for i in v)
+        return v if all(a is b for a, b in zip(items, v)) else items
+    return v
 
 
 def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name]) -> ast.Expr | None:

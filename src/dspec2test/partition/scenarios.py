@@ -121,7 +121,7 @@ def _mirror(term: ast.Expr) -> ast.Expr | None:
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
                    names: set[str], optimum: Optima) -> list[PinGroup]:
     kind = types.kind(var.type)
-    v = ast.Name(var.name)
+    v = var.term
     if kind == "bool":
         return [PinGroup((Pin(v), Pin(ast.UnOp("!", v))))]
     if kind in _LENGTHED or kind == "array":
@@ -140,7 +140,7 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
         return []
     lower: list[Pin] = []
     upper: list[Pin] = []
-    for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names))]:
+    for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names, v))]:
         term = v if _is_zero(t) else ast.BinOp("-", v, t)
         try:
             lo = optimum(term, False)
@@ -180,15 +180,18 @@ def _finite(k: object) -> bool:
     return isinstance(k, int) and not isinstance(k, bool)
 
 
-def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -> list[ast.Expr]:
-    """Terms that some comparison in the literals puts directly against `name`, in first-seen order."""
+def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str],
+                   term: ast.Expr | None = None) -> list[ast.Expr]:
+    """Terms that some comparison in the literals puts directly against `name` (or the `term` that names
+    the variable in the contract, such as `old(this.n)`), in first-seen order."""
     out: list[ast.Expr] = []
+    term = term if term is not None else ast.Name(name)
 
     def consider(a: ast.Expr, b: ast.Expr) -> None:
         for x, y in ((a, b), (b, a)):
-            if isinstance(x, ast.Name) and x.name == name:
+            if x == term:
                 fv = free_names(y)
-                if name not in fv and fv <= names and y not in out and not _is_zero(y):
+                if name not in fv and fv <= names and y not in out and not _is_zero(y) and term not in walk(y):
                     out.append(y)
 
     for lit in literals:

@@ -18,9 +18,11 @@ from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RT
 from dspec2test.errors import Unsupported
 from dspec2test.solve.types import Types
 from dspec2test.solve import quant
-from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_, multiset_from_cands, or_, unsupported as _u
+from dspec2test.solve.values import (HEAP, THIS, TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_,
+                                     multiset_from_cands, or_, unsupported as _u)
 
 ANY = RType("any")  # element type of `[]` before its context gives one
+NULL = RType("class", name="object?")
 COMPARE = ("<", "<=", ">", ">=")
 ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _LEAVES = (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)  # cheaper to encode than to look up
@@ -52,6 +54,8 @@ class Encoder:
     _recursive: dict = field(default_factory=dict)
     # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
     context: object = None
+    # the heap state before the call (a TV of a values.Heap), which old() reads fields in; None: no objects
+    pre_heap: TV | None = None
     _memo: dict = field(default_factory=dict)
     _pure: dict = field(default_factory=dict)
 
@@ -100,6 +104,8 @@ class Encoder:
                     break
                 if isinstance(x, ast.Name):
                     names.add(x.name)
+            # a field read depends on the receiver and the heap state, which no name of the node shows
+            names |= {THIS, HEAP}
             hit = self._pure[id(e)] = (e, tuple(sorted(names)) if pure else None)
         return hit[1]
 
@@ -123,11 +129,108 @@ class Encoder:
             return env.vars[e.name]
         return self._global(e.name, e, env)
 
+    def e_ThisExpr(self, e, env):
+        if THIS not in env.vars:
+            raise _u("this", e)
+        return env.vars[THIS]
+
+    def e_NullLit(self, e, env):
+        return TV(z3.IntVal(0), NULL)
+
+    def e_Fresh(self, e, env):
+        # allocation is not modelled: objects a member returns are taken to be new (a fresh() clause is
+        # never checked by a test either: it is ghost)
+        return TV(z3.BoolVal(True), BOOL)
+
+    def e_Allocated(self, e, env):
+        return TV(z3.BoolVal(True), BOOL)
+
+    def e_TypeTest(self, e, env):
+        a = self.enc(e.expr, env)
+        if a.t.base.kind != "class" or not isinstance(a.v, ObjV):
+            raise _u("type test", e)
+        found = env.scope.lookup(e.type.name.rstrip("?")) if isinstance(e.type, ast.NamedType) else None
+        if found is None or not isinstance(found[0], ast.ClassDecl):
+            raise _u("type test", e)
+        return TV(z3.And(a.v.id != 0, a.v.is_class(found[0])), BOOL)
+
+    # ---------------------------------------------------------------- objects
+
+    def field_of(self, obj: TV, name: str, node, env: Env) -> TV:
+        """The value of field `name` of an object, in the environment's heap state."""
+        o = obj.v
+        if not isinstance(o, ObjV):
+            raise _u(f"field {name} of a non-object", node)
+        heap = env.vars.get(HEAP)
+        key = f"{o.name}.{name}"
+        if o.name and heap is not None and key in heap.v.fields:
+            return heap.v.fields[key]
+        decl = self._member_of(o, name)
+        if isinstance(decl, ast.Const) and decl.value is not None and not decl.static:
+            return self._const_value(decl, obj, env)
+        if not o.name:
+            raise _u(f"field {name} of an object in a collection", node)
+        raise _u(f"field {name} of {o.name}", node)
+
+    def _is_field(self, name: str, env: Env) -> bool:
+        """Does a bare name denote a field of the receiver (in a class's function body)?"""
+        if THIS not in env.vars:
+            return False
+        found = env.scope.lookup(name)
+        return found is not None and isinstance(found[0], (ast.Field, ast.Const)) and not getattr(found[0], "static", False) \
+            and isinstance(found[1].cls, ast.ClassDecl)
+
+    def _member_of(self, o: ObjV, name: str):
+        """The declaration of member `name` of the object (in its first possible class)."""
+        for kinds in o.classes:
+            for decl in kinds:
+                for m in decl.members:
+                    if getattr(m, "name", None) == name:
+                        return m
+        return None
+
+    def _const_value(self, decl: ast.Const, obj: TV | None, env: Env) -> TV:
+        scope = self.resolver.scope_of(decl)
+        vars_ = {k: env.vars[k] for k in (HEAP,) if k in env.vars}
+        if obj is not None:
+            vars_[THIS] = obj
+        tv = self.enc(decl.value, Env(vars_, scope, env.budget))
+        if decl.type is not None:
+            tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))
+        return tv
+
+    def _instance_call(self, obj: TV, name: str, args: list[TV], node, env: Env) -> TV:
+        """`o.F(args)`: F of the object's class, with `this` the object; where the object may be of several
+        classes that define F differently, the one of its class."""
+        o = obj.v
+        if not isinstance(o, ObjV) or not o.classes:
+            raise _u(f"call of {name} on an object of unknown class", node)
+        found = []
+        for kinds in o.classes:
+            decl = None
+            for k in kinds:  # the class first, then the traits it extends
+                decl = next((m for m in k.members if getattr(m, "name", None) == name), None)
+                if decl is not None:
+                    break
+            if not isinstance(decl, ast.Function):
+                raise _u(f"call of {name}, not a function of the object's class", node)
+            found.append(decl)
+        results = [self._call_function(f, self.resolver.scope_of(f), args, node, env, this=obj) for f in found]
+        out = results[-1]
+        if o.cls is not None:
+            for i in reversed(range(len(results) - 1)):
+                a, out = self.unify(results[i], out)
+                out = self.ite(o.cls == i, a, out, node)
+        return out
+
     def _global(self, name: str, node, env: Env) -> TV:
         found = env.scope.lookup(name)
         if found is None:
             raise _u(f"unknown name {name}", node)
         decl, scope = found
+        if isinstance(decl, (ast.Field, ast.Const)) and not getattr(decl, "static", False) \
+                and isinstance(scope.cls, ast.ClassDecl) and THIS in env.vars:
+            return self.field_of(env.vars[THIS], name, node, env)
         if isinstance(decl, ast.Const):
             if decl.value is None:
                 raise _u("const without a value", node)
@@ -170,7 +273,9 @@ class Encoder:
         if op in ("==", "!=") and isinstance(e.left, ast.NullLit) != isinstance(e.right, ast.NullLit):
             # Generated inputs are always allocated: a reference compared with null is never null.
             other = self.enc(e.right if isinstance(e.left, ast.NullLit) else e.left, env)
-            if other.t.base.kind != "array":
+            if other.t.base.kind == "class" and isinstance(other.v, ObjV):
+                return TV(other.v.id != 0 if op == "!=" else other.v.id == 0, BOOL)
+            if other.t.base.kind not in ("array", "array2", "array3"):
                 raise _u("null comparison on a non-array value", e)
             return TV(z3.BoolVal(op == "!="), BOOL)
         return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
@@ -337,6 +442,8 @@ class Encoder:
             return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
         if isinstance(x, FuncV) or isinstance(y, FuncV):
             raise _u("equality of functions", node)
+        if isinstance(x, ObjV) or isinstance(y, ObjV):
+            return self.types.to_rep(a) == self.types.to_rep(b)
         if x.sort() != y.sort():
             raise _u(f"comparison of {x.sort()} with {y.sort()}", node)
         return x == y
@@ -498,10 +605,12 @@ class Encoder:
     def e_MemberSelect(self, e, env):
         name = e.name
         dotted = _dotted(e)
-        if dotted is not None and dotted.split(".")[0] not in env.vars:
+        if dotted is not None and dotted.split(".")[0] not in env.vars and not self._is_field(dotted.split(".")[0], env):
             return self._global(dotted, e, env)
         obj = self.enc(e.obj, env)
         b = obj.t.base
+        if b.kind == "class":
+            return self.field_of(obj, name, e, env)
         if b.kind == "array" and name == "Length":
             return TV(z3.Length(obj.v), INT)
         if b.kind == "map" and name in ("Keys", "Values", "Items"):
@@ -701,6 +810,8 @@ class Encoder:
             raise _u("old", e)
         # only the modified arrays differ; a bound variable that shadows one keeps its value
         swap = {n: pre for n, (post, pre) in self.pre_state.items() if env.vars.get(n) is post}
+        if self.pre_heap is not None and HEAP in env.vars:
+            swap[HEAP] = self.pre_heap
         return self.enc(e.expr, env.bind(swap) if swap else env)
 
     def e_StmtExpr(self, e, env):
@@ -717,6 +828,11 @@ class Encoder:
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
+        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or (
+                _dotted(callee.obj) or "").split(".")[0] in env.vars):
+            target = self.enc(callee.obj, env)
+            if target.t.base.kind == "class":
+                return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
         name = callee.name if isinstance(callee, ast.Name) else _dotted(callee)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
@@ -729,6 +845,8 @@ class Encoder:
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e)
         if isinstance(decl, ast.Function):
+            if isinstance(scope.cls, ast.ClassDecl) and not decl.static and "." not in name and THIS in env.vars:
+                return self._instance_call(env.vars[THIS], name, args, e, env)  # `Valid()` in a class's contract
             return self._call_function(decl, scope, args, e, env)
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
@@ -761,14 +879,17 @@ class Encoder:
                 return d
         raise _u("constructor outside a datatype", ctor)
 
-    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env) -> TV:
+    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
+                       this: TV | None = None) -> TV:
         if f.body is None:
             raise _u(f"function {f.name} without a body", node)
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
         fscope = self.resolver.scope_of(f)
-        if fscope.cls is not None and isinstance(fscope.cls, ast.ClassDecl) and not f.static:
+        if fscope.cls is not None and isinstance(fscope.cls, ast.ClassDecl) and not f.static and this is None:
             raise _u("instance function", node)
+        # what the body may read besides its parameters: the receiver and the heap state it is called in
+        heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
         subst: dict[str, RType] = {}
         for formal, a in zip(f.params, args):
             _match_type(formal.type, a.t, subst, {p.name for p in f.type_params})
@@ -779,16 +900,18 @@ class Encoder:
         args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
         if not self._is_recursive(f, fscope):
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
-            out = self.enc(f.body, Env(binds, fscope, env.budget))
+            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget))
             return self.coerce(out, rtype)
-        key = (id(f), tuple(ptypes), rtype)
+        # the fields the body reads are free constants of its Z3 definition: one definition per receiver
+        # and heap state
+        key = (id(f), tuple(ptypes), rtype, *(id(v.v) for v in heap.values()))
         if key not in self._recfuns:
             sorts = [self.types.sort(t) for t in ptypes]
             rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
             self._recfuns[key] = rec
             formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
             binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
-            body = self.coerce(self.enc(f.body, Env(binds, fscope, 0)), rtype)
+            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0)), rtype)
             rep = self.types.to_rep(body)
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))
@@ -879,7 +1002,6 @@ def _match_type(t: ast.Type, actual: RType, subst: dict[str, RType], params: set
 
 
 _CONSTRUCT = {
-    "Lambda": "lambda", "Old": "old", "Fresh": "fresh", "Allocated": "allocated", "Unchanged": "unchanged",
-    "ThisExpr": "this", "NullLit": "null", "Wildcard": "wildcard", "TypeTest": "type test",
+    "Lambda": "lambda", "Old": "old", "Unchanged": "unchanged", "Wildcard": "wildcard",
     "FrameField": "frame field", "SeqInit": "seq constructor",
 }

@@ -12,13 +12,21 @@ import z3
 
 from dspec2test.dafny.resolve import RType
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV
 
 
 @dataclass(frozen=True)
 class Data:
     ctor: str
     args: tuple
+
+
+@dataclass(frozen=True)
+class ObjRef:
+    """An object: its identity (0: null) and which of its possible classes it is built as."""
+
+    id: int
+    cls: int = 0
 
 
 @dataclass(frozen=True)
@@ -46,6 +54,9 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
         return Func(tuple(entries), read_term(model, interp.else_value(), rt, types))
     if isinstance(v, (SetV, MultisetV, MapV)):
         return read_term(model, v.rep, tv.t, types)
+    if isinstance(v, ObjV):
+        cls = read_term(model, v.cls, RType("int"), types) if v.cls is not None else 0
+        return ObjRef(read_term(model, v.id, RType("int"), types), cls)
     return read_term(model, v, tv.t, types)
 
 
@@ -55,7 +66,7 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
     if term.ctx != z3.main_ctx():  # function table entries come in the model's own context
         term = term.translate(z3.main_ctx())
     val = model.eval(term.translate(model.ctx), model_completion=complete)
-    if k in ("int", "char", "bv"):
+    if k in ("int", "char", "bv", "class"):
         return val.as_long() if z3.is_int_value(val) or z3.is_bv_value(val) else 0
     if k == "bool":
         return z3.is_true(val)
@@ -170,6 +181,9 @@ def literal(pv, t: RType, types: Types | None) -> str:
         return name + "(" + ", ".join(literal(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)) + ")"
     if k == "arrow":
         return _lambda(pv, b, types)
+    if k == "class":  # stands for an object the test builds (generate.py says how)
+        ident = pv.id if isinstance(pv, ObjRef) else pv
+        return "null" if ident == 0 else f"object#{ident}"
     raise ValueError(f"no literal for {k}")
 
 
@@ -200,6 +214,8 @@ def term_of(pv, t: RType, types: Types):
     k = b.kind
     if k in ("int", "char"):
         return z3.IntVal(pv)
+    if k == "class":
+        return z3.IntVal(pv.id if isinstance(pv, ObjRef) else pv)
     if k == "bool":
         return z3.BoolVal(pv)
     if k == "real":

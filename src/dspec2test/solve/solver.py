@@ -12,12 +12,14 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import pre_state_arrays, pre_state_name
+from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
+from dspec2test.partition.objects import Objects
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
+from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
@@ -174,8 +176,11 @@ class Solver:
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1)
-        modified = pre_state_arrays(member) if isinstance(member, ast.Method) else ()
-        if member is not None and getattr(member.spec, "modifies", ()) and not modified:
+        contract = member_contract(program, member) if member is not None else None
+        objects = contract.objects if contract is not None else Objects()
+        modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
+            member, (ast.Method, ast.Function)) else ()
+        if member is not None and getattr(member.spec, "modifies", ()) and not modified and not objects.roots:
             self.encoder.pre_state = None  # a frame beyond array parameters: old() is not modelled
         self.vars: list[_Var] = []
         for name, t, out in vars:
@@ -187,7 +192,7 @@ class Solver:
             pre = _Var(pre_state_name(v.name), v.type, False, self.types.declare(pre_state_name(v.name), v.type))
             self.vars.append(pre)
             self.encoder.pre_state[v.name] = (v.tv, pre.tv)  # type: ignore[index]
-            if isinstance(v.tv.v, z3.SeqRef):
+            if isinstance(v.tv.v, z3.SeqRef) and "." not in v.name:  # an array parameter (not a field)
                 self._frame.append(z3.Length(v.tv.v) == z3.Length(pre.tv.v))
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
         self.relevance = Relevance(self.types, self.encoder, self.env,
@@ -210,6 +215,19 @@ class Solver:
         # made when first needed (a context costs 10 to 20 ms, and many members need neither)
         self._prover_z: _Z3 | None = None
         self._linear_z: _Z3 | None = None
+        if objects.roots:
+            self._add_objects(objects)
+
+    def _add_objects(self, objects: Objects) -> None:
+        """The heap states, aliasing and construction of the member's objects (solve/objects.py)."""
+        facts = object_facts(objects, {v.name: v.tv for v in self.vars if not v.name.startswith("old(")},
+                             {n: pre for n, (_, pre) in (self.encoder.pre_state or {}).items()},
+                             self.resolver, self.encoder.boolean, self.types.declare)
+        self.env = self.env.bind(facts.env)
+        self.encoder.pre_heap = facts.pre_heap
+        self._frame += facts.constraints
+        self._wf_cache.clear()  # encoding the facts may have asked for it before they were in
+        self.relevance = Relevance(self.types, self.encoder, self.env, {v.name: v.type for v in self.vars if v.output})
 
     @property
     def _unlimited(self) -> frozenset[str]:
@@ -247,6 +265,8 @@ class Solver:
         b = tv.t.base
         if depth > 2:
             return []
+        if isinstance(tv.v, ObjV):  # objects differ and are not null, unless the scenario asks
+            return [tv.v.id == tv.v.slot]
         if b.kind in ("int", "real"):
             return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
         if b.kind == "char":

@@ -5,7 +5,8 @@ int, nat, char and subset types over int: Int; real: Real; bool: Bool; bvN: BitV
 array<T>: Seq(T); set<T>: a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
 non-decreasing Seq(T); map<K, V>: a datatype of a key Seq (like a set) and a value Seq; tuples and
 datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterpreted function
-(variables only).
+(variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
+also has its class, when it may be built as several, and fields of its own: values.ObjV).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV, and_
+from dspec2test.partition.objects import ClassIndex
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
@@ -63,6 +65,21 @@ class Types:
         self.ctor_of_z3: dict[str, CtorInfo] = {}
         self.tuple_make: dict[RType, tuple[z3.FuncDeclRef, tuple[z3.FuncDeclRef, ...]]] = {}
         self._fresh = 0
+        self._classes: ClassIndex | None = None
+        self._slots = 0  # objects declared so far
+
+    @property
+    def classes(self) -> ClassIndex:
+        if self._classes is None:
+            self._classes = ClassIndex.of(self.resolver.program)
+        return self._classes
+
+    def kinds_of(self, t: RType) -> tuple[tuple, ...]:
+        """Per class an object of type t can be built as: that class and the traits it extends."""
+        decl = t.base.decl
+        if not isinstance(decl, ast.ClassDecl):
+            return ()
+        return tuple(self.classes.kinds(c) for c in self.classes.implementations(decl))
 
     def fresh(self, prefix: str) -> str:
         self._fresh += 1
@@ -73,7 +90,7 @@ class Types:
     def sort(self, t: RType) -> z3.SortRef:
         b = t.base
         k = b.kind
-        if k in ("int", "char"):
+        if k in ("int", "char", "class"):
             return z3.IntSort()
         if k == "bool":
             return z3.BoolSort()
@@ -163,6 +180,8 @@ class Types:
     def from_rep(self, term, t: RType) -> TV:
         """The encoded value of a rep term (a variable or an element read out of a container)."""
         b = t.base
+        if b.kind == "class":  # an object held in a collection: its identity only, no fields
+            return TV(ObjV("", term), t)
         if b.kind in ("set", "multiset"):
             cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(self.cap))
             if b.kind == "set":
@@ -194,6 +213,8 @@ class Types:
             return v.rep
         if isinstance(v, FuncV):
             raise Unsupported("function value stored in a collection or datatype")
+        if isinstance(v, ObjV):
+            return v.id
         return v
 
     # ---------------------------------------------------------------- variables
@@ -205,11 +226,18 @@ class Types:
             return TV(FuncV(z3.Function(name, *doms, self.sort(b.args[-1]))), t)
         if b.kind == "tuple" and not b.args:
             raise Unsupported("unit type")
+        if b.kind == "class":
+            kinds = self.kinds_of(b)
+            if not kinds:
+                raise Unsupported(f"object of type {rtype_str(b)}: no class to build it as")
+            cls = z3.Int(f"{name}#class") if len(kinds) > 1 else None
+            self._slots += 1
+            return TV(ObjV(name, z3.Int(name), kinds, cls, self._slots), t)
         return self.from_rep(z3.Const(name, self.sort(t)), t)
 
     def has_wf(self, t: RType) -> bool:
         b = t.base
-        if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map"):
+        if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map", "class"):
             return True
         if b.kind in ("seq", "array"):
             return True  # at least a length limit when limited
@@ -232,6 +260,15 @@ class Types:
                 out.append(encode_constraint(t, TV(tv.v, t.args[0])))
             return out
         b = t.base
+        if b.kind == "class":
+            if isinstance(tv.v, ObjV):
+                o = tv.v
+                out.append(o.id >= (0 if b.name.endswith("?") else 1))
+                if o.cls is not None:
+                    out += [o.cls >= 0, o.cls < len(o.classes)]
+            else:
+                out.append(tv.v >= 0)
+            return out
         if b.kind == "char":
             c = tv.v
             out.append(z3.Or(z3.And(c >= 0, c < 0xD800), z3.And(c >= 0xE000, c <= CHAR_MAX)))

@@ -1,0 +1,113 @@
+"""Object inputs in a test: what the solver's model says of them, and the statements that build them.
+
+A test makes each object input the way a user would by hand: `new C(args)` with the solved constructor
+arguments, then an assignment of every public mutable field the contract reads (`o.f := v;`), an object
+held in a field first built the same way. An input the model makes null is `null`; one the model makes
+the same object as an earlier one is that object (`var to := from;`). Const fields come from the
+constructor; ghost fields do not exist when the test runs, so neither is ever assigned.
+
+In a TestCase's inputs an object is the Dafny expression that makes it (`new Stack(3)`, `null`, or the
+name of the earlier input it is), and each field the test assigns is `root.field`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_type
+from dspec2test.partition.contracts import Contract, Var, pre_state_name
+from dspec2test.partition.types import TypeIndex
+from dspec2test.solve.literal import ObjRef
+
+INSTANCE = "dspec2test_obj"  # the receiver for instance members; Dafny names cannot start with "_"
+
+
+def test_var(root: str) -> str:
+    """The test's variable for an object input: the parameter's own name, or a name of ours."""
+    if root == "this":
+        return INSTANCE
+    if "." in root:
+        return "dspec2test_" + root.replace(".", "_")
+    return root
+
+
+def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -> dict[str, str]:
+    """The test's inputs from a model: parameters and settable fields before the call, and each object
+    input as the expression that makes it."""
+    pre = set(contract.pre_state)
+    out: dict[str, str] = {}
+    made: dict[int, str] = {}  # identity -> the first input that is that object
+    roots = {r.name: r for r in contract.objects.roots if not r.output}
+    for v in contract.inputs:
+        if v.ghost and v.name not in roots:
+            continue
+        name = pre_state_name(v.name) if v.name in pre else v.name
+        root = roots.get(v.name)
+        if root is None:
+            if _settable(contract, v):
+                out[v.name] = values[name]
+            continue
+        ref = raw.get(name)
+        ident = ref.id if isinstance(ref, ObjRef) else 0
+        if ident == 0:
+            out[v.name] = "null"
+        elif ident in made:
+            out[v.name] = made[ident]
+        else:
+            made[ident] = v.name
+            build = root.builds[ref.cls if ref.cls < len(root.builds) else 0]
+            out[v.name] = build.call([values[arg] for arg, _ in build.args])
+    # the fields of a null object, or of one another input already is, are not the test's to set
+    for r in roots.values():
+        if out.get(r.name) in roots or out.get(r.name) == "null":
+            for f in r.fields:
+                out.pop(r.field_var(f), None)
+    return out
+
+
+def _settable(contract: Contract, v: Var) -> bool:
+    """A parameter, or a field the test assigns."""
+    if "." not in v.name:
+        return True
+    for r in contract.objects.roots:
+        for f in r.fields:
+            if r.field_var(f) == v.name:
+                return f.settable and not r.output
+    return False
+
+
+def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex) -> list[str]:
+    """The statements that build the object inputs, in the order the model's values need them."""
+    roots = [r for r in contract.objects.roots if not r.output and r.name in inputs]
+    lines: list[str] = []
+    for r in roots:
+        text = inputs[r.name]
+        init = test_var(text) if text in {x.name for x in roots} else text
+        annotation = f": {print_type(r.type)}" if r.name != "this" else ""
+        lines.append(f"var {test_var(r.name)}{annotation} := {init};")
+    for r in roots:
+        if inputs[r.name] == "null" or inputs[r.name] in {x.name for x in roots}:
+            continue
+        for f in r.fields:
+            key = r.field_var(f)
+            if not f.settable or key not in inputs:
+                continue
+            target = f"{test_var(r.name)}.{f.name}"
+            if any(x.name == key for x in roots):
+                lines.append(f"{target} := {test_var(key)};")
+            elif types.kind(f.type) == "array":
+                lines += array_lines(test_var(key), test_var(key) + "_init", f.type, inputs[key], types)
+                lines.append(f"{target} := {test_var(key)};")
+            else:
+                lines.append(f"{target} := {inputs[key]};")
+    return lines
+
+
+def array_lines(name: str, init: str, t: ast.Type, literal: str, types: TypeIndex) -> list[str]:
+    """`var name := new T[n]` filled with the elements of a sequence literal (held in `init` first)."""
+    base = types.base(t)
+    elem = print_type(base.args[0]) if isinstance(base, ast.NamedType) and base.args else "int"
+    return [f"var {init}: seq<{elem}> := {literal};",
+            f"var {name} := new {elem}[|{init}|];",
+            f"forall dspec2test_i | 0 <= dspec2test_i < |{init}| {{ {name}[dspec2test_i] := {init}[dspec2test_i]; }}"]
