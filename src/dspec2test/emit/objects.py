@@ -80,6 +80,9 @@ def _settable(contract: Contract, v: Var) -> bool:
 def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex) -> list[str]:
     """The statements that build the object inputs, in the order the model's values need them."""
     roots = [r for r in contract.objects.roots if not r.output and r.name in inputs]
+    names = {r.name for r in roots}
+    # an input that is another input's object comes after it
+    roots.sort(key=lambda r: inputs[r.name] in names)
     lines: list[str] = []
     for r in roots:
         text = inputs[r.name]

@@ -61,7 +61,9 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))
 
     for var in contract.vars:
-        for group in candidate_pins(var, part.literals, solver, types, names, optimum):
+        groups = object_pins(contract, var, types) if types.kind(var.type) == "class" else \
+            candidate_pins(var, part.literals, solver, types, names, optimum)
+        for group in groups:
             kept = [p for p in group.pins if useful(p)]
             if not kept and group.fallback is not None and (group.outputs_too or not var.is_output):
                 kept = [p for p in map(Pin, group.fallback(extreme)) if useful(p)]
@@ -167,6 +169,25 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
                 upper.append(Pin(ast.BinOp("==", v, shifted(t, hi - 1)), False, True))
     return [PinGroup(tuple(lower), lambda n: (ast.BinOp("==", v, _int(-n)),)),
             PinGroup(tuple(upper), lambda n: (ast.BinOp("==", v, _int(n)),))]
+
+
+def object_pins(contract: Contract, var: Var, types: TypeIndex) -> list[PinGroup]:
+    """An object input is null or not (where its type allows null), and the same object as an earlier
+    input of a type it shares, where the partition allows."""
+    if var.is_output:
+        return []
+    v = var.term
+    pins: list[Pin] = []
+    if isinstance(var.type, ast.NamedType) and var.type.name.endswith("?"):
+        pins += [Pin(ast.BinOp("==", v, ast.NullLit())), Pin(ast.BinOp("!=", v, ast.NullLit()))]
+    mine = types.decls.get(var.type.name.rstrip("?")) if isinstance(var.type, ast.NamedType) else None
+    for other in contract.inputs:
+        if other is var:
+            break
+        if isinstance(other.type, ast.NamedType) and types.decls.get(other.type.name.rstrip("?")) is mine \
+                and mine is not None:
+            pins.append(Pin(ast.BinOp("==", v, other.term)))
+    return [PinGroup(tuple(pins))] if pins else []
 
 
 def _size_pins(size: ast.Expr, least: int) -> tuple[Pin, ...]:

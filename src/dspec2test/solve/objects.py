@@ -28,6 +28,7 @@ class ObjectFacts:
     env: dict[str, TV]  # entries of the solver's environment: the heap state after the call, the receiver
     pre_heap: TV  # the heap state before the call
     constraints: list[z3.BoolRef]  # aliasing and construction, part of every query
+    differ: list[z3.BoolRef]  # a preference: the same field of two objects holds different values
 
 
 def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], resolver: Resolver,
@@ -43,9 +44,11 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], reso
         env[THIS] = post["this"]
     out: list[z3.BoolRef] = []
     inputs = [r for r in objects.roots if not r.output and r.name in post]
+    differ: list[z3.BoolRef] = []
     for i, a in enumerate(inputs):
         for b in inputs[i + 1:]:
             out += _aliasing(a, b, post, pre)
+            differ += _differ(a, b, fields_pre)
     for r in inputs:
         tv = post[r.name]
         for k, build in enumerate(r.builds):
@@ -53,7 +56,7 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], reso
             o = tv.v
             guard = [o.id != 0] + ([o.cls == k] if isinstance(o, ObjV) and o.cls is not None else [])
             out += [z3.Implies(and_(guard), f) for f in facts]
-    return ObjectFacts(env, pre_heap, out)
+    return ObjectFacts(env, pre_heap, out, differ)
 
 
 def _aliasing(a: Root, b: Root, post: dict[str, TV], pre: dict[str, TV]) -> list[z3.BoolRef]:
@@ -78,6 +81,19 @@ def _aliasing(a: Root, b: Root, post: dict[str, TV], pre: dict[str, TV]) -> list
     if x.cls is not None and y.cls is not None:
         eqs.append(x.cls == y.cls)
     return [z3.Implies(same, and_(eqs))] if eqs else []
+
+
+def _differ(a: Root, b: Root, fields: dict[str, TV]) -> list[z3.BoolRef]:
+    out = []
+    names_b = {f.name for f in b.fields}
+    for f in a.fields:
+        ka, kb = a.field_var(f), f"{b.name}.{f.name}"
+        if f.name in names_b and ka in fields and kb in fields:
+            va, vb = fields[ka].v, fields[kb].v
+            if isinstance(va, z3.ExprRef) and isinstance(vb, z3.ExprRef) and va.sort() == vb.sort() \
+                    and va.sort().kind() in (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT, z3.Z3_REAL_SORT):
+                out.append(va != vb)
+    return out
 
 
 def _construction(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre: dict[str, TV],

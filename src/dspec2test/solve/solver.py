@@ -215,6 +215,7 @@ class Solver:
         # made when first needed (a context costs 10 to 20 ms, and many members need neither)
         self._prover_z: _Z3 | None = None
         self._linear_z: _Z3 | None = None
+        self._objects_differ: list[z3.BoolRef] = []
         if objects.roots:
             self._add_objects(objects)
 
@@ -226,6 +227,7 @@ class Solver:
         self.env = self.env.bind(facts.env)
         self.encoder.pre_heap = facts.pre_heap
         self._frame += facts.constraints
+        self._objects_differ = facts.differ
         self._wf_cache.clear()  # encoding the facts may have asked for it before they were in
         self.relevance = Relevance(self.types, self.encoder, self.env, {v.name: v.type for v in self.vars if v.output})
 
@@ -450,6 +452,8 @@ class Solver:
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
         # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
         prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
+        # objects whose fields differ from each other's: a copy that copies nothing shows
+        prefs += [("objects differ", 1, and_(self._objects_differ))] if self._objects_differ else []
         prefs += [((name, k, n), 2 + k, f) for n, (name, k, f) in enumerate(self._nontrivial(len(avoid)))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
