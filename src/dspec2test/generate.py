@@ -289,6 +289,8 @@ class MemberGeneration:
             checks = checks_of(c, self.ctx)
             self.entry["unchecked"] = [{"line": cl.line, "kind": cl.kind, "text": cl.text, "reason": why}
                                        for cl, why in checks.unchecked]
+            if c.blocked:
+                raise Unsupported(c.blocked.split(" (")[0], c.line, c.col, f"{c.name}: {c.blocked}")
             cannot = unbuildable(c)  # fail early when an object input cannot be made
             if cannot is not None:
                 raise cannot

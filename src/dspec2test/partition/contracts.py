@@ -64,6 +64,7 @@ class Contract:
     objects: Objects = Objects()  # the receiver and object inputs and outputs, and their fields
     state: tuple[Var, ...] = ()  # the receiver, and the fields of object inputs and outputs (objects.py)
     hidden: tuple[Var, ...] = ()  # solver variables no scenario pins: constructor arguments and the like
+    blocked: str = ""  # why no test can call it at all (a member of an abstract module)
 
     @property
     def vars(self) -> tuple[Var, ...]:
@@ -103,15 +104,17 @@ class Scope:
 
     module: tuple[str, ...]
     owner: ast.Node | None
+    abstract: bool = False  # inside an abstract module: no compiled test can import it
 
 
 def iter_members(decls: tuple[ast.Decl, ...], scope: Scope = Scope((), None)) -> Iterator[tuple[Scope, ast.Decl]]:
     for d in decls:
         if isinstance(d, ast.Module):
-            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None))
+            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None,
+                                                   scope.abstract or d.abstract))
         elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
             for m in d.members:
-                yield Scope(scope.module, d), m
+                yield Scope(scope.module, d, scope.abstract), m
         else:
             yield scope, d
 
@@ -196,6 +199,9 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
     base = Contract(qname, member.name or CTOR_NAME, kind, member, params, outputs, (), (), scope.module, cls,
                     program.path, member.span.line, member.span.col, synthetic, pre)
+    if scope.abstract:
+        base = replace(base, blocked=f"member of an abstract module ({'.'.join(scope.module)}): a compiled test "
+                                    f"cannot import it; its refinements are tested")
     index = index or ClassIndex.of(program)
     with_objects = _with_objects(program, index, base, requires_exprs, ensures_exprs)
     if with_objects is not None:

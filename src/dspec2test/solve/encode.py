@@ -881,8 +881,6 @@ class Encoder:
 
     def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
                        this: TV | None = None) -> TV:
-        if f.body is None:
-            raise _u(f"function {f.name} without a body", node)
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
         fscope = self.resolver.scope_of(f)
@@ -898,6 +896,8 @@ class Encoder:
         ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]
         rtype = self.resolver.rtype(f.result_type, fscope, subst)
         args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
+        if f.body is None:
+            return self._opaque(f, ptypes, rtype, args, heap)
         if not self._is_recursive(f, fscope):
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget))
@@ -917,6 +917,19 @@ class Encoder:
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
         return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
+
+    def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
+        """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
+        state, of its arguments and its receiver. The solver assumes nothing of it; a clause calling it is
+        checked by the test where it compiles, else listed as unchecked."""
+        key = ("opaque", id(f), tuple(ptypes), rtype, id(heap[HEAP].v) if HEAP in heap else None)
+        this = heap.get(THIS)
+        extra = [this.v.id] if this is not None and isinstance(this.v, ObjV) else []
+        if key not in self._recfuns:
+            sorts = [z3.IntSort()] * len(extra) + [self.types.sort(t) for t in ptypes]
+            self._recfuns[key] = z3.Function(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
+        app = self._recfuns[key](*extra, *[self.types.to_rep(a) for a in args])
+        return self.types.from_rep(app, rtype)
 
     def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
         if id(f) not in self._recursive:
