@@ -12,6 +12,7 @@ name of the earlier input it is), and each field the test assigns is `root.field
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dspec2test.dafny import ast
@@ -77,7 +78,8 @@ def _settable(contract: Contract, v: Var) -> bool:
     return False
 
 
-def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex) -> list[str]:
+def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
+                typed: Callable[[ast.Type], str] = print_type) -> list[str]:
     """The statements that build the object inputs, in the order the model's values need them."""
     roots = [r for r in contract.objects.roots if not r.output and r.name in inputs]
     names = {r.name for r in roots}
@@ -87,7 +89,7 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex) ->
     for r in roots:
         text = inputs[r.name]
         init = test_var(text) if text in {x.name for x in roots} else text
-        annotation = f": {print_type(r.type)}" if r.name != "this" else ""
+        annotation = f": {typed(r.type)}" if r.name != "this" else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
     for r in roots:
         if inputs[r.name] == "null" or inputs[r.name] in {x.name for x in roots}:
@@ -100,17 +102,18 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex) ->
             if any(x.name == key for x in roots):
                 lines.append(f"{target} := {test_var(key)};")
             elif types.kind(f.type) == "array":
-                lines += array_lines(test_var(key), test_var(key) + "_init", f.type, inputs[key], types)
+                lines += array_lines(test_var(key), test_var(key) + "_init", f.type, inputs[key], types, typed)
                 lines.append(f"{target} := {test_var(key)};")
             else:
                 lines.append(f"{target} := {inputs[key]};")
     return lines
 
 
-def array_lines(name: str, init: str, t: ast.Type, literal: str, types: TypeIndex) -> list[str]:
+def array_lines(name: str, init: str, t: ast.Type, literal: str, types: TypeIndex,
+                typed: Callable[[ast.Type], str] = print_type) -> list[str]:
     """`var name := new T[n]` filled with the elements of a sequence literal (held in `init` first)."""
     base = types.base(t)
-    elem = print_type(base.args[0]) if isinstance(base, ast.NamedType) and base.args else "int"
+    elem = typed(base.args[0]) if isinstance(base, ast.NamedType) and base.args else "int"
     return [f"var {init}: seq<{elem}> := {literal};",
             f"var {name} := new {elem}[|{init}|];",
             f"forall dspec2test_i | 0 <= dspec2test_i < |{init}| {{ {name}[dspec2test_i] := {init}[dspec2test_i]; }}"]

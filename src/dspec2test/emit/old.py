@@ -12,7 +12,6 @@ than array parameters and objects, old() stays unchecked, as the solver does not
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -20,7 +19,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.partition.contracts import Contract
 from dspec2test.partition.objects import reads_objects
-from dspec2test.partition.walk import bound_names, free_names, rebuild, substitute, walk
+from dspec2test.partition.walk import bound_names, free_names, map_children, rebuild, substitute, walk
 
 PREFIX = "dspec2test_old_"
 
@@ -110,7 +109,7 @@ class Snapshots:
                 if isinstance(inner_, ast.Name) and inner_.name.startswith(PREFIX):
                     return ast.Cardinality(inner_)
                 return ast.MemberSelect(inner_, n.name)  # type: ignore[arg-type]
-            return _map_children(n, go)
+            return map_children(n, go)
 
         out = go(inner)
         if reads_objects(out, objects):  # a read that depends on a bound variable: no value to copy
@@ -146,27 +145,6 @@ class Snapshots:
 
 def _is_array(t: ast.Type) -> bool:
     return isinstance(t, ast.NamedType) and t.name in ("array", "array?")
-
-
-def _map_children(n: ast.Node, go) -> ast.Node:
-    changes = {}
-    for f in dataclasses.fields(n):
-        if f.name == "span":
-            continue
-        v = getattr(n, f.name)
-        nv = _map_value(v, go)
-        if nv is not v:
-            changes[f.name] = nv
-    return dataclasses.replace(n, **changes) if changes else n
-
-
-def _map_value(v: object, go) -> object:
-    if isinstance(v, ast.Node):
-        return go(v)
-    if isinstance(v, tuple):
-        items = tuple(_map_value(i, go) for i in v)
-        return v if all(a is b for a, b in zip(items, v)) else items
-    return v
 
 
 def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name]) -> ast.Expr | None:

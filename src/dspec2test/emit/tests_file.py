@@ -15,6 +15,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, why_not_compilable
 from dspec2test.emit.metadata import write_metadata
+from dspec2test.emit.names import TestNames
 from dspec2test.emit.objects import INSTANCE, array_lines, setup_lines, test_var
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
@@ -33,10 +34,15 @@ class EmitContext:
     program: ast.Program
     types: TypeIndex
     ghosts: GhostIndex
+    names: TestNames
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
-        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program))
+        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program))
+
+    def type_text(self, t: ast.Type, contract: Contract) -> str:
+        """A type as the tests file writes it (names in modules in full)."""
+        return print_type(self.names.type(t, self.names.scope(contract.member)))
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,7 @@ def dafny_string(text: str) -> str:
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     """Split the clauses into compiled checks (rewritten for the test's scope) and unchecked ones."""
     reqs, enss, unchecked = [], [], []
-    snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e))
+    snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
     ghosts = {v.name for v in contract.vars if v.ghost}
     for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts)):
         expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
@@ -82,7 +88,7 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
             unchecked.append((c, reason))
             continue
         snapshots.keep()
-        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr)))
+        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr, ctx.names)))
     return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
 
@@ -107,8 +113,11 @@ def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-def in_test_scope(contract: Contract, e: ast.Expr) -> ast.Expr:
-    """Members of the enclosing class are reached through the receiver (or the class, when static)."""
+def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:
+    """Members of the enclosing class are reached through the receiver (or the class, when static);
+    declarations in modules by their full path (emit/names.py)."""
+    if names is not None:
+        e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
     if contract.cls is None:
         return e
     receiver: ast.Expr = ast.Name(INSTANCE)
@@ -223,8 +232,8 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     objects = {r.name for r in contract.objects.roots}
     for v in contract.params:
         if v.name not in objects:
-            body += input_decl(v, tc.inputs[v.name], ctx)
-    body += setup_lines(contract, tc.inputs, ctx.types)
+            body += input_decl(v, tc.inputs[v.name], ctx, contract)
+    body += setup_lines(contract, tc.inputs, ctx.types, lambda t: ctx.type_text(t, contract))
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
     body.append(marker(Event.CALL))
@@ -245,14 +254,17 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def input_decl(v: Var, literal: str, ctx: EmitContext) -> list[str]:
+def input_decl(v: Var, literal: str, ctx: EmitContext, contract: Contract | None = None) -> list[str]:
+    def typed(t: ast.Type) -> str:
+        return ctx.type_text(t, contract) if contract is not None else print_type(t)
+
     kind = ctx.types.kind(v.type)
     if kind == "array":
         base = ctx.types.base(v.type)
         if not isinstance(base, ast.NamedType) or base.name not in ("array", "array?") or len(base.args) != 1:
             raise Unsupported("multi-dimensional array input", v.type.span.line, v.type.span.col)
-        return array_lines(v.name, f"dspec2test_{v.name}", v.type, literal, ctx.types)
-    return [f"var {v.name}: {print_type(v.type)} := {literal};"]
+        return array_lines(v.name, f"dspec2test_{v.name}", v.type, literal, ctx.types, typed)
+    return [f"var {v.name}: {typed(v.type)} := {literal};"]
 
 
 def callee(contract: Contract) -> str:

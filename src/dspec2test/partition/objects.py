@@ -14,12 +14,11 @@ encodes anyway); names are matched the way the rest of the pipeline does, by the
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import rebuild, substitute, walk
+from dspec2test.partition.walk import map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
 MAX_DEPTH = 2  # objects reached through fields of objects: `this.next` yes, `this.next.next.next` no
@@ -477,26 +476,9 @@ def in_pre_state(e: ast.Expr, roots: set[str], modified: bool) -> ast.Expr:
             return ast.Old(n)  # type: ignore[arg-type]
         if isinstance(n, ast.Old):
             return n
-        changes = {}
-        for f in dataclasses.fields(n):
-            if f.name == "span":
-                continue
-            v = getattr(n, f.name)
-            nv = _map(v, go)
-            if nv is not v:
-                changes[f.name] = nv
-        return dataclasses.replace(n, **changes) if changes else n
+        return map_children(n, go)
 
     return go(e)  # type: ignore[return-value]
-
-
-def _map(v: object, go) -> object:
-    if isinstance(v, ast.Node):
-        return go(v)
-    if isinstance(v, tuple):
-        items = tuple(_map(i, go) for i in v)
-        return v if all(a is b for a, b in zip(items, v)) else items
-    return v
 
 
 def expand_unchanged(e: ast.Expr, objects: Objects) -> ast.Expr:
