@@ -114,6 +114,17 @@ def array_lines(name: str, init: str, t: ast.Type, literal: str, types: TypeInde
     """`var name := new T[n]` filled with the elements of a sequence literal (held in `init` first)."""
     base = types.base(t)
     elem = typed(base.args[0]) if isinstance(base, ast.NamedType) and base.args else "int"
+    dims = int(base.name.rstrip("?")[-1]) if isinstance(base, ast.NamedType) and base.name.rstrip("?") in (
+        "array2", "array3") else 1
+    if dims > 1:  # from nested sequences: `new T[m, n]((i, j) => s[i][j])`, an empty one 0 by 0
+        lengths, inner = [], init
+        for _ in range(dims):
+            lengths.append(f"|{inner}|" if inner == init else f"if |{init}| == 0 then 0 else |{inner}|")
+            inner += "[0]"
+        idx = [f"dspec2test_{c}" for c in "ijk"[:dims]]
+        cell = init + "".join(f"[{i}]" for i in idx)
+        return [f"var {init}: {'seq<' * dims}{elem}{'>' * dims} := {literal};",
+                f"var {name} := new {elem}[{', '.join(lengths)}](({', '.join(idx)}) => {cell});"]
     return [f"var {init}: seq<{elem}> := {literal};",
             f"var {name} := new {elem}[|{init}|];",
             f"forall dspec2test_i | 0 <= dspec2test_i < |{init}| {{ {name}[dspec2test_i] := {init}[dspec2test_i]; }}"]

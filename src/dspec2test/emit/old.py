@@ -64,6 +64,11 @@ class Snapshots:
         out = rebuild(e, fn)
         return None if failed else out  # type: ignore[return-value]
 
+    def _dims(self, array: str) -> int:
+        t = next((v.type for v in self.contract.params if v.name == array), None)
+        name = t.name.rstrip("?") if isinstance(t, ast.NamedType) else ""
+        return int(name[-1]) if name in ("array2", "array3") else 1
+
     def _objects(self) -> set[str]:
         """The roots whose fields the member modifies (their names as the contract spells them)."""
         return {r.name.split(".")[0] for r in self.contract.objects.roots if any(f.modified for f in r.fields)}
@@ -75,10 +80,11 @@ class Snapshots:
         arrays = [a for a in self.contract.pre_state if a in free_names(inner)]
         if not arrays:
             return inner  # nothing it reads changes
-        via_seq = _on_sequences(inner, {a: ast.Name(PREFIX + a) for a in arrays})
+        dims = {a: self._dims(a) for a in arrays}
+        via_seq = _on_sequences(inner, {a: ast.Name(PREFIX + a) for a in arrays}, dims)
         if via_seq is not None:
             for a in arrays:
-                self._declare(a, PREFIX + a, f"{a}[..]")
+                self._declare(a, PREFIX + a, _copy(a, dims[a]))
             return via_seq
         if not free_names(inner) & local and not (isinstance(inner, ast.Name) and inner.name in arrays):
             text = print_expr(self.scope(inner))
@@ -147,9 +153,22 @@ def _is_array(t: ast.Type) -> bool:
     return isinstance(t, ast.NamedType) and t.name in ("array", "array?")
 
 
-def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name]) -> ast.Expr | None:
+def _copy(array: str, dims: int) -> str:
+    """A copy of an array's elements as a sequence (of sequences, for a multi-dimensional one)."""
+    if dims == 1:
+        return f"{array}[..]"
+    idx = [f"dspec2test_{c}" for c in "ijk"[:dims]]
+    inner = f"{array}[{', '.join(idx)}]"
+    for d in reversed(range(dims)):
+        inner = f"seq({array}.Length{d}, {idx[d]} => {inner})"
+    return inner
+
+
+def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name], dims: dict[str, int] | None = None) -> ast.Expr | None:
     """e with the arrays replaced by their sequence copies, where every use is one a sequence also has
-    (indexing, slicing, `.Length` as `|s|`); None if an array is used as an object."""
+    (indexing, slicing, `.Length` as `|s|`; `a[i, j]` as `s[i][j]`); None if an array is used as an object."""
+    dims = dims or {}
+    original = {c.name: ast.Name(a) for a, c in copies.items()}
     e = substitute(e, copies)
     names = {c.name for c in copies.values()}
 
@@ -159,11 +178,21 @@ def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name]) -> ast.Expr | None:
     def fn(n: ast.Node) -> ast.Node | None:
         if isinstance(n, ast.MemberSelect) and is_copy(n.obj) and n.name == "Length":
             return ast.Cardinality(n.obj)
+        if isinstance(n, ast.MemberSelect) and is_copy(n.obj) and n.name == "Length0":
+            return ast.Cardinality(n.obj)
+        if isinstance(n, ast.MemberSelect) and is_copy(n.obj) and n.name in ("Length1", "Length2"):
+            return ast.MemberSelect(original[n.obj.name], n.name)  # an array's lengths never change
+        if isinstance(n, ast.Index) and is_copy(n.seq) and len(n.indices) > 1:
+            out: ast.Expr = n.seq
+            for i in n.indices:
+                out = ast.Index(out, (i,))
+            return out
         return None
 
     e = rebuild(e, fn)  # type: ignore[assignment]
     # the copies are shared nodes, so count positions rather than compare identities
     uses = sum(1 for n in walk(e) if is_copy(n))
     as_sequence = sum(1 for n in walk(e) if isinstance(n, (ast.Index, ast.Slice)) and is_copy(n.seq)
+                      and (dims.get(original[n.seq.name].name, 1) == 1 or isinstance(n, ast.Index))
                       or isinstance(n, ast.Cardinality) and is_copy(n.expr))
     return e if uses == as_sequence else None

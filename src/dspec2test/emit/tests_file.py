@@ -259,6 +259,8 @@ def input_decl(v: Var, literal: str, ctx: EmitContext, contract: Contract | None
         return ctx.type_text(t, contract) if contract is not None else print_type(t)
 
     kind = ctx.types.kind(v.type)
+    if kind in ("array2", "array3"):
+        return array_lines(v.name, f"dspec2test_{v.name}", v.type, literal, ctx.types, typed)
     if kind == "array":
         base = ctx.types.base(v.type)
         if not isinstance(base, ast.NamedType) or base.name not in ("array", "array?") or len(base.args) != 1:

@@ -300,7 +300,8 @@ def pre_state_arrays(member: ast.Method | ast.Function, with_objects: bool = Fal
 
 
 def _is_array_type(t: ast.Type) -> bool:
-    return isinstance(t, ast.NamedType) and t.name in ("array", "array?") and len(t.args) <= 1  # `array`: inferred
+    return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("array", "array2", "array3") \
+        and len(t.args) <= 1  # `array`: inferred
 
 
 def in_pre_state(e: ast.Expr, arrays: tuple[str, ...]) -> ast.Expr:
@@ -318,7 +319,8 @@ def _clause(program: ast.Program, kind: str, c: ast.Clause, expr: ast.Expr) -> C
 
 
 # collection types whose element types Dafny may infer (`a: array` gets an implicit type parameter)
-_ARITY = {"array": 1, "array?": 1, "seq": 1, "set": 1, "iset": 1, "multiset": 1, "map": 2, "imap": 2}
+_ARITY = {"array": 1, "array?": 1, "array2": 1, "array2?": 1, "array3": 1, "array3?": 1, "seq": 1, "set": 1,
+          "iset": 1, "multiset": 1, "map": 2, "imap": 2}
 
 
 def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:

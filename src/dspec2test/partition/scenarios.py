@@ -138,6 +138,8 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             return tuple(p.expr for p in _size_pins(size, least)) if _finite(least) and least > 1 else ()
 
         return [PinGroup(_size_pins(size, 0), at_least, outputs_too=True)]
+    if kind in ("array2", "array3"):  # each extent 0, 1 and more, where the partition allows
+        return [PinGroup(_size_pins(ast.MemberSelect(v, f"Length{d}"), 0)) for d in range(int(kind[-1]))]
     if kind != "int":
         return []
     lower: list[Pin] = []

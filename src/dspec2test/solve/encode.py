@@ -541,7 +541,10 @@ class Encoder:
 
     def e_Index(self, e, env):
         if len(e.indices) != 1:
-            raise _u("multi-dimensional array", e)
+            s = self.enc(e.seq, env)
+            if s.t.base.kind != f"array{len(e.indices)}":
+                raise _u("multi-dimensional index", e)
+            return self.types.cell(s, [self._int(self.enc(i, env)) for i in e.indices])
         s = self.enc(e.seq, env)
         i = self.enc(e.indices[0], env)
         k = s.t.base.kind
@@ -613,6 +616,10 @@ class Encoder:
             return self.field_of(obj, name, e, env)
         if b.kind == "array" and name == "Length":
             return TV(z3.Length(obj.v), INT)
+        if b.kind in ("array2", "array3") and name.startswith("Length") and name[6:].isdigit():
+            dims = self.types.dims(obj)
+            if int(name[6:]) < len(dims):
+                return TV(dims[int(name[6:])], INT)
         if b.kind == "map" and name in ("Keys", "Values", "Items"):
             m = obj.v
             kt, vt = b.args

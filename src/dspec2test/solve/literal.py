@@ -79,6 +79,16 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
     if k in ("seq", "array", "set", "multiset"):
         n = model.eval(z3.Length(term).translate(model.ctx), model_completion=True).as_long()
         return tuple(read_term(model, term[i], b.args[0], types) for i in range(n))
+    if k in ("array2", "array3"):  # rows (of rows) of elements
+        tv = TV(term, t)
+        dims = [model.eval(d.translate(model.ctx), model_completion=True).as_long() for d in types.dims(tv)]
+
+        def rows(prefix: list) -> tuple:
+            if len(prefix) == len(dims):
+                return read_term(model, types.to_rep(types.cell(tv, [z3.IntVal(i) for i in prefix])), b.args[0], types)
+            return tuple(rows(prefix + [i]) for i in range(dims[len(prefix)]))
+
+        return rows([])
     if k == "map":
         srt = types.sort(b)
         keys = read_term(model, srt.accessor(0, 0)(term), RType("seq", (b.args[0],)), types)
@@ -161,6 +171,9 @@ def literal(pv, t: RType, types: Types | None) -> str:
         if b.args[0].base.kind == "char":
             return string_lit(pv)
         return "[" + ", ".join(literal(x, b.args[0], types) for x in pv) + "]"
+    if k in ("array2", "array3"):  # as nested sequences: the test builds the array from them
+        inner = RType("array2", b.args) if k == "array3" else RType("seq", b.args)
+        return "[" + ", ".join(literal(x, inner, types) for x in pv) + "]"
     if k == "set":
         items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
         return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
@@ -208,6 +221,30 @@ def _lambda(f: Func, b: RType, types) -> str:
 # ---------------------------------------------------------------- back to Z3
 
 
+def _nested_array(pv, depth: int, sort, et: RType, types: Types):
+    """A Z3 array (of arrays) holding the nested tuples pv, the element sort's default elsewhere."""
+    inner_sort = sort.range()
+    if depth == 1:
+        out = z3.K(z3.IntSort(), _default(inner_sort))
+        for i, x in enumerate(pv):
+            out = z3.Store(out, i, term_of(x, et, types))
+        return out
+    out = z3.K(z3.IntSort(), _nested_array((), depth - 1, inner_sort, et, types))
+    for i, row in enumerate(pv):
+        out = z3.Store(out, i, _nested_array(row, depth - 1, inner_sort, et, types))
+    return out
+
+
+def _default(sort):
+    if sort == z3.IntSort():
+        return z3.IntVal(0)
+    if sort == z3.BoolSort():
+        return z3.BoolVal(False)
+    if sort == z3.RealSort():
+        return z3.RealVal(0)
+    return z3.FreshConst(sort)
+
+
 def term_of(pv, t: RType, types: Types):
     """The rep term of a plain value (None for functions, which are never pinned)."""
     b = t.base
@@ -228,6 +265,16 @@ def term_of(pv, t: RType, types: Types):
         if not parts:
             return z3.Empty(types.sort(b))
         return parts[0] if len(parts) == 1 else z3.Concat(*parts)
+    if k in ("array2", "array3"):
+        dims_n = int(k[-1])
+        dims, level = [], pv
+        for _ in range(dims_n):
+            dims.append(len(level))
+            level = level[0] if level else ()
+        srt = types.sort(b)
+        data_sort = srt.constructor(0).domain(dims_n)
+        data = _nested_array(pv, dims_n, data_sort, b.args[0], types)
+        return srt.constructor(0)(*[z3.IntVal(d) for d in dims], data)
     if k == "map":
         srt = types.sort(b)
         keys = term_of(tuple(kk for kk, _ in pv), RType("seq", (b.args[0],)), types)

@@ -18,7 +18,7 @@ from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
 from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
-from dspec2test.solve.types import Types
+from dspec2test.solve.types import Types, cells
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
@@ -192,8 +192,8 @@ class Solver:
             pre = _Var(pre_state_name(v.name), v.type, False, self.types.declare(pre_state_name(v.name), v.type))
             self.vars.append(pre)
             self.encoder.pre_state[v.name] = (v.tv, pre.tv)  # type: ignore[index]
-            if isinstance(v.tv.v, z3.SeqRef) and "." not in v.name:  # an array parameter (not a field)
-                self._frame.append(z3.Length(v.tv.v) == z3.Length(pre.tv.v))
+            if "." not in v.name:  # an array parameter (not a field) keeps its lengths
+                self._frame += self.types.same_shape(v.tv, pre.tv)
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
@@ -269,6 +269,11 @@ class Solver:
             return []
         if isinstance(tv.v, ObjV):  # objects differ and are not null, unless the scenario asks
             return [tv.v.id == tv.v.slot]
+        if b.kind in ("array2", "array3"):
+            dims = self.types.dims(tv)
+            return [z3.Implies(and_([z3.IntVal(i) < d for i, d in zip(idx, dims)]), and_(
+                self._nice_value(self.types.cell(tv, [z3.IntVal(i) for i in idx]), chars, depth + 1)))
+                for idx in cells(len(dims), self.limit)]
         if b.kind in ("int", "real"):
             return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
         if b.kind == "char":
@@ -298,7 +303,8 @@ class Solver:
     def _nontrivial(self, turn: int) -> list[tuple[str, int, z3.BoolRef]]:
         """`relevance.nontrivial` for these variables, built once per parity of the turn (all it depends on)."""
         if turn % 2 not in self._nontrivial_cache:
-            self._nontrivial_cache[turn % 2] = nontrivial([(v.name, v.tv) for v in self.vars], self.limit, turn)
+            self._nontrivial_cache[turn % 2] = nontrivial([(v.name, v.tv) for v in self.vars], self.limit, turn,
+                                                          self.types.dims)
         return self._nontrivial_cache[turn % 2]
 
     def _distinct(self) -> list[z3.BoolRef]:

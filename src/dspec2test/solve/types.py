@@ -6,7 +6,9 @@ array<T>: Seq(T); set<T>: a strictly increasing (distinct for unordered T) Seq(T
 non-decreasing Seq(T); map<K, V>: a datatype of a key Seq (like a set) and a value Seq; tuples and
 datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterpreted function
 (variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
-also has its class, when it may be built as several, and fields of its own: values.ObjV).
+also has its class, when it may be built as several, and fields of its own: values.ObjV); array2<T>
+and array3<T>: a datatype of the lengths and a nested Z3 array of the elements (`a[i, j]` is
+`data[i][j]`), which Z3 decides far better than nested sequences.
 """
 
 from __future__ import annotations
@@ -102,6 +104,15 @@ class Types:
             return z3.SeqSort(self.sort(b.args[0]))
         key = RType(b.kind, b.args, b.width, b.name)
         if key in self._sorts:
+            return self._sorts[key]
+        if k in ("array2", "array3"):
+            dims = int(k[-1])
+            data = self.sort(b.args[0])
+            for _ in range(dims):
+                data = z3.ArraySort(z3.IntSort(), data)
+            dt = z3.Datatype(rtype_str(b))
+            dt.declare("mk", *[(f"Length{d}", z3.IntSort()) for d in range(dims)], ("data", data))
+            self._sorts[key] = dt.create()
             return self._sorts[key]
         if k == "map":
             dt = z3.Datatype(f"Map<{rtype_str(b.args[0])}, {rtype_str(b.args[1])}>")
@@ -239,7 +250,7 @@ class Types:
         b = t.base
         if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map", "class"):
             return True
-        if b.kind in ("seq", "array"):
+        if b.kind in ("seq", "array", "array2", "array3"):
             return True  # at least a length limit when limited
         if b.kind == "tuple":
             return any(self.has_wf(a) for a in b.args)
@@ -298,12 +309,47 @@ class Types:
             out += self._ordered(keys, b.args[0], strict=True)
             out += self._elems_wf(keys, b.args[0], limited, encode_constraint)
             out += self._elems_wf(vals, b.args[1], limited, encode_constraint)
+        elif b.kind in ("array2", "array3"):
+            dims = self.dims(tv)
+            out += [d >= 0 for d in dims]
+            if limited:
+                out += [d <= self.cap for d in dims]
+            # an empty array has no other extent: the test writes it as the empty sequence of rows
+            out += [z3.Implies(dims[0] == 0, and_(d == 0 for d in dims[1:]))]
+            et = b.args[0]
+            if self.has_wf(et) and limited:
+                for idx in cells(len(dims), self.cap):
+                    inside = and_(z3.IntVal(i) < d for i, d in zip(idx, dims))
+                    out.append(z3.Implies(inside, and_(self.wf(self.cell(tv, [z3.IntVal(i) for i in idx]), limited,
+                                                               encode_constraint))))
         elif b.kind == "tuple":
             make, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             for acc, et in zip(accs, b.args):
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint)
         return out
+
+    def dims(self, tv: TV) -> list:
+        """The lengths of a multi-dimensional array value."""
+        srt = self.sort(tv.t.base)
+        return [srt.accessor(0, d)(tv.v) for d in range(int(tv.t.base.kind[-1]))]
+
+    def cell(self, tv: TV, indices: list) -> TV:
+        """Element a[i, j, ...] of a multi-dimensional array value."""
+        srt = self.sort(tv.t.base)
+        data = srt.accessor(0, len(indices))(tv.v)
+        for i in indices:
+            data = z3.Select(data, i)
+        return self.from_rep(data, tv.t.base.args[0])
+
+    def same_shape(self, a: TV, b: TV) -> list[z3.BoolRef]:
+        """An array keeps its lengths: what a modified array's pre-state and post-state share."""
+        k = a.t.base.kind
+        if k == "array" and isinstance(a.v, z3.SeqRef):
+            return [z3.Length(a.v) == z3.Length(b.v)]
+        if k in ("array2", "array3"):
+            return [x == y for x, y in zip(self.dims(a), self.dims(b))]
+        return []
 
     def _shape(self, s) -> z3.BoolRef:
         """s is one of the concatenations of 0..cap fresh elements: Z3's sequence solver (4.8.12) needs this
@@ -335,6 +381,13 @@ class Types:
                 rel = z3.And([w[j] != b for j in range(i + 1)]) if strict else z3.BoolVal(True)
             out.append(z3.Implies(z3.IntVal(i + 1) < z3.Length(w), rel))
         return out
+
+
+def cells(dims: int, cap: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(dims):
+        out = [c + (i,) for c in out for i in range(cap)]
+    return out
 
 
 def int_type() -> RType:
