@@ -305,7 +305,7 @@ class _Deriver:
             out += list(f.elems) if isinstance(f, ast.SetDisplay) else [f]
         return out
 
-    def modified(self, root: Root | None, root_expr: ast.Expr, fname: str, ftype: ast.Type) -> bool:
+    def modified(self, root_expr: ast.Expr, fname: str) -> bool:
         if not isinstance(self.member, ast.Method):
             return False
         if self.member.kind == "constructor" and isinstance(root_expr, ast.ThisExpr):
@@ -342,8 +342,9 @@ class _Deriver:
                 ftype = instantiate(f.type, ctsub if cls is decl else tsub | ctsub) if f.type is not None else None
                 if ftype is None:
                     continue
-                fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const),
-                                          not output and self.modified(None, root_expr, f.name, ftype), decl=f)
+                const = isinstance(f, ast.Const)
+                fields[f.name] = FieldUse(f.name, ftype, f.ghost, const,
+                                          not output and not const and self.modified(root_expr, f.name), decl=f)
         builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output else ()
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), parent)
@@ -482,8 +483,8 @@ def in_pre_state(e: ast.Expr, roots: set[str], modified: bool) -> ast.Expr:
 
 
 def expand_unchanged(e: ast.Expr, objects: Objects) -> ast.Expr:
-    """`unchanged(o)` -> `o.f == old(o.f) && ...` over o's compiled fields the contract reads (every
-    field of a root is read by it when it says unchanged)."""
+    """`unchanged(o)` -> `o.f == old(o.f) && ...` over o's compiled fields (all of them: a root the
+    contract says unchanged of has every field among its variables)."""
 
     def fn(n: ast.Node) -> ast.Node | None:
         if not isinstance(n, ast.Unchanged) or n.label is not None:
@@ -495,6 +496,8 @@ def expand_unchanged(e: ast.Expr, objects: Objects) -> ast.Expr:
                 parts.append(ast.BinOp("==", x, ast.Old(x)))  # an array or a field's object: its value
                 continue
             for f in root.fields:
+                if f.ghost:
+                    continue  # what a test can compare: the compiled fields
                 sel = ast.MemberSelect(x, f.name)
                 parts.append(ast.BinOp("==", sel, ast.Old(sel)))
         if not parts:

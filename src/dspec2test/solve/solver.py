@@ -303,8 +303,10 @@ class Solver:
     def _nontrivial(self, turn: int) -> list[tuple[str, int, z3.BoolRef]]:
         """`relevance.nontrivial` for these variables, built once per parity of the turn (all it depends on)."""
         if turn % 2 not in self._nontrivial_cache:
-            self._nontrivial_cache[turn % 2] = nontrivial([(v.name, v.tv) for v in self.vars], self.limit, turn,
-                                                          self.types.dims)
+            # (an object's fields after the call are the implementation's to choose: no preference on them)
+            self._nontrivial_cache[turn % 2] = nontrivial(
+                [(v.name, v.tv) for v in self.vars if not (v.output and "." in v.name)], self.limit, turn,
+                self.types.dims)
         return self._nontrivial_cache[turn % 2]
 
     def _distinct(self) -> list[z3.BoolRef]:
