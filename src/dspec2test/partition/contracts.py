@@ -174,7 +174,9 @@ CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
                 index: ClassIndex | None = None) -> Contract:
-    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in member.type_params}
+    # generic members, and members of generic classes and traits, are tested at int
+    owner_params = scope.owner.type_params if isinstance(scope.owner, ast.ClassDecl) else ()
+    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
     params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
     if isinstance(member, ast.Method):

@@ -342,9 +342,11 @@ class _Deriver:
                 ftype = instantiate(f.type, ctsub if cls is decl else tsub | ctsub) if f.type is not None else None
                 if ftype is None:
                     continue
-                const = isinstance(f, ast.Const)
-                fields[f.name] = FieldUse(f.name, ftype, f.ghost, const,
-                                          not output and not const and self.modified(root_expr, f.name), decl=f)
+                # a field holding an object keeps pointing at it (its own fields are that object's): the
+                # model has no pre-state of the reference
+                fixed = isinstance(f, ast.Const) or self.index.lookup(ftype) is not None
+                fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const),
+                                          not output and not fixed and self.modified(root_expr, f.name), decl=f)
         builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output else ()
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), parent)
