@@ -51,6 +51,9 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             continue
         ref = raw.get(name)
         ident = ref.id if isinstance(ref, ObjRef) else 0
+        if root.parent is not None and not _settable(contract, v):
+            out[v.name] = v.name  # a const field's object: the constructor made it, the test uses it as it is
+            continue
         if ident == 0:
             out[v.name] = "null"
         elif ident in made:
@@ -61,7 +64,7 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             out[v.name] = build.call([values[arg] for arg, _ in build.args])
     # the fields of a null object, or of one another input already is, are not the test's to set
     for r in roots.values():
-        if out.get(r.name) in roots or out.get(r.name) == "null":
+        if (out.get(r.name) in roots and out.get(r.name) != r.name) or out.get(r.name) == "null":
             for f in r.fields:
                 out.pop(r.field_var(f), None)
     return out
@@ -89,10 +92,12 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
     for r in roots:
         text = inputs[r.name]
         init = test_var(text) if text in {x.name for x in roots} else text
+        if text == r.name and r.parent is not None:  # the object a const field holds
+            init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
         annotation = f": {typed(r.type)}" if r.name != "this" else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
     for r in roots:
-        if inputs[r.name] == "null" or inputs[r.name] in {x.name for x in roots}:
+        if inputs[r.name] == "null" or (inputs[r.name] in {x.name for x in roots} and inputs[r.name] != r.name):
             continue
         for f in r.fields:
             key = r.field_var(f)
