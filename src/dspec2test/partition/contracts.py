@@ -245,11 +245,11 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
     ensures = [_clause(program, "ensures", cl, obj.expand_unchanged(e, objects))
                for cl, e in zip(member.spec.ensures, enss)]
     for root, pred in objects.invariants:
-        call = ast.Call(ast.MemberSelect(_root_expr(root), pred.name), ())
+        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
         if not _mentions(reqs, call):  # the member requires it already
             requires.append(ContractClause("requires", pre(call), pred.span.line, f"{root}.{pred.name}()", True))
     for root, pred in objects.ensured:
-        call = ast.Call(ast.MemberSelect(_root_expr(root), pred.name), ())
+        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
         if not _mentions(enss, call):
             ensures.append(ContractClause("ensures", call, pred.span.line, f"{root}.{pred.name}()", True))
     state: list[Var] = []
@@ -279,8 +279,6 @@ def _mentions(exprs: list[ast.Expr], e: ast.Expr) -> bool:
     return any(n == e for x in exprs for n in walk(x))
 
 
-def _root_expr(name: str) -> ast.Expr:
-    return obj.Root(name, ast.NamedType("object"), False, False, (), ()).expr
 
 
 def pre_state_name(array: str) -> str:

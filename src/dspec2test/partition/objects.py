@@ -160,6 +160,15 @@ class Build:
         return f"new {self.class_name}{name}({', '.join(literals)})"
 
 
+def root_expr(name: str) -> ast.Expr:
+    """How the contract names an object input: `this`, `o`, `this.next`."""
+    head, *rest = name.split(".")
+    out: ast.Expr = ast.ThisExpr() if head == "this" else ast.Name(head)
+    for r in rest:
+        out = ast.MemberSelect(out, r)
+    return out
+
+
 @dataclass(frozen=True)
 class Root:
     """An object of the member's inputs or outputs."""
@@ -174,14 +183,7 @@ class Root:
 
     @property
     def expr(self) -> ast.Expr:
-        """How the contract names it."""
-        if self.name == "this":
-            return ast.ThisExpr()
-        head, *rest = self.name.split(".")
-        out: ast.Expr = ast.ThisExpr() if head == "this" else ast.Name(head)
-        for r in rest:
-            out = ast.MemberSelect(out, r)
-        return out
+        return root_expr(self.name)
 
     def field_var(self, f: FieldUse) -> str:
         return f"{self.name}.{f.name}"
@@ -211,7 +213,8 @@ class Objects:
         for r in self.roots:
             if r.output or len(r.builds) < 2:
                 continue
-            out = [prev + (ast.TypeTest(r.expr, ast.NamedType(b.cls.name)),) for prev in out for b in r.builds]
+            out = [prev + (ast.TypeTest(r.expr, ast.NamedType(b.class_name.split("<")[0])),)
+                   for prev in out for b in r.builds]
         return out[:8]
 
 
