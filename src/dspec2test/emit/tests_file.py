@@ -118,6 +118,8 @@ def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = Non
     declarations in modules by their full path (emit/names.py)."""
     if names is not None:
         e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
+    if contract.datatype is not None:
+        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)  # type: ignore
     if contract.cls is None:
         return e
     receiver: ast.Expr = ast.Name(INSTANCE)
@@ -234,6 +236,8 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
         if v.name not in objects:
             body += input_decl(v, tc.inputs[v.name], ctx, contract)
     body += setup_lines(contract, tc.inputs, ctx.types, lambda t: ctx.type_text(t, contract))
+    if contract.datatype is not None:  # the value a datatype's member is called on
+        body.append(f"var {INSTANCE}: {ctx.type_text(contract.state[0].type, contract)} := {tc.inputs['this']};")
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
     body.append(marker(Event.CALL))
@@ -270,7 +274,7 @@ def input_decl(v: Var, literal: str, ctx: EmitContext, contract: Contract | None
 
 
 def callee(contract: Contract) -> str:
-    if contract.cls is not None and not contract.is_static:
+    if (contract.cls is not None and not contract.is_static) or contract.datatype is not None:
         return f"{INSTANCE}.{contract.short}"
     return contract.name
 

@@ -65,6 +65,7 @@ class Contract:
     state: tuple[Var, ...] = ()  # the receiver, and the fields of object inputs and outputs (objects.py)
     hidden: tuple[Var, ...] = ()  # solver variables no scenario pins: constructor arguments and the like
     blocked: str = ""  # why no test can call it at all (a member of an abstract module)
+    datatype: ast.Datatype | None = None  # the datatype an instance member is called on a value of
 
     @property
     def vars(self) -> tuple[Var, ...]:
@@ -174,8 +175,8 @@ CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
                 index: ClassIndex | None = None) -> Contract:
-    # generic members, and members of generic classes and traits, are tested at int
-    owner_params = scope.owner.type_params if isinstance(scope.owner, ast.ClassDecl) else ()
+    # generic members, and members of generic classes, traits and datatypes, are tested at int
+    owner_params = scope.owner.type_params if isinstance(scope.owner, (ast.ClassDecl, ast.Datatype)) else ()
     tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
     params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
@@ -208,9 +209,25 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
     with_objects = _with_objects(program, index, base, requires_exprs, ensures_exprs)
     if with_objects is not None:
         return with_objects
+    if isinstance(scope.owner, ast.Datatype) and not member.static:
+        base, requires_exprs, ensures_exprs = _value_receiver(base, scope.owner, requires_exprs, ensures_exprs)
     requires = tuple(_clause(program, "requires", c, e) for c, e in zip(member.spec.requires, requires_exprs))
     ensures = tuple(_clause(program, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
     return replace(base, requires=requires, ensures=ensures)
+
+
+def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
+                    ensures: list[ast.Expr]) -> tuple[Contract, list[ast.Expr], list[ast.Expr]]:
+    """A member of a datatype is called on a value of it, `this`: an input like a parameter, whose fields
+    and sibling members the clauses name through it (`x` -> `this.x`)."""
+    locals_ = {v.name for v in c.vars}
+    names = {f.name for ctor in dt.ctors for f in ctor.params if f.name} | {
+        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)}
+    mapping = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
+    requires = [substitute(e, mapping) for e in requires]
+    ensures = [substitute(e, mapping) for e in ensures]
+    t = ast.NamedType(".".join([*c.module, dt.name]), tuple(DEFAULT_TYPE_ARG for _ in dt.type_params))
+    return replace(c, datatype=dt, state=(Var("this", t, False, expr=ast.ThisExpr()),)), requires, ensures
 
 
 def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires_exprs: list[ast.Expr],

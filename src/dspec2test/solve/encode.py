@@ -172,6 +172,19 @@ class Encoder:
             raise _u(f"field {name} of an object in a collection", node)
         raise _u(f"field {name} of {o.name}", node)
 
+    def _datatype_field(self, obj: TV, name: str) -> TV | None:
+        for info in self.types.ctors_of(obj.t.base):
+            for fname, ft, acc in info.fields:
+                if fname == name:
+                    return self.types.from_rep(acc(obj.v), ft)
+        return None
+
+    def _datatype_member(self, obj: TV, name: str) -> ast.Function | None:
+        """A function declared in the datatype of a value (`c.WF()`)."""
+        decl = obj.t.base.decl
+        return next((m for m in getattr(decl, "members", ()) if isinstance(m, ast.Function) and m.name == name
+                     and not m.static), None)
+
     def _is_field(self, name: str, env: Env) -> bool:
         """Does a bare name denote a field of the receiver (in a class's function body)?"""
         if THIS not in env.vars:
@@ -225,6 +238,11 @@ class Encoder:
 
     def _global(self, name: str, node, env: Env) -> TV:
         found = env.scope.lookup(name)
+        this = env.vars.get(THIS)
+        if found is None and this is not None and this.t.base.kind == "data" and "." not in name:
+            field_ = self._datatype_field(this, name)  # a field of the datatype a member belongs to
+            if field_ is not None:
+                return field_
         if found is None:
             raise _u(f"unknown name {name}", node)
         decl, scope = found
@@ -643,10 +661,9 @@ class Encoder:
                     if info.ctor.name == name[:-1]:
                         return TV(info.test(obj.v), BOOL)
                 raise _u(f"unknown constructor test {name}", e)
-            for info in infos:
-                for fname, ft, acc in info.fields:
-                    if fname == name:
-                        return self.types.from_rep(acc(obj.v), ft)
+            found = self._datatype_field(obj, name)
+            if found is not None:
+                return found
             raise _u(f"datatype member {name}", e)
         if b.kind == "bv" or name in ("Floor", "IsLimit", "IsSucc", "Offset", "IsNat"):
             if b.kind == "real" and name == "Floor":
@@ -844,6 +861,10 @@ class Encoder:
             target = self.enc(callee.obj, env)
             if target.t.base.kind == "class":
                 return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
+            member = self._datatype_member(target, callee.name) if target.t.base.kind == "data" else None
+            if member is not None:
+                return self._call_function(member, self.resolver.scope_of(member),
+                                           [self.enc(a, env) for a in e.args], e, env, this=target)
         name = callee.name if isinstance(callee, ast.Name) else _dotted(callee)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
@@ -858,6 +879,8 @@ class Encoder:
         if isinstance(decl, ast.Function):
             if isinstance(scope.cls, ast.ClassDecl) and not decl.static and "." not in name and THIS in env.vars:
                 return self._instance_call(env.vars[THIS], name, args, e, env)  # `Valid()` in a class's contract
+            if isinstance(scope.cls, ast.Datatype) and not decl.static and "." not in name and THIS in env.vars:
+                return self._call_function(decl, scope, args, e, env, this=env.vars[THIS])
             return self._call_function(decl, scope, args, e, env)
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
@@ -895,7 +918,7 @@ class Encoder:
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
         fscope = self.resolver.scope_of(f)
-        if fscope.cls is not None and isinstance(fscope.cls, ast.ClassDecl) and not f.static and this is None:
+        if isinstance(fscope.cls, (ast.ClassDecl, ast.Datatype)) and not f.static and this is None:
             raise _u("instance function", node)
         # what the body may read besides its parameters: the receiver and the heap state it is called in
         heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
