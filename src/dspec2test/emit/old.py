@@ -94,27 +94,29 @@ class Snapshots:
         return None
 
     def _old_heap(self, inner: ast.Expr, local: set[str], objects: set[str]) -> ast.Expr | None:
-        """old(E) where E reads objects the member modifies: E's value before the call; under a binder, the
-        value of each largest part of E that reads them and no bound variable."""
-        if not free_names(inner) & local:
-            return self._value(inner)
-        arrays = {self._field_key(r, f): f for r in self.contract.objects.roots for f in r.fields
-                  if f.modified and _is_array(f.type)}
+        """old(E) where E reads objects the member modifies: E with each field it reads copied before the
+        call (an array field as a sequence), so E is evaluated where the clause evaluates it, under its
+        guards (a copy of `m[k]` made before the call would fail where `k in m` guards it). A function of
+        an object is copied as a value, where it reads no bound variable."""
+        fields = {print_expr(ast.MemberSelect(r.expr, f.name)): f for r in self.contract.objects.roots
+                  for f in r.fields}
 
         def go(n: ast.Node) -> ast.Node:
-            if isinstance(n, (ast.MemberSelect, ast.Call)) and reads_objects(n, objects) \
-                    and not free_names(n) & local:
+            if isinstance(n, ast.MemberSelect) and print_expr(n) in fields:
                 text = print_expr(n)
-                if isinstance(n, ast.MemberSelect) and text in arrays:
-                    name = PREFIX + text.replace(".", "_")
-                    self._declare(text, name, f"{print_expr(self.scope(n))}[..]")
+                if _is_array(fields[text].type):
+                    self._declare(text, PREFIX + text.replace(".", "_"), f"{print_expr(self.scope(n))}[..]")
                     return ast.Name(self._names[text])
+                if fields[text].ghost:
+                    return n  # left as it is: the clause is ghost anyway
                 return self._value(n)
             if isinstance(n, ast.MemberSelect) and n.name == "Length":
                 inner_ = go(n.obj)
                 if isinstance(inner_, ast.Name) and inner_.name.startswith(PREFIX):
                     return ast.Cardinality(inner_)
                 return ast.MemberSelect(inner_, n.name)  # type: ignore[arg-type]
+            if isinstance(n, ast.Call) and reads_objects(n, objects) and not free_names(n) & local:
+                return self._value(n)
             return map_children(n, go)
 
         out = go(inner)

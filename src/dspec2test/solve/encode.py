@@ -649,7 +649,10 @@ class Encoder:
                 return TV(m.keys, RType("set", (kt,)))
             if name == "Values":
                 return TV(SetV(tuple((g, m.get(k)) for g, k in m.keys.cands)), RType("set", (vt,)))
-            raise _u("map Items", e)
+            pair = RType("tuple", (kt, vt))
+            self.types.sort(pair)
+            make, _ = self.types.tuple_make[pair]
+            return TV(SetV(tuple((g, make(k, m.get(k))) for g, k in m.keys.cands)), RType("set", (pair,)))
         if b.kind == "tuple" and name.isdigit():
             make, accs = self.types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             i = int(name)
