@@ -174,8 +174,8 @@ def literal(pv, t: RType, types: Types | None) -> str:
     if k in ("array2", "array3"):  # as nested sequences: the test builds the array from them
         inner = RType("array2", b.args) if k == "array3" else RType("seq", b.args)
         return "[" + ", ".join(literal(x, inner, types) for x in pv) + "]"
-    if k == "set":
-        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+    if k == "set":  # (a set of sequences may list an element twice: its rep is not canonical)
+        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0]))
         return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "multiset":
         items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))

@@ -256,7 +256,7 @@ class Types:
             return any(self.has_wf(a) for a in b.args)
         return False
 
-    def wf(self, tv: TV, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+    def wf(self, tv: TV, limited: bool, encode_constraint, inner: bool = False) -> list[z3.BoolRef]:
         """Constraints every value of the type satisfies; `limited` bounds sequence lengths by the cap.
 
         `encode_constraint(rtype, tv)` encodes a subset type's/newtype's constraint for the value.
@@ -285,9 +285,19 @@ class Types:
             out.append(z3.Or(z3.And(c >= 0, c < 0xD800), z3.And(c >= 0xE000, c <= CHAR_MAX)))
         elif b.kind in ("seq", "array"):
             s = tv.v
+            et = b.args[0]
+            if limited and (inner or _nested(et)):
+                # elements that are sequences themselves (or this is one): constrain the shape's elements,
+                # not s[i], which Z3's sequence solver (4.8.12) leaves undecided once two such variables meet
+                shape, es = self._shape_of(s)
+                out += [z3.Length(s) <= self.cap, shape]
+                if self.has_wf(et):
+                    out += [z3.Implies(z3.IntVal(i) < z3.Length(s),
+                                       and_(self.wf(self.from_rep(e, et), limited, encode_constraint, True)))
+                            for i, e in enumerate(es)]
+                return out
             if limited:
                 out += [z3.Length(s) <= self.cap, self._shape(s)]
-            et = b.args[0]
             if self.has_wf(et):
                 if limited:
                     for i in range(self.cap):
@@ -299,16 +309,14 @@ class Types:
                     out.append(z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(s)), inner)))
         elif b.kind in ("set", "multiset"):
             w = tv.v.rep
-            out += [z3.Length(w) <= self.cap, self._shape(w)]
-            out += self._ordered(w, b.args[0], strict=b.kind == "set")
-            out += self._elems_wf(w, b.args[0], limited, encode_constraint)
+            out += [z3.Length(w) <= self.cap]
+            out += self._elements(w, b.args[0], b.kind == "set", limited, encode_constraint)
         elif b.kind == "map":
             srt = self.sort(b)
             keys, vals = srt.accessor(0, 0)(tv.v.rep), srt.accessor(0, 1)(tv.v.rep)
-            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys), self._shape(keys), self._shape(vals)]
-            out += self._ordered(keys, b.args[0], strict=True)
-            out += self._elems_wf(keys, b.args[0], limited, encode_constraint)
-            out += self._elems_wf(vals, b.args[1], limited, encode_constraint)
+            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys)]
+            out += self._elements(keys, b.args[0], True, limited, encode_constraint)
+            out += self._elements(vals, b.args[1], None, limited, encode_constraint)
         elif b.kind in ("array2", "array3"):
             dims = self.dims(tv)
             out += [d >= 0 for d in dims]
@@ -354,12 +362,31 @@ class Types:
     def _shape(self, s) -> z3.BoolRef:
         """s is one of the concatenations of 0..cap fresh elements: Z3's sequence solver (4.8.12) needs this
         to decide nested sequences, and it makes element reads cheap."""
+        return self._shape_of(s)[0]
+
+    def _shape_of(self, s) -> tuple[z3.BoolRef, list]:
         es = [z3.Const(self.fresh("e"), s.sort().basis()) for _ in range(self.cap)]
         shape = None
         for n in range(self.cap, -1, -1):
             t = z3.Empty(s.sort()) if n == 0 else z3.Unit(es[0]) if n == 1 else z3.Concat(*[z3.Unit(e) for e in es[:n]])
             shape = t if shape is None else z3.If(z3.Length(s) == n, t, shape)
-        return s == shape
+        return s == shape, es
+
+    def _elements(self, w, et: RType, strict: bool | None, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+        """Shape, canonical order (`strict` None: none) and well-formedness of the elements of a set's,
+        multiset's or map's sequence. Elements that are sequences themselves are constrained through the
+        shape's fresh elements rather than `w[i]`, which Z3's sequence solver (4.8.12) leaves undecided."""
+        if not _nested(et):
+            out = [self._shape(w)]
+            out += self._ordered(w, et, strict) if strict is not None else []
+            return out + self._elems_wf(w, et, limited, encode_constraint)
+        shape, es = self._shape_of(w)
+        out = [shape]
+        if self.has_wf(et):
+            out += [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(e, et), limited,
+                                                                           encode_constraint, True)))
+                    for i, e in enumerate(es)]
+        return out
 
     def _elems_wf(self, w, et: RType, limited: bool, encode_constraint) -> list[z3.BoolRef]:
         if not self.has_wf(et):
@@ -381,6 +408,11 @@ class Types:
                 rel = z3.And([w[j] != b for j in range(i + 1)]) if strict else z3.BoolVal(True)
             out.append(z3.Implies(z3.IntVal(i + 1) < z3.Length(w), rel))
         return out
+
+
+def _nested(et: RType) -> bool:
+    """Is an element type held as a Z3 sequence itself (a string, a sequence, a set...)?"""
+    return et.base.kind in ("seq", "array", "set", "multiset", "map")
 
 
 def cells(dims: int, cap: int) -> list[tuple[int, ...]]:
