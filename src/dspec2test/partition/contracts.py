@@ -263,8 +263,12 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
                for cl, e in zip(member.spec.ensures, enss)]
     for root, pred in objects.invariants:
         call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
-        if not _mentions(reqs, call):  # the member requires it already
-            requires.append(ContractClause("requires", pre(call), pred.span.line, f"{root}.{pred.name}()", True))
+        if _mentions(reqs, call):  # the member requires it already
+            continue
+        r = objects.root(root)
+        if r is not None and r.nullable:  # of an object, when there is one
+            call = ast.BinOp("==>", ast.BinOp("!=", obj.root_expr(root), ast.NullLit()), call)
+        requires.append(ContractClause("requires", pre(call), pred.span.line, print_expr(call), True))
     for root, pred in objects.ensured:
         call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
         if not _mentions(enss, call):

@@ -282,7 +282,6 @@ def class_text(cls: ast.ClassDecl, index: ClassIndex, tsub: dict[str, ast.Type],
 
 @dataclass
 class _Deriver:
-    program: ast.Program
     index: ClassIndex
     member: ast.Method | ast.Function
     names: set[str]  # mentioned by the contract and what it calls
@@ -333,12 +332,12 @@ class _Deriver:
             self.unsupported.append(f"{name}: no class of the program implements trait {decl.name}")
             return
         tsub = class_type_args(t, decl)
-        root_expr = Root(name, t, False, output, (), ()).expr
+        here = root_expr(name)
         fields: dict[str, FieldUse] = {}
         for cls in impls or (decl,):
             ctsub = class_type_args(t, cls) if cls is decl else {p.name: DEFAULT_TYPE_ARG for p in cls.type_params}
             for f in self.index.fields(cls):
-                if f.name in fields or (f.name not in self.names and (root_expr not in self.whole or f.ghost)):
+                if f.name in fields or (f.name not in self.names and (here not in self.whole or f.ghost)):
                     continue
                 if isinstance(f, ast.Const) and f.value is not None:
                     continue  # its value is an expression the solver encodes
@@ -349,7 +348,7 @@ class _Deriver:
                 # model has no pre-state of the reference
                 fixed = isinstance(f, ast.Const) or self.index.lookup(ftype) is not None
                 fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const),
-                                          not output and not fixed and self.modified(root_expr, f.name), decl=f)
+                                          not output and not fixed and self.modified(here, f.name), decl=f)
         builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output else ()
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), parent)
@@ -400,16 +399,13 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
                 ensured.append(("this", pred))
     for name, t in params:
         decl = index.lookup(t)
-        if decl is not None:
-            for c in index.implementations(decl)[:1]:
-                for pred in class_invariants(index, c, None):
-                    if decl.kind == "class":
-                        invariants.append((name, pred))
+        if decl is not None and decl.kind == "class":
+            invariants += [(name, pred) for pred in class_invariants(index, decl, None)]
     inv_exprs: list[ast.Node] = [pred.body for _, pred in invariants if pred.body is not None]
     names = mentioned(index, list(exprs) + inv_exprs)
     frames = [explicit_this(e, index, cls, {n for n, _ in params}) if cls is not None else e
               for c in getattr(member.spec, "modifies", ()) for e in c.exprs]
-    d = _Deriver(program, index, member, names, frames, print_type, unchanged_roots(exprs))
+    d = _Deriver(index, member, names, frames, print_type, unchanged_roots(exprs))
     if not static and cls is not None:
         t = ast.NamedType(index.qualified(cls), tuple(DEFAULT_TYPE_ARG for _ in cls.type_params))
         d.add("this", t, is_ctor, None, 0)
