@@ -294,6 +294,8 @@ class MemberGeneration:
             cannot = unbuildable(c)  # fail early when an object input cannot be made
             if cannot is not None:
                 raise cannot
+            for note in c.objects.notes:
+                self.warn(note)
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
             hidden = getattr(solver, "hidden_input_types", lambda: [])()
             if hidden:

@@ -197,6 +197,7 @@ class Objects:
     invariants: tuple[tuple[str, ast.Function], ...] = ()  # (root, predicate) the root's objects keep
     ensured: tuple[tuple[str, ast.Function], ...] = ()  # (root, predicate) the member re-establishes
     unsupported: tuple[str, ...] = ()  # why some object input cannot be built (per root)
+    notes: tuple[str, ...] = ()  # what the tests cannot choose of an object's state, and why
 
     @property
     def pre_state(self) -> tuple[str, ...]:
@@ -290,6 +291,7 @@ class _Deriver:
     whole: list[ast.Expr]  # objects of which the contract reads every field (`unchanged(o)`)
     roots: list[Root] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     def modifies_all(self) -> bool:
         """A frame of objects we cannot tell apart (`modifies Repr`): every root may change."""
@@ -375,6 +377,10 @@ class _Deriver:
         # the constructor that says most of the consts the contract reads; then the one with fewest arguments
         best = max(ctors, key=lambda c: (len(decided(c)), -len(c.params)))
         args = tuple((ctor_arg_name(root, p.name), instantiate(p.type, tsub)) for p in best.params)
+        for n in consts:
+            if n not in decided(best):
+                self.notes.append(f"{root}.{n} is a const only {cls.name}'s constructor sets, and its ensures do "
+                                  f"not say to what: the tests take what it gives, the solver cannot choose it")
         return Build(cls, text, best, args, decided(best))
 
 
@@ -415,7 +421,7 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
     for name, t in outputs:
         if index.lookup(t) is not None:
             d.add(name, t, True, None, 0)
-    return Objects(tuple(d.roots), tuple(invariants), tuple(ensured), tuple(d.unsupported))
+    return Objects(tuple(d.roots), tuple(invariants), tuple(ensured), tuple(d.unsupported), tuple(d.notes))
 
 
 def _autocontracts(cls: ast.ClassDecl) -> bool:
