@@ -52,6 +52,12 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         if text in seen:
             return False
         seen.add(text)
+        try:
+            return _useful(pin)
+        except Unsupported:  # a pin the solver cannot encode (the size of a string it holds as an atom)
+            return False
+
+    def _useful(pin: Pin) -> bool:
         on_witness = solver.holds(pin.expr, witness) if witness is not None else None
         if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,))):
             return False  # the partition does not allow this edge

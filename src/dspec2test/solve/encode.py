@@ -30,6 +30,10 @@ _BINDERS = (ast.Quantifier, ast.SetComprehension, ast.MapComprehension, ast.Lamb
             ast.SeqInit, ast.StmtExpr)
 
 
+class AtomMisuse(Unsupported):
+    """A string taken apart where the solver holds strings as atoms (it then solves without them)."""
+
+
 def _tv_key(tv: TV | None) -> tuple:
     """A bound value as a memo key: a term by its Z3 id (equal terms share one), anything else by identity."""
     if tv is None:
@@ -122,7 +126,16 @@ class Encoder:
         return TV(z3.IntVal(ord(e.value)), CHAR)
 
     def e_StringLit(self, e, env):
+        if self.types.atoms:
+            return TV(z3.IntVal(self.types.atom_of(e.value)), STRING)
         return TV(_seq_lit([z3.IntVal(ord(c)) for c in e.value], z3.IntSort()), STRING)
+
+    def seq(self, tv: TV, node) -> TV:
+        """tv, a sequence the caller takes apart: where strings are atoms, a string cannot be."""
+        if self.types.is_atom(tv.t):
+            sp = getattr(node, "span", None)
+            raise AtomMisuse("string operation", sp.line if sp else 0, sp.col if sp else 0)
+        return tv
 
     def e_Name(self, e, env):
         if e.name in env.vars:
@@ -311,6 +324,7 @@ class Encoder:
         if k in ("set", "multiset", "map"):
             return self._collection_op(op, a, b, node)
         if k in ("seq", "array"):
+            self.seq(a, node)
             if op == "+":
                 return TV(z3.Concat(a.v, b.v), a.t if not a.t.is_string else STRING)
             if op in ("<", "<="):  # prefix
@@ -394,6 +408,7 @@ class Encoder:
 
     def member(self, x: TV, coll: TV, node) -> z3.BoolRef:
         k = coll.t.base.kind
+        self.seq(coll, node)
         if k == "any":
             return z3.BoolVal(False)
         et = coll.t.base.args[0]
@@ -428,6 +443,8 @@ class Encoder:
                 return TV(z3.BitVecVal(tv.lit, b.width), t)
             if b.kind in ("int", "char"):
                 return TV(tv.v, t, tv.lit)
+        if tv.t.base.kind == "seq" and tv.t.base.args[0] == ANY and self.types.is_atom(b):
+            return TV(z3.IntVal(self.types.atom_of("")), t)  # `[]` where a string is wanted
         if tv.t.base.kind == "seq" and tv.t.base.args[0] == ANY and b.kind in ("seq", "array"):
             return TV(z3.Empty(self.types.sort(b)), t)
         if tv.t.base.kind == "seq" and b.kind in ("seq", "array") and tv.t.base.args[0] != b.args[0]:
@@ -475,6 +492,7 @@ class Encoder:
     def e_Cardinality(self, e, env):
         a = self.enc(e.expr, env)
         k = a.t.base.kind
+        self.seq(a, e)
         if k in ("seq", "array"):
             return TV(self.length(a), INT)
         if k == "set":
@@ -512,6 +530,7 @@ class Encoder:
 
     def e_MultisetConv(self, e, env):
         a = self.enc(e.expr, env)
+        self.seq(a, e)
         k = a.t.base.kind
         et = a.t.base.args[0] if a.t.base.args else ANY
         if k == "set":
@@ -568,6 +587,7 @@ class Encoder:
                 raise _u("multi-dimensional index", e)
             return self.types.cell(s, [self._int(self.enc(i, env)) for i in e.indices])
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         i = self.enc(e.indices[0], env)
         k = s.t.base.kind
         if k in ("seq", "array"):
@@ -586,6 +606,7 @@ class Encoder:
         if e.parts:
             raise _u("sequence split slice", e)
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         if s.t.base.kind not in ("seq", "array"):
             raise _u(f"slice of {s.t.base.kind}", e)
         t = s.t.base if s.t.base.kind == "seq" else seq_of(s.t.base.args[0])
@@ -610,6 +631,7 @@ class Encoder:
 
     def e_Update(self, e, env):
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         k = s.t.base.kind
         if k == "seq":
             i = self._int(self.enc(e.index, env))

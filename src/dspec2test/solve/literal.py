@@ -30,6 +30,13 @@ class ObjRef:
 
 
 @dataclass(frozen=True)
+class Atom:
+    """A string the solver only compared: a literal's (negative) or a free one's identity."""
+
+    id: int
+
+
+@dataclass(frozen=True)
 class Func:
     entries: tuple  # ((args...), value)
     default: object
@@ -62,12 +69,14 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
 
 def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool = True):
     b = t.base
-    k = b.kind
+    k = "atom" if types.is_atom(b) else b.kind
     if term.ctx != z3.main_ctx():  # function table entries come in the model's own context
         term = term.translate(z3.main_ctx())
     val = model.eval(term.translate(model.ctx), model_completion=complete)
     if k in ("int", "char", "bv", "class"):
         return val.as_long() if z3.is_int_value(val) or z3.is_bv_value(val) else 0
+    if k == "atom":
+        return Atom(val.as_long() if z3.is_int_value(val) else 0)
     if k == "bool":
         return z3.is_true(val)
     if k == "real":
@@ -150,6 +159,8 @@ def real_lit(x: Fraction) -> str:
 
 def _sort_key(pv, t: RType):
     k = t.base.kind
+    if isinstance(pv, Atom):
+        return (0, pv.id, "")
     if k in ("int", "char", "bv", "real", "bool"):
         return (0, pv, "")
     return (1, 0, literal(pv, t, None))
@@ -167,6 +178,8 @@ def literal(pv, t: RType, types: Types | None) -> str:
         return char_lit(pv)
     if k == "real":
         return real_lit(pv)
+    if isinstance(pv, Atom):
+        return string_lit([ord(c) for c in atom_text(pv, types)])
     if k in ("seq", "array"):
         if b.args[0].base.kind == "char":
             return string_lit(pv)
@@ -245,10 +258,24 @@ def _default(sort):
     return z3.FreshConst(sort)
 
 
+def atom_text(a: Atom, types: Types | None) -> str:
+    """The string an atom stands for: its literal's, else one no literal of the contract is (`s1`)."""
+    literals = types.literals if types is not None else {}
+    for text, ident in literals.items():
+        if ident == a.id:
+            return text
+    text = f"s{a.id}"
+    while text in literals:
+        text += "_"
+    return text
+
+
 def term_of(pv, t: RType, types: Types):
     """The rep term of a plain value (None for functions, which are never pinned)."""
     b = t.base
     k = b.kind
+    if isinstance(pv, Atom):
+        return z3.IntVal(pv.id)
     if k in ("int", "char"):
         return z3.IntVal(pv)
     if k == "class":

@@ -14,7 +14,7 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
 from dspec2test.partition.objects import Objects
-from dspec2test.solve.encode import Encoder
+from dspec2test.solve.encode import AtomMisuse, Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
 from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
@@ -170,11 +170,30 @@ class Solver:
 
     def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
                  length_limit: int = 10, member=None):
+        # strings held in collections: first as atoms (Z3 4.8.12 does not decide sets of strings), unless
+        # the contract takes a string apart
+        atoms = _strings_in_collections(Resolver(program), member, vars)
+        self._setup(program, vars, timeout_s, length_limit, member, atoms)
+        if atoms and not self._atoms_fit(program, member):
+            self._setup(program, vars, timeout_s, length_limit, member, False)
+
+    def _atoms_fit(self, program: ast.Program, member) -> bool:
+        contract = member_contract(program, member)
+        try:
+            self._encode([cl.expr for cl in contract.clauses] if contract is not None else [])
+        except AtomMisuse:
+            return False
+        except Unsupported:
+            pass  # unsupported either way: no reason to give the atoms up
+        return True
+
+    def _setup(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float,
+               length_limit: int, member, atoms: bool) -> None:
         self.resolver = Resolver(program)
         self.scope = self.resolver.scope_of(member)
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
-        self.types = Types(self.resolver, cap=length_limit)
+        self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1)
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
@@ -289,7 +308,7 @@ class Solver:
                 parts = [(srt.accessor(0, 0)(v.rep), b.args[0]), (srt.accessor(0, 1)(v.rep), b.args[1])]
             else:
                 parts = [(v.rep, b.args[0])]
-        elif b.kind in ("seq", "array"):
+        elif b.kind in ("seq", "array") and isinstance(v, z3.SeqRef):  # (a string atom has no elements)
             parts = [(v, b.args[0])]
         else:
             return []
@@ -763,6 +782,24 @@ class Solver:
 
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
+
+
+def _strings_in_collections(resolver: Resolver, member, vars: Sequence[tuple[str, ast.Type, bool]]) -> bool:
+    """Does some variable hold strings inside a collection (a set of names, a map keyed by them)?"""
+    def inside(t: RType, depth: int) -> bool:
+        b = t.base
+        if b.kind == "seq" and b.args and b.args[0].base.kind == "char":
+            return depth > 0
+        return b.kind in ("seq", "set", "multiset", "map", "array") and any(inside(a, depth + 1) for a in b.args)
+
+    scope = resolver.scope_of(member)
+    for _, t, _ in vars:
+        try:
+            if inside(resolver.rtype(t, scope), 0):
+                return True
+        except Unsupported:
+            continue
+    return False
 
 
 def skip_python_checks() -> None:

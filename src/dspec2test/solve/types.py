@@ -2,7 +2,8 @@
 
 Representations (a "rep" is the Z3 term a value of that type is stored as inside containers):
 int, nat, char and subset types over int: Int; real: Real; bool: Bool; bvN: BitVec(N); seq, string and
-array<T>: Seq(T); set<T>: a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
+array<T>: Seq(T) (a string is an Int "atom" instead in a Types made with `atoms`, see `is_atom`); set<T>:
+a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
 non-decreasing Seq(T); map<K, V>: a datatype of a key Seq (like a set) and a value Seq; tuples and
 datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterpreted function
 (variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
@@ -59,9 +60,13 @@ class CtorInfo:
 class Types:
     """Sorts and variable declarations for one Solver (no state shared between solvers)."""
 
-    def __init__(self, resolver: Resolver, cap: int):
+    def __init__(self, resolver: Resolver, cap: int, atoms: bool = False):
         self.resolver = resolver
         self.cap = cap  # static bound on set/multiset/map sizes (and on limited sequences)
+        # strings as atoms: opaque Ints that are equal or not, for contracts that only compare strings
+        # (a set of names); Z3 4.8.12's sequence solver does not decide sets of strings
+        self.atoms = atoms
+        self.literals: dict[str, int] = {}  # a string literal's atom (negative; free atoms are >= 0)
         self._sorts: dict[RType, z3.SortRef] = {}
         self.ctors: dict[tuple[RType, str], CtorInfo] = {}
         self.ctor_of_z3: dict[str, CtorInfo] = {}
@@ -89,9 +94,18 @@ class Types:
 
     # ---------------------------------------------------------------- sorts
 
+    def is_atom(self, t: RType) -> bool:
+        b = t.base
+        return self.atoms and b.kind == "seq" and b.args[0].base.kind == "char"
+
+    def atom_of(self, text: str) -> int:
+        return self.literals.setdefault(text, -1 - len(self.literals))
+
     def sort(self, t: RType) -> z3.SortRef:
         b = t.base
         k = b.kind
+        if self.is_atom(b):
+            return z3.IntSort()
         if k in ("int", "char", "class"):
             return z3.IntSort()
         if k == "bool":
@@ -263,6 +277,8 @@ class Types:
         """
         t = tv.t
         out: list[z3.BoolRef] = []
+        if self.is_atom(t):
+            return []  # any Int is some string
         if t.kind in ("subset", "newtype"):
             out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint)
             if t.name == "nat":
@@ -376,7 +392,7 @@ class Types:
         """Shape, canonical order (`strict` None: none) and well-formedness of the elements of a set's,
         multiset's or map's sequence. Elements that are sequences themselves are constrained through the
         shape's fresh elements rather than `w[i]`, which Z3's sequence solver (4.8.12) leaves undecided."""
-        if not _nested(et):
+        if not _nested(et) or self.is_atom(et):
             out = [self._shape(w)]
             out += self._ordered(w, et, strict) if strict is not None else []
             return out + self._elems_wf(w, et, limited, encode_constraint)
@@ -397,7 +413,7 @@ class Types:
     def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:
         """Canonical order of a set/multiset/map-key sequence, so one value has one rep."""
         out = []
-        kind = et.base.kind
+        kind = "int" if self.is_atom(et) else et.base.kind
         for i in range(self.cap - 1):
             a, b = w[i], w[i + 1]
             if kind == "bv":
