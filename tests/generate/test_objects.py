@@ -13,10 +13,10 @@ import pytest
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
-from dspec2test.emit.tests_file import EmitContext, checks_of
+from dspec2test.emit.tests_file import EmitContext, checks_of, plan_checks
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.partition.contracts import select
-from dspec2test.records import Status
+from dspec2test.records import CheckKind, Status
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.solve.literal import ObjRef
 from dspec2test.toolchain import find_toolchain
@@ -66,6 +66,12 @@ def test_a_receiver_is_solver_state_the_test_sets_and_the_constructor_decides_it
     assert checks.snapshots[0] == "var dspec2test_old_1 := dspec2test_obj.count;"
     assert [print_expr(e) for _, e in checks.requires] == ["dspec2test_obj.count < dspec2test_obj.limit",
                                                           "dspec2test_obj.Valid()"]
+    # the compiled invariant is checked before the call, and blames our input when it fails
+    before, _ = plan_checks(inc, checks, ctx, None)
+    assert [(p.check.kind, p.condition) for p in before] == [
+        (CheckKind.TYPE, "dspec2test_obj.count >= 0"),
+        (CheckKind.REQUIRES, "dspec2test_obj.count < dspec2test_obj.limit"),
+        (CheckKind.INVARIANT, "dspec2test_obj.Valid()")]
     assert {(c.text, why) for c, why in checks.unchecked} == {
         ("history == old(history) + [count]", "history is ghost"),
         ("unchanged(this) || fresh(this) || true", "fresh() is ghost")}
