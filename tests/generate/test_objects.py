@@ -107,6 +107,11 @@ def test_trait_members_are_tested_on_each_class_that_implements_them_and_modules
     # a predicate without a body: solved for, listed as unchecked (it is ghost), the member still tested
     flag = by_name["Bank.Flag"]
     assert flag["partitions"] and [u["reason"] for u in flag["unchecked"]] == ["Audited is ghost"]
+    # objects in a sequence are built one by one, different objects with different balances
+    inputs = by_name["Bank.SumFirstTwo"]["partitions"][0]["scenarios"][0]["inputs"]
+    assert inputs["accts"].startswith("[#1, #2") and inputs["#1"].startswith("new Bank.Checking(")
+    assert inputs["#1.balance"] != inputs["#2.balance"]
+    assert "var accts: seq<Bank.Checking> := [dspec2test_e1, dspec2test_e2" in got.tests_text
     # a two-dimensional array is built from rows, at least two of each
     fill = by_name["Fill"]["partitions"][0]["scenarios"][0]["inputs"]["a"]
     assert fill.startswith("[[") and fill.count("], [") >= 1
@@ -127,9 +132,10 @@ def test_account_tests_pass_on_the_program_and_catch_planted_bugs(tmp_path):
         ("      balance := balance + amount;", "      balance := amount;"),  # Deposit overwrites
         ("    to.balance := to.balance + amount;", "    to.balance := to.balance + from.balance;"),  # wrong credit
         ("  while i < a.Length0\n", "  while i < a.Length0 - 1\n"),  # Fill skips the last row
+        ("    t := accts[0].balance + accts[1].balance;", "    t := accts[0].balance + accts[0].balance;"),
     ])
     # the trait's Deposit is the class's: its tests catch the bug too
-    assert caught == {"Bank.Account.Deposit", "Bank.Checking.Deposit", "Bank.Transfer", "Fill"}
+    assert caught == {"Bank.Account.Deposit", "Bank.Checking.Deposit", "Bank.Transfer", "Fill", "Bank.SumFirstTwo"}
 
 
 def _caught(tmp_path: Path, fixture: str, bugs: list[tuple[str, str]]) -> set[str]:

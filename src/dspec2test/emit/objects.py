@@ -18,6 +18,7 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
 from dspec2test.partition.contracts import Contract, Var, pre_state_name
+from dspec2test.partition.objects import ELEMENT
 from dspec2test.partition.types import TypeIndex
 from dspec2test.solve.literal import ObjRef
 
@@ -62,12 +63,62 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             made[ident] = v.name
             build = root.builds[ref.cls if ref.cls < len(root.builds) else 0]
             out[v.name] = build.call([values[arg] for arg, _ in build.args])
+    _elements(contract, values, raw, out)
     # the fields of a null object, or of one another input already is, are not the test's to set
     for r in roots.values():
         if (out.get(r.name) in roots and out.get(r.name) != r.name) or out.get(r.name) == "null":
             for f in r.fields:
                 out.pop(r.field_var(f), None)
     return out
+
+
+def _elements(contract: Contract, values: dict[str, str], raw: dict[str, Any], out: dict[str, str]) -> None:
+    """The objects held in collection inputs: numbered `#1`, `#2`... in order of appearance, each the
+    expression that makes it and its fields; the collection of them (`[#1, #2, #1]`)."""
+    groups = {g.var: g for g in contract.objects.elements}
+    pre = set(contract.pre_state)
+    number: dict[int, int] = {}
+    for name, g in groups.items():
+        if name not in out:
+            continue
+        held = raw.get(pre_state_name(name) if name in pre else name)
+        items = []
+        for ident in held if isinstance(held, (tuple, list)) else ():
+            if ident == 0:
+                items.append("null")
+                continue
+            if ident not in number:
+                k = number[ident] = len(number) + 1
+                build = g.build
+                out[f"{ELEMENT}{k}"] = build.call([values[f"#{ident}#new:{formal.name}"]
+                                                    for formal in (build.ctor.params if build.ctor else ())])
+                for f in g.fields:
+                    if f.settable and f"#{ident}.{f.name}" in values:
+                        out[f"{ELEMENT}{k}.{f.name}"] = values[f"#{ident}.{f.name}"]
+            items.append(f"{ELEMENT}{number[ident]}")
+        if g.kind in ("set", "multiset"):
+            items = sorted(set(items)) if g.kind == "set" else items
+            out[name] = ("multiset" if g.kind == "multiset" else "") + "{" + ", ".join(items) + "}"
+        else:
+            out[name] = "[" + ", ".join(items) + "]"
+
+
+def element_lines(contract: Contract, inputs: dict[str, str]) -> list[str]:
+    """The objects held in collection inputs, built first (the collections name them)."""
+    lines: list[str] = []
+    fields = {f.name for g in contract.objects.elements for f in g.fields}
+    for key, text in inputs.items():
+        if key.startswith(ELEMENT) and "." not in key:
+            lines.append(f"var {in_code(key)} := {text};")
+    for key, text in inputs.items():
+        if key.startswith(ELEMENT) and "." in key and key.split(".", 1)[1] in fields:
+            lines.append(f"{in_code(key)} := {text};")
+    return lines
+
+
+def in_code(text: str) -> str:
+    """Our own text for objects held in collections (`[#1, #2]`, `#1.f`), as the test's variables."""
+    return text.replace(ELEMENT, "dspec2test_e")
 
 
 def _settable(contract: Contract, v: Var) -> bool:
@@ -107,10 +158,11 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             if any(x.name == key for x in roots):
                 lines.append(f"{target} := {test_var(key)};")
             elif types.kind(f.type) == "array":
-                lines += array_lines(test_var(key), test_var(key) + "_init", f.type, inputs[key], types, typed)
+                lines += array_lines(test_var(key), test_var(key) + "_init", f.type, in_code(inputs[key]), types,
+                                     typed)
                 lines.append(f"{target} := {test_var(key)};")
             else:
-                lines.append(f"{target} := {inputs[key]};")
+                lines.append(f"{target} := {in_code(inputs[key])};")
     return lines
 
 

@@ -16,7 +16,7 @@ from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, why_not_compilable
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.emit.names import TestNames
-from dspec2test.emit.objects import INSTANCE, array_lines, setup_lines, test_var
+from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_code, setup_lines, test_var
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
@@ -232,9 +232,10 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     lines += [f"method {{:test}} {tc.name}()", "{"]
     body: list[str] = [marker(Event.START, tc.name)]
     objects = {r.name for r in contract.objects.roots}
+    body += element_lines(contract, tc.inputs)
     for v in contract.params:
         if v.name not in objects:
-            body += input_decl(v, tc.inputs[v.name], ctx, contract)
+            body += input_decl(v, in_code(tc.inputs[v.name]), ctx, contract)
     body += setup_lines(contract, tc.inputs, ctx.types, lambda t: ctx.type_text(t, contract))
     if contract.datatype is not None:  # the value a datatype's member is called on
         body.append(f"var {INSTANCE}: {ctx.type_text(contract.state[0].type, contract)} := {tc.inputs['this']};")

@@ -238,7 +238,8 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
     member = c.member
     instance = c.cls is not None and not c.member.static
     typed = [(v.name, v.type) for v in c.params]
-    if not instance and not any(index.lookup(t) is not None for _, t in typed + [(v.name, v.type) for v in c.outputs]):
+    if not instance and not any(index.lookup(t) is not None or obj.holds_objects(index, t)
+                                for _, t in typed + [(v.name, v.type) for v in c.outputs]):
         return None
     locals_ = {v.name for v in c.vars}
     arrays = pre_state_arrays(member, with_objects=True)

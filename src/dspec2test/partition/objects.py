@@ -14,6 +14,7 @@ encodes anyway); names are matched the way the rest of the pipeline does, by the
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -190,6 +191,26 @@ class Root:
 
 
 @dataclass(frozen=True)
+class Elements:
+    """Objects held in a collection input (`s: seq<Account>`, `this.accounts`): each is built like a root,
+    then the collection of them. The solver holds their fields as functions of their identity."""
+
+    var: str  # the collection's variable: a parameter or a field variable
+    kind: str  # "seq" | "array" | "set" | "multiset"
+    type: ast.Type  # the element type
+    nullable: bool
+    build: Build | None  # how to make one (None: the element type has no class to build)
+    fields: tuple[FieldUse, ...]  # the fields the contract reads
+    modified: bool  # the member may change their fields
+
+    def field(self, name: str) -> FieldUse | None:
+        return next((f for f in self.fields if f.name == name), None)
+
+
+ELEMENT = "#"  # prefix of element objects' names in the model and in a test's inputs: `#1`, `#1.balance`
+
+
+@dataclass(frozen=True)
 class Objects:
     """Everything object-related about one member."""
 
@@ -198,6 +219,7 @@ class Objects:
     ensured: tuple[tuple[str, ast.Function], ...] = ()  # (root, predicate) the member re-establishes
     unsupported: tuple[str, ...] = ()  # why some object input cannot be built (per root)
     notes: tuple[str, ...] = ()  # what the tests cannot choose of an object's state, and why
+    elements: tuple[Elements, ...] = ()
 
     @property
     def pre_state(self) -> tuple[str, ...]:
@@ -292,6 +314,36 @@ class _Deriver:
     roots: list[Root] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    elements: list[Elements] = field(default_factory=list)
+
+    def add_elements(self, var: str, t: ast.Type) -> None:
+        """A collection of objects among the inputs: how to build its elements, and what of them is read."""
+        kind = t.name.rstrip("?") if isinstance(t, ast.NamedType) else ""
+        et = t.args[0] if isinstance(t, ast.NamedType) and len(t.args) == 1 else None
+        decl = self.index.lookup(et) if et is not None else None
+        if decl is None or kind not in ("seq", "array", "set", "multiset"):
+            return
+        impls = self.index.implementations(decl)
+        fields: dict[str, FieldUse] = {}
+        for cls in impls[:1]:
+            for f in self.index.fields(cls):
+                if f.name in self.names and f.name not in fields and f.type is not None and not (
+                        isinstance(f, ast.Const) and f.value is not None):
+                    ftype = instantiate(f.type, {p.name: DEFAULT_TYPE_ARG for p in cls.type_params})
+                    fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const), False, decl=f)
+        if self.index.lookup(et) is not None and any(self.index.lookup(f.type) for f in fields.values()):
+            self.unsupported.append(f"{var}: objects in a collection that hold objects")
+            return
+        modified = self.modifies_all() or any(
+            var.split(".")[-1] in _field_names(f) and not (isinstance(f, ast.Name) and f.name == var)
+            for f in self.frame_exprs())
+        build = self.build(ELEMENT, impls[0], et, decl, fields) if impls else None
+        if build is None:
+            self.unsupported.append(f"{var}: no class of the program implements trait {decl.name}")
+            return
+        fields = {k: replace_modified(f, modified) for k, f in fields.items()}
+        self.elements.append(Elements(var, kind, et, et.name.endswith("?"), build, tuple(fields.values()),
+                                      modified))
 
     def modifies_all(self) -> bool:
         """A frame of objects we cannot tell apart (`modifies Repr`): every root may change."""
@@ -384,6 +436,16 @@ class _Deriver:
         return Build(cls, text, best, args, decided(best))
 
 
+def holds_objects(index: ClassIndex, t: ast.Type) -> bool:
+    """A collection of objects (`seq<Account>`)?"""
+    return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("seq", "array", "set", "multiset") \
+        and len(t.args) == 1 and index.lookup(t.args[0]) is not None
+
+
+def replace_modified(f: FieldUse, modified: bool) -> FieldUse:
+    return dataclasses.replace(f, modified=modified and not f.const)
+
+
 def _field_names(e: ast.Expr) -> set[str]:
     return {n.name for n in walk(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
 
@@ -418,10 +480,18 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
     for name, t in params:
         if index.lookup(t) is not None:
             d.add(name, t, False, None, 0)
+        else:
+            d.add_elements(name, t)
+    for r in list(d.roots):  # collections of objects in the fields of input objects
+        if not r.output:
+            for f in r.fields:
+                if f.settable:
+                    d.add_elements(r.field_var(f), f.type)
     for name, t in outputs:
         if index.lookup(t) is not None:
             d.add(name, t, True, None, 0)
-    return Objects(tuple(d.roots), tuple(invariants), tuple(ensured), tuple(d.unsupported), tuple(d.notes))
+    return Objects(tuple(d.roots), tuple(invariants), tuple(ensured), tuple(d.unsupported), tuple(d.notes),
+                   tuple(d.elements))
 
 
 def _autocontracts(cls: ast.ClassDecl) -> bool:

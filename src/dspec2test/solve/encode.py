@@ -178,6 +178,9 @@ class Encoder:
         key = f"{o.name}.{name}"
         if o.name and heap is not None and key in heap.v.fields:
             return heap.v.fields[key]
+        if not o.name and heap is not None and name in heap.v.elements:  # an object held in a collection
+            fn, ft = heap.v.elements[name]
+            return self.types.from_rep(fn(o.id), ft)
         decl = self._member_of(o, name)
         if isinstance(decl, ast.Const) and decl.value is not None and not decl.static:
             return self._const_value(decl, obj, env)

@@ -15,7 +15,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
 from dspec2test.partition.objects import Objects
 from dspec2test.solve.encode import AtomMisuse, Encoder
-from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.solve.literal import literal, read_term, read_var, term_of
 from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types, cells
@@ -235,18 +235,19 @@ class Solver:
         self._prover_z: _Z3 | None = None
         self._linear_z: _Z3 | None = None
         self._objects_differ: list[z3.BoolRef] = []
-        if objects.roots:
+        self._element_facts = None  # objects held in collections (solve/objects.py)
+        if objects.roots or objects.elements:
             self._add_objects(objects)
 
     def _add_objects(self, objects: Objects) -> None:
         """The heap states, aliasing and construction of the member's objects (solve/objects.py)."""
         facts = object_facts(objects, {v.name: v.tv for v in self.vars if not v.name.startswith("old(")},
-                             {n: pre for n, (_, pre) in (self.encoder.pre_state or {}).items()},
-                             self.resolver, self.encoder.boolean, self.types.declare)
+                             {n: pre for n, (_, pre) in (self.encoder.pre_state or {}).items()}, self.encoder)
         self.env = self.env.bind(facts.env)
         self.encoder.pre_heap = facts.pre_heap
         self._frame += facts.constraints
         self._objects_differ = facts.differ
+        self._element_facts = facts
         self._wf_cache.clear()  # encoding the facts may have asked for it before they were in
         self.relevance = Relevance(self.types, self.encoder, self.env, {v.name: v.type for v in self.vars if v.output})
 
@@ -279,6 +280,8 @@ class Solver:
             out = []
             for v in self.vars:
                 out += self._nice_value(v.tv, chars, depth=0)
+            for tv in self._element_facts.element_values if self._element_facts is not None else ():
+                out += self._nice_value(tv, chars, depth=1)  # objects held in collections
             self._nice_cache[chars] = out
         return self._nice_cache[chars]
 
@@ -287,7 +290,7 @@ class Solver:
         if depth > 2:
             return []
         if isinstance(tv.v, ObjV):  # objects differ and are not null, unless the scenario asks
-            return [tv.v.id == tv.v.slot]
+            return [tv.v.id == tv.v.slot] if tv.v.name else []  # (one held in a collection: solve/objects.py)
         if b.kind in ("array2", "array3"):
             dims = self.types.dims(tv)
             return [z3.Implies(and_([z3.IntVal(i) < d for i, d in zip(idx, dims)]), and_(
@@ -407,6 +410,14 @@ class Solver:
     def _model(self, zm: z3.ModelRef) -> Model:
         raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
         values = {v.name: literal(raw[v.name], v.type, self.types) for v in self.vars}
+        facts = self._element_facts
+        if facts is not None and facts.element_vars:  # what the test needs of objects held in collections
+            idents = sorted({x for name in facts.element_vars for key in (name, pre_state_name(name))
+                             for x in _idents(raw.get(key))})
+            for ident in idents:
+                for name, (term, t) in facts.element_terms(ident).items():
+                    raw[name] = read_term(zm, term, t, self.types)
+                    values[name] = literal(raw[name], t, self.types)
         return Model(values, raw)
 
     # ---------------------------------------------------------------- the interface
@@ -782,6 +793,13 @@ class Solver:
 
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
+
+
+def _idents(value) -> list[int]:
+    """The identities of the objects a collection's plain value holds (0, null, aside)."""
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return [x for x in value if isinstance(x, int) and not isinstance(x, bool) and x != 0]
+    return []
 
 
 def _strings_in_collections(resolver: Resolver, member, vars: Sequence[tuple[str, ast.Type, bool]]) -> bool:

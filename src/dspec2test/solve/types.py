@@ -205,8 +205,9 @@ class Types:
     def from_rep(self, term, t: RType) -> TV:
         """The encoded value of a rep term (a variable or an element read out of a container)."""
         b = t.base
-        if b.kind == "class":  # an object held in a collection: its identity only, no fields
-            return TV(ObjV("", term), t)
+        if b.kind == "class":  # an object held in a collection: its identity; its fields are the heap's
+            kinds = self.kinds_of(b)[:1]  # built as the first class that can make it
+            return TV(ObjV("", term, kinds), t)
         if b.kind in ("set", "multiset"):
             cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(self.cap))
             if b.kind == "set":

@@ -9,7 +9,7 @@ so unions are concatenations and every operation stays linear in the (small, sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import z3
@@ -99,9 +99,11 @@ class ObjV:
 
 @dataclass(frozen=True)
 class Heap:
-    """One state of the objects: field values keyed "root.field" (the solver's variable names)."""
+    """One state of the objects: field values keyed "root.field" (the solver's variable names); the
+    fields of objects held in collections as Z3 functions of their identity, by field name."""
 
     fields: dict
+    elements: dict = field(default_factory=dict)  # field name -> (z3 function, RType of the field)
 
 
 HEAP = "#heap"  # the environment's entry holding the current Heap: not a Dafny name, so it clashes with none
