@@ -20,6 +20,7 @@ from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_cod
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
+from dspec2test.partition.objects import ClassIndex, explicit_this
 from dspec2test.partition.types import TypeIndex
 from dspec2test.partition.walk import free_names, rebuild, substitute
 from dspec2test.records import Check, CheckKind, TestCase
@@ -35,10 +36,12 @@ class EmitContext:
     types: TypeIndex
     ghosts: GhostIndex
     names: TestNames
+    classes: ClassIndex
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
-        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program))
+        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program),
+                           ClassIndex.of(program))
 
     def type_text(self, t: ast.Type, contract: Contract) -> str:
         """A type as the tests file writes it (names in modules in full)."""
@@ -76,7 +79,7 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     reqs, enss, unchecked = [], [], []
     snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
     ghosts = {v.name for v in contract.vars if v.ghost}
-    for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts)):
+    for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts, contract)):
         expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
         # judged on the clause as written (a snapshot hides what it calls), old() aside where it compiles
         reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts)
@@ -92,19 +95,42 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
 
-def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str]) -> list[ContractClause]:
+def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
+            contract: Contract | None = None) -> list[ContractClause]:
     """A clause that cannot be compiled whole, split into its conjuncts where it is a conjunction: the
     ones that can are still checked (`Valid() && n == old(n) - 1` checks the second)."""
-    if not (isinstance(c.expr, ast.BinOp) and c.expr.op == "&&") or (
-            why_not_compilable(strip_old(c.expr), ctx.ghosts) is None and not free_names(c.expr) & ghosts):
+    if why_not_compilable(strip_old(c.expr), ctx.ghosts) is None and not free_names(c.expr) & ghosts:
         return [c]
+    if not (isinstance(c.expr, ast.BinOp) and c.expr.op == "&&"):
+        return _inlined(c, contract, ctx) if contract is not None else [c]
     out = []
     for part in _conjuncts(c.expr):
         # a conjunct of a precondition may be wrapped in old() (objects.in_pre_state): the source is inside
         span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
         text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
-        out.append(replace(c, expr=part, text=text or print_expr(part)))
+        piece = replace(c, expr=part, text=text or print_expr(part))
+        out += _inlined(piece, contract, ctx) if contract is not None else [piece]
     return out
+
+
+def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[ContractClause]:
+    """A call of a ghost predicate of an object (`this.Valid()`), which no test can make: its body's
+    conjuncts instead, those the test can evaluate checked (`arr.Length == cap`), the others listed."""
+    call = strip_old(c.expr)
+    if not (isinstance(call, ast.Call) and not call.args and isinstance(call.callee, ast.MemberSelect)):
+        return [c]
+    obj, name = call.callee.obj, call.callee.name
+    root = contract.objects.root("this" if isinstance(obj, ast.ThisExpr) else print_expr(obj))
+    if root is None or len(root.builds) != 1:
+        return [c]
+    cls = root.builds[0].cls
+    pred = ctx.classes.member(cls, name)
+    if not isinstance(pred, ast.Function) or pred.params or pred.body is None or name not in ctx.ghosts.names:
+        return [c]
+    body = explicit_this(pred.body, ctx.classes, cls, set())
+    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)  # type: ignore[arg-type]
+    return [replace(c, expr=part, text=f"{print_expr(part)} (of {print_expr(call)})")
+            for part in _conjuncts(body)]  # type: ignore[arg-type]
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
