@@ -473,6 +473,8 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
     names = mentioned(index, list(exprs) + inv_exprs)
     frames = [explicit_this(e, index, cls, {n for n, _ in params}) if cls is not None else e
               for c in getattr(member.spec, "modifies", ()) for e in c.exprs]
+    if not static and cls is not None and _autocontracts(cls) and isinstance(member, ast.Method):
+        frames.append(ast.ThisExpr())  # {:autocontracts} adds `modifies Repr`, this among it
     d = _Deriver(index, member, names, frames, print_type, unchanged_roots(exprs))
     if not static and cls is not None:
         t = ast.NamedType(index.qualified(cls), tuple(DEFAULT_TYPE_ARG for _ in cls.type_params))
