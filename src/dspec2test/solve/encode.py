@@ -884,8 +884,9 @@ class Encoder:
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
-        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or (
-                _dotted(callee.obj) or "").split(".")[0] in env.vars):
+        head = (_dotted(callee.obj) or "").split(".")[0] if isinstance(callee, ast.MemberSelect) else ""
+        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or head in env.vars
+                                                     or (head and self._is_field(head, env))):
             target = self.enc(callee.obj, env)
             if target.t.base.kind == "class":
                 return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
