@@ -346,10 +346,19 @@ class _Deriver:
                                       modified))
 
     def modifies_all(self) -> bool:
-        """A frame of objects we cannot tell apart (`modifies Repr`): every root may change."""
+        """A frame of objects we cannot tell apart (`modifies Repr`, a set of them): every root may change."""
         return any(not isinstance(f, (ast.ThisExpr, ast.Name, ast.MemberSelect, ast.FrameField, ast.SetDisplay))
-                   for f in self.frames) or any(
-            isinstance(f, ast.MemberSelect) and not self._is_field_path(f) for f in self.frames)
+                   or (isinstance(f, ast.MemberSelect) and not self._is_field_path(f))
+                   or (isinstance(f, (ast.Name, ast.MemberSelect)) and self._collection(f)) for f in self.frames)
+
+    def _collection(self, f: ast.Name | ast.MemberSelect) -> bool:
+        """Does a frame name a collection of objects (a field or parameter of set or sequence type)?"""
+        if isinstance(f, ast.Name):
+            types = [p.type for p in getattr(self.member, "params", ()) if p.name == f.name]
+        else:
+            types = [x.type for c in self.index.order for x in self.index.fields(c) if x.name == f.name]
+        return any(isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("set", "iset", "seq", "multiset")
+                   for t in types)
 
     def _is_field_path(self, e: ast.Expr) -> bool:
         return isinstance(e, ast.MemberSelect) and (isinstance(e.obj, ast.ThisExpr) or isinstance(e.obj, ast.Name)
