@@ -12,12 +12,13 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
+from dspec2test.emit.objects import inputs_of
 from dspec2test.emit.tests_file import (
-    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, receiver_decl, checks_for, test_name,
+    Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, unbuildable, checks_for, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
-from dspec2test.partition.contracts import Contract, pre_state_name, select
+from dspec2test.partition.contracts import Contract, ContractClause, select
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
@@ -288,8 +289,14 @@ class MemberGeneration:
             checks = checks_of(c, self.ctx)
             self.entry["unchecked"] = [{"line": cl.line, "kind": cl.kind, "text": cl.text, "reason": why}
                                        for cl, why in checks.unchecked]
-            receiver_decl(c)  # fail early when no receiver can be made
-            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.vars], c.member)
+            if c.blocked:
+                raise Unsupported(c.blocked.split(" (")[0], c.line, c.col, f"{c.name}: {c.blocked}")
+            cannot = unbuildable(c)  # fail early when an object input cannot be made
+            if cannot is not None:
+                raise cannot
+            for note in c.objects.notes:
+                self.warn(note)
+            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
             hidden = getattr(solver, "hidden_input_types", lambda: [])()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
@@ -298,12 +305,8 @@ class MemberGeneration:
                 self.unsupported(exc)
             if any(clause.kind == "requires" for clause, _ in bad):
                 return self  # inputs could break an unencoded precondition: no trustworthy tests
-            res = partition(c, usable, solver, full=self.options.fdnf, cap=self.options.max_partitions)
-            self.entry["capped"] = res.capped
-            for message in res.messages:
-                self.warn(message)
             whole = tuple(cl.expr for cl in usable)
-            for part in res.partitions:
+            for part in self.partitions(usable, solver):
                 self.partition(part, solver, checks, whole)
         except Unsupported as exc:
             self.unsupported(exc)
@@ -311,6 +314,21 @@ class MemberGeneration:
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
                                          f"internal error while generating {c.name}: {exc}"))
         return self
+
+    def partitions(self, usable: tuple[ContractClause, ...], solver: SolverLike) -> list[PartitionSpec]:
+        """The partitions of the usable clauses; for an object built through a trait with several classes,
+        those of each class (`this is C && ...`), numbered on."""
+        c = self.contract
+        out: list[PartitionSpec] = []
+        for choice in c.objects.class_choices():
+            given = tuple(ContractClause("requires", e, c.line, print_expr(e)) for e in choice)
+            res = partition(c, given + usable, solver, full=self.options.fdnf,
+                            cap=max(1, self.options.max_partitions - len(out)))
+            self.entry["capped"] = self.entry["capped"] or res.capped
+            for message in res.messages:
+                self.warn(message)
+            out += [replace(p, id=len(out) + i) for i, p in enumerate(res.partitions, 1)]
+        return out
 
     def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
         c = self.contract
@@ -378,7 +396,7 @@ class MemberGeneration:
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
         unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
-        inputs = {v.name: model.values[pre_state_name(v.name) if v.name in c.pre_state else v.name] for v in c.params}
+        inputs = inputs_of(c, model.values, model.raw)
         same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
         if same is not None:
             # one test per input: a later scenario with the same inputs is carried by the earlier test

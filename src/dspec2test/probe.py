@@ -57,8 +57,10 @@ def _called(e: ast.Node) -> set[str]:
 
 
 def probeable(contract: Contract, program: ast.Program) -> bool:
-    """Members whose tests a probe can stand in for: static, modifying nothing, with a recursive contract."""
-    return contract.is_static and not contract.pre_state and reaches_recursion(contract, program)
+    """Members whose tests a probe can stand in for: static, modifying nothing, with no objects (whose
+    outputs have no literal to stand in with), with a recursive contract."""
+    return contract.is_static and not contract.pre_state and not contract.objects.roots \
+        and not contract.objects.elements and reaches_recursion(contract, program)
 
 
 def probe_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext) -> str:

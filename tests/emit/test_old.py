@@ -72,11 +72,13 @@ def test_old_of_an_array_used_as_an_object_snapshots_the_whole_value_once():
         "b[..] == b[..]"]  # b is not modified: old(b) is b
 
 
-def test_old_of_fields_stays_unchecked_and_unmodelled():
+def test_old_of_fields_is_read_from_snapshots_of_the_receiver():
     c, checks = contract_and_checks(FIELDS)
-    assert c.pre_state == () and pre_state_arrays(c.member) == ()
-    assert [(cl.line, why) for cl, why in checks.unchecked] == [(6, "old() refers to the pre-state"),
-                                                                (7, "old() refers to the pre-state")]
+    assert c.pre_state == ("a", "this.v") and pre_state_arrays(c.member) == ()
+    assert checks.unchecked == ()
+    assert checks.snapshots == ("var dspec2test_old_1 := dspec2test_obj.v;", "var dspec2test_old_a := a[..];")
+    assert [print_expr(e) for _, e in checks.ensures] == ["dspec2test_obj.v == dspec2test_old_1 + 1",
+                                                          "a.Length == |dspec2test_old_a|"]
 
 
 def test_solver_inputs_are_the_pre_state_and_the_post_state_follows_the_contract():

@@ -97,18 +97,19 @@ def test_uncompilable_clauses_are_listed_not_dropped():
     assert [(cl.line, print_expr(e)) for cl, e in checks.ensures] == [(2, "r == x + 1"), (4, "r > x")]
 
 
-def test_instance_member_gets_a_receiver_and_fields_go_through_it():
+def test_instance_member_gets_a_receiver_whose_fields_the_test_sets():
     meth = method("Add", [("d", INT)], [("r", INT)], ensures=[clause("ensures", b("==", n("r"), b("+", n("total"), n("d"))), 3)])
     cls = ast.ClassDecl("class", "Counter", (ast.Field("total", INT), meth))
-    prog = program(cls)
-    text, _ = emitted(prog, {"d": "1"}, {"r": "1"})
-    assert "  var dspec2test_obj := new Counter;" in text
-    assert "  var r := dspec2test_obj.Add(d);" in text
+    text, tc = emitted(program(cls), {"d": "1", "this": "new Counter", "this.total": "5"}, {"r": "6"})
+    lines = text.splitlines()
+    assert lines.index("  var dspec2test_obj := new Counter;") < lines.index("  dspec2test_obj.total := 5;") \
+        < lines.index("  var r := dspec2test_obj.Add(d);")
     assert "if !(r == dspec2test_obj.total + d)" in text
+    # a constructor with parameters: the test calls it as the inputs say (its arguments solved)
     ctor = ast.Method("constructor", "", (ast.Formal("n", INT),), (), ast.Spec(), None)
-    prog2 = program(ast.ClassDecl("class", "Counter", (ctor, meth)))
-    with pytest.raises(Unsupported):
-        emitted(prog2, {"d": "1"}, {"r": "1"})
+    text, _ = emitted(program(ast.ClassDecl("class", "Counter", (ast.Field("total", INT), ctor, meth))),
+                      {"d": "1", "this": "new Counter(7)", "this.total": "5"}, {"r": "6"})
+    assert "  var dspec2test_obj := new Counter(7);" in text and "  dspec2test_obj.total := 5;" in text
 
 
 def test_array_inputs_are_allocated_then_filled():

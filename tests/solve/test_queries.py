@@ -121,7 +121,7 @@ def test_timeout_gives_unknown():
 
 @pytest.mark.parametrize("node, construct", [
     (A.Lambda((A.BoundVar("y"),), n("y")), "lambda"),
-    (A.Fresh(n("x")), "fresh"),
+    (A.Unchanged((n("x"),)), "unchanged"),
     (A.MultisetDisplay((A.Lambda((A.BoundVar("y"),), n("y")),)), "lambda"),
 ])
 def test_unsupported_names_construct_and_line(node, construct):

@@ -17,7 +17,8 @@ SCALARS = ("int", "bool", "real", "char")
 
 @dataclass(frozen=True)
 class RType:
-    """A resolved type. kind: int bool real char bv seq set multiset map tuple data arrow array subset newtype.
+    """A resolved type. kind: int bool real char bv seq set multiset map tuple data arrow array array2 array3
+    subset newtype class (a class, trait or `object`: a reference; `name` ends in "?" where it may be null).
 
     `args`: element/argument types (subset/newtype: (base,)); `name`: the Dafny name to print (datatypes,
     subset types, newtypes; qualified where the declaration sits in a module); `decl`: the declaration;
@@ -207,6 +208,7 @@ class Resolver:
                 raise Unsupported("heap-reading function type", line, col)
             return RType("arrow", tuple(self.rtype(p, scope, tsubst) for p in t.params)
                          + (self.rtype(t.result, scope, tsubst),))
+        nullable = t.name.endswith("?")
         name = t.name.rstrip("?")
         args = tuple(self.rtype(a, scope, tsubst) for a in t.args)
         if name in tsubst and not args:
@@ -231,7 +233,11 @@ class Resolver:
             return RType("map", args if len(args) == 2 else (INT, INT))
         if name == "array":
             return RType("array", args or (INT,))
-        if name in ("ORDINAL", "object") or name.startswith("array"):
+        if name in ("array2", "array3"):
+            return RType(name, args or (INT,))
+        if name == "object":
+            return RType("class", name="object" + "?" * nullable)
+        if name == "ORDINAL" or name.startswith("array"):
             raise Unsupported(f"type {name}", line, col)
         found = self.lookup(scope, name)
         if found is None:
@@ -255,6 +261,9 @@ class Resolver:
                 raise Unsupported("codatatype", line, col)
             targs = tuple(inner[p] for p in params)
             return RType("data", targs, name=qual, decl=decl, scope=dscope)
+        if isinstance(decl, ast.ClassDecl):
+            targs = tuple(inner[p] for p in params)
+            return RType("class", targs, name=qual + "?" * nullable, decl=decl, scope=dscope)
         raise Unsupported(f"type {name}", line, col)
 
     def ctor_fields(self, dt: RType, ctor: ast.Ctor) -> list[tuple[str, RType]]:

@@ -9,22 +9,24 @@ depends on dict or set iteration order beyond insertion order, so output is byte
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, why_not_compilable
 from dspec2test.emit.metadata import write_metadata
+from dspec2test.emit.names import TestNames
+from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_code, setup_lines, test_var
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
+from dspec2test.partition.objects import ClassIndex, explicit_this
 from dspec2test.partition.types import TypeIndex
 from dspec2test.partition.walk import free_names, rebuild, substitute
 from dspec2test.records import Check, CheckKind, TestCase
 from dspec2test.emit.markers import MARK, Event
 
 BAD_INPUT = "the generated input is wrong, not the program"
-INSTANCE = "dspec2test_obj"  # the receiver for instance members; Dafny names cannot start with "_"
 _VALUE_KINDS = {"int", "bool", "char", "real", "seq", "set", "multiset", "map", "datatype"}
 
 
@@ -33,10 +35,17 @@ class EmitContext:
     program: ast.Program
     types: TypeIndex
     ghosts: GhostIndex
+    names: TestNames
+    classes: ClassIndex
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
-        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program))
+        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program),
+                           ClassIndex.of(program))
+
+    def type_text(self, t: ast.Type, contract: Contract) -> str:
+        """A type as the tests file writes it (names in modules in full)."""
+        return print_type(self.names.type(t, self.names.scope(contract.member)))
 
 
 @dataclass(frozen=True)
@@ -68,8 +77,9 @@ def dafny_string(text: str) -> str:
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     """Split the clauses into compiled checks (rewritten for the test's scope) and unchecked ones."""
     reqs, enss, unchecked = [], [], []
-    snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e))
-    for c in contract.clauses:
+    snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
+    ghosts = {v.name for v in contract.vars if v.ghost}
+    for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts, contract)):
         expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
         # judged on the clause as written (a snapshot hides what it calls), old() aside where it compiles
         reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts)
@@ -81,12 +91,61 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
             unchecked.append((c, reason))
             continue
         snapshots.keep()
-        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr)))
+        (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr, ctx.names)))
     return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
 
-def in_test_scope(contract: Contract, e: ast.Expr) -> ast.Expr:
-    """Members of the enclosing class are reached through the receiver (or the class, when static)."""
+def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
+            contract: Contract | None = None) -> list[ContractClause]:
+    """A clause that cannot be compiled whole, split into its conjuncts where it is a conjunction: the
+    ones that can are still checked (`Valid() && n == old(n) - 1` checks the second)."""
+    if why_not_compilable(strip_old(c.expr), ctx.ghosts) is None and not free_names(c.expr) & ghosts:
+        return [c]
+    if not (isinstance(c.expr, ast.BinOp) and c.expr.op == "&&"):
+        return _inlined(c, contract, ctx) if contract is not None else [c]
+    out = []
+    for part in _conjuncts(c.expr):
+        # a conjunct of a precondition may be wrapped in old() (objects.in_pre_state): the source is inside
+        span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
+        text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
+        piece = replace(c, expr=part, text=text or print_expr(part))
+        out += _inlined(piece, contract, ctx) if contract is not None else [piece]
+    return out
+
+
+def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[ContractClause]:
+    """A call of a ghost predicate of an object (`this.Valid()`), which no test can make: its body's
+    conjuncts instead, those the test can evaluate checked (`arr.Length == cap`), the others listed."""
+    call = strip_old(c.expr)
+    if not (isinstance(call, ast.Call) and not call.args and isinstance(call.callee, ast.MemberSelect)):
+        return [c]
+    obj, name = call.callee.obj, call.callee.name
+    root = contract.objects.root("this" if isinstance(obj, ast.ThisExpr) else print_expr(obj))
+    if root is None or len(root.builds) != 1:
+        return [c]
+    cls = root.builds[0].cls
+    pred = ctx.classes.member(cls, name)
+    if not isinstance(pred, ast.Function) or pred.params or pred.body is None or name not in ctx.ghosts.names:
+        return [c]
+    body = explicit_this(pred.body, ctx.classes, cls, set())
+    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)  # type: ignore[arg-type]
+    return [replace(c, expr=part, text=f"{print_expr(part)} (of {print_expr(call)})")
+            for part in _conjuncts(body)]  # type: ignore[arg-type]
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    if isinstance(e, ast.BinOp) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:
+    """Members of the enclosing class are reached through the receiver (or the class, when static);
+    declarations in modules by their full path (emit/names.py)."""
+    if names is not None:
+        e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
+    if contract.datatype is not None:
+        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)  # type: ignore
     if contract.cls is None:
         return e
     receiver: ast.Expr = ast.Name(INSTANCE)
@@ -102,23 +161,12 @@ def in_test_scope(contract: Contract, e: ast.Expr) -> ast.Expr:
     return rebuild(e, lambda n: receiver if isinstance(n, ast.ThisExpr) else None)  # type: ignore[return-value]
 
 
-def receiver_decl(contract: Contract) -> str | None:
-    """`var dspec2test_obj := new C();` for instance members, or None for static ones."""
-    if contract.is_static or contract.cls is None:
-        return None
-    cls = contract.cls
-    cname = ".".join([*contract.module, cls.name])
-    if cls.kind != "class" or cls.type_params:
-        raise Unsupported(f"instance member of {cls.kind} {cls.name}", contract.line, contract.col,
-                          f"cannot create a receiver for {cls.kind} {cls.name}")
-    ctors = [m for m in cls.members if isinstance(m, ast.Method) and m.kind == "constructor"]
-    if not ctors:
-        return f"var {INSTANCE} := new {cname};"
-    for c in ctors:
-        if not c.params:
-            return f"var {INSTANCE} := new {cname}{'.' + c.name if c.name else ''}();"
-    raise Unsupported("constructor with parameters", contract.line, contract.col,
-                      f"class {cls.name} has no parameterless constructor to create a receiver with")
+def unbuildable(contract: Contract) -> Unsupported | None:
+    """Why a test cannot make the member's object inputs (None: it can)."""
+    if contract.objects.unsupported:
+        why = contract.objects.unsupported[0]
+        return Unsupported(why.split(": ", 1)[-1], contract.line, contract.col, f"cannot build {why}")
+    return None
 
 
 @dataclass(frozen=True)
@@ -133,12 +181,18 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
     """The checks a test makes before the call (on our input: type constraints, requires) and after it
     (compiled ensures, then with `outputs` the concrete values the contract makes unique), numbered."""
     before: list[tuple[CheckKind, int, str, str, str]] = []
-    for v in contract.params:
+    for v in contract.params + settable_fields(contract):
+        scoped = {v.name: field_in_test(v.name)} if "." in v.name else {}
         for cons in ctx.types.constraints(v.name, v.type):
             text = f"{v.name} is a {print_type(v.type)}"
-            before.append((CheckKind.TYPE, contract.line, text, print_expr(cons),
+            before.append((CheckKind.TYPE, contract.line, text, print_expr(substitute(cons, scoped)),
                            f"dspec2test: bad test input: {v.name} is not a {print_type(v.type)}; {BAD_INPUT}"))
     for c, e in checks.requires:
+        if c.invariant:
+            before.append((CheckKind.INVARIANT, c.line, c.text, print_expr(e),
+                           f"dspec2test: bad test input: the class invariant {c.text} (line {c.line}) does not "
+                           f"hold; {BAD_INPUT}"))
+            continue
         before.append((CheckKind.REQUIRES, c.line, c.text, print_expr(e),
                        f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}"))
     after: list[tuple[CheckKind, int, str, str, str]] = []
@@ -153,6 +207,18 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
     numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
+
+
+def settable_fields(contract: Contract) -> tuple[Var, ...]:
+    """The field inputs a test assigns."""
+    names = {r.field_var(f) for r in contract.objects.roots if not r.output for f in r.fields if f.settable}
+    return tuple(v for v in contract.state if v.name in names)
+
+
+def field_in_test(name: str) -> ast.Expr:
+    """`this.n` -> `dspec2test_obj.n`, `o.f` -> `o.f`."""
+    root, _, f = name.rpartition(".")
+    return ast.MemberSelect(ast.Name(test_var(root)), f)
 
 
 def concrete_outputs(contract: Contract, tc: TestCase, ctx: EmitContext, simplify: bool) -> dict[str, str] | None:
@@ -191,11 +257,14 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
         lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
     lines += [f"method {{:test}} {tc.name}()", "{"]
     body: list[str] = [marker(Event.START, tc.name)]
-    receiver = receiver_decl(contract)
+    objects = {r.name for r in contract.objects.roots}
+    body += element_lines(contract, tc.inputs)
     for v in contract.params:
-        body += input_decl(v, tc.inputs[v.name], ctx)
-    if receiver:
-        body.append(receiver)
+        if v.name not in objects:
+            body += input_decl(v, in_code(tc.inputs[v.name]), ctx, contract)
+    body += setup_lines(contract, tc.inputs, ctx.types, lambda t: ctx.type_text(t, contract))
+    if contract.datatype is not None:  # the value a datatype's member is called on
+        body.append(f"var {INSTANCE}: {ctx.type_text(contract.state[0].type, contract)} := {tc.inputs['this']};")
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
     body.append(marker(Event.CALL))
@@ -216,31 +285,34 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def input_decl(v: Var, literal: str, ctx: EmitContext) -> list[str]:
+def input_decl(v: Var, literal: str, ctx: EmitContext, contract: Contract | None = None) -> list[str]:
+    def typed(t: ast.Type) -> str:
+        return ctx.type_text(t, contract) if contract is not None else print_type(t)
+
     kind = ctx.types.kind(v.type)
+    if kind in ("array2", "array3"):
+        return array_lines(v.name, f"dspec2test_{v.name}", v.type, literal, ctx.types, typed)
     if kind == "array":
         base = ctx.types.base(v.type)
         if not isinstance(base, ast.NamedType) or base.name not in ("array", "array?") or len(base.args) != 1:
             raise Unsupported("multi-dimensional array input", v.type.span.line, v.type.span.col)
-        elem = print_type(base.args[0])
-        init = f"dspec2test_{v.name}"
-        return [f"var {init}: seq<{elem}> := {literal};",
-                f"var {v.name} := new {elem}[|{init}|];",
-                f"forall dspec2test_i | 0 <= dspec2test_i < |{init}| {{ {v.name}[dspec2test_i] := {init}[dspec2test_i]; }}"]
-    if kind == "class":
-        raise Unsupported(f"object input of type {print_type(v.type)}", v.type.span.line, v.type.span.col,
-                          f"parameter {v.name}: objects other than arrays cannot be generated")
-    return [f"var {v.name}: {print_type(v.type)} := {literal};"]
+        return array_lines(v.name, f"dspec2test_{v.name}", v.type, literal, ctx.types, typed)
+    return [f"var {v.name}: {typed(v.type)} := {literal};"]
 
 
 def callee(contract: Contract) -> str:
-    if contract.cls is not None and not contract.is_static:
+    if (contract.cls is not None and not contract.is_static) or contract.datatype is not None:
         return f"{INSTANCE}.{contract.short}"
     return contract.name
 
 
 def call_stmt(contract: Contract) -> str:
     args = ", ".join(v.name for v in contract.params)
+    if contract.is_constructor:
+        root = contract.objects.root("this")
+        cls = root.type if root is not None else ast.NamedType(contract.cls.name if contract.cls else "")
+        name = f".{contract.member.name}" if contract.member.name else ""
+        return f"var {INSTANCE} := new {print_type(cls)}{name}({args});"
     call = f"{callee(contract)}({args})"
     if not contract.outputs:
         return call + ";"

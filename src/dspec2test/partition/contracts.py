@@ -8,11 +8,13 @@ to that variable.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.walk import rebuild, substitute
+from dspec2test.dafny.printer import print_expr, print_type
+from dspec2test.partition import objects as obj
+from dspec2test.partition.objects import ClassIndex, Objects
+from dspec2test.partition.walk import rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
 
@@ -23,6 +25,7 @@ class ContractClause:
     expr: ast.Expr
     line: int
     text: str  # the clause's source text (printed from the AST when the parser kept none)
+    invariant: bool = False  # not written on the member: a class invariant its objects keep (objects.py)
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,11 @@ class Var:
     type: ast.Type
     is_output: bool
     ghost: bool = False  # a ghost parameter or out-parameter: tests may pass it, never print or check it
+    expr: ast.Expr | None = None  # how the contract names it, when not by its name (`old(this.n)`)
+
+    @property
+    def term(self) -> ast.Expr:
+        return self.expr if self.expr is not None else ast.Name(self.name)
 
 
 @dataclass(frozen=True)
@@ -50,12 +58,27 @@ class Contract:
     col: int
     synthetic_result: bool = False  # function result named by us, not in the source
     # array parameters the method modifies, when its frame holds nothing else: each then has a pre-state
-    # (the test's input, `old(a)`) and a post-state (`a` in ensures); requires clauses read the pre-state
+    # (the test's input, `old(a)`) and a post-state (`a` in ensures); requires clauses read the pre-state;
+    # so do the fields of objects it modifies (`this.n`)
     pre_state: tuple[str, ...] = ()
+    objects: Objects = Objects()  # the receiver and object inputs and outputs, and their fields
+    state: tuple[Var, ...] = ()  # the receiver, and the fields of object inputs and outputs (objects.py)
+    hidden: tuple[Var, ...] = ()  # solver variables no scenario pins: constructor arguments and the like
+    blocked: str = ""  # why no test can call it at all (a member of an abstract module)
+    datatype: ast.Datatype | None = None  # the datatype an instance member is called on a value of
 
     @property
     def vars(self) -> tuple[Var, ...]:
-        return self.params + self.outputs
+        return self.params + self.state + self.outputs
+
+    @property
+    def solver_vars(self) -> tuple[Var, ...]:
+        return self.vars + self.hidden
+
+    @property
+    def inputs(self) -> tuple[Var, ...]:
+        """What a test sets before the call: parameters, the receiver and its fields."""
+        return self.params + tuple(v for v in self.state if not v.is_output)
 
     @property
     def clauses(self) -> tuple[ContractClause, ...]:
@@ -64,6 +87,10 @@ class Contract:
     @property
     def is_static(self) -> bool:
         return self.cls is None or self.member.static
+
+    @property
+    def is_constructor(self) -> bool:
+        return isinstance(self.member, ast.Method) and self.member.kind == "constructor"
 
     @property
     def body_missing(self) -> bool:
@@ -78,15 +105,17 @@ class Scope:
 
     module: tuple[str, ...]
     owner: ast.Node | None
+    abstract: bool = False  # inside an abstract module: no compiled test can import it
 
 
 def iter_members(decls: tuple[ast.Decl, ...], scope: Scope = Scope((), None)) -> Iterator[tuple[Scope, ast.Decl]]:
     for d in decls:
         if isinstance(d, ast.Module):
-            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None))
+            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None,
+                                                   scope.abstract or d.abstract))
         elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
             for m in d.members:
-                yield Scope(scope.module, d), m
+                yield Scope(scope.module, d, scope.abstract), m
         else:
             yield scope, d
 
@@ -100,9 +129,11 @@ def _has_attr(member: ast.Node, name: str) -> bool:
     return any(a.name == name for a in getattr(member, "attributes", ()))
 
 
-def is_testable(member: ast.Decl) -> bool:
-    """Compiled methods and functions only: no lemmas, ghosts, constructors, twostate, or tests."""
+def is_testable(member: ast.Decl, owner: ast.Node | None = None) -> bool:
+    """Compiled methods and functions, and constructors of classes: no lemmas, ghosts, twostate, or tests."""
     if isinstance(member, ast.Method):
+        if member.kind == "constructor":
+            return isinstance(owner, ast.ClassDecl) and owner.kind == "class" and not member.ghost
         return member.kind == "method" and not member.ghost and not _has_attr(member, "test")
     if isinstance(member, ast.Function):
         return member.kind in ("function", "predicate", "function method", "predicate method") and not member.ghost
@@ -121,25 +152,32 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
     contract or `{:testEntry}`. `unverified` further restricts to those names plus `{:testEntry}`.
     """
     out = []
+    index = ClassIndex.of(program)
     for scope, member in iter_members(program.decls):
-        if not is_testable(member):
+        if not is_testable(member, scope.owner):
             continue
         assert isinstance(member, (ast.Method, ast.Function))
-        qname = qualified_name(scope, member.name)
+        qname = qualified_name(scope, member.name or CTOR_NAME)
         entry = _has_attr(member, "testEntry")
         if methods:
-            if qname not in methods and member.name not in methods:
+            if qname not in methods and (member.name or CTOR_NAME) not in methods:
                 continue
         elif not (has_contract(member) or entry):
             continue
-        if unverified is not None and not entry and qname not in unverified and member.name not in unverified:
+        if unverified is not None and not entry and qname not in unverified and (member.name or CTOR_NAME) not in unverified:
             continue
-        out.append(contract_of(program, scope, member, qname))
+        out.append(contract_of(program, scope, member, qname, index))
     return out
 
 
-def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str) -> Contract:
-    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in member.type_params}
+CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
+
+
+def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
+                index: ClassIndex | None = None) -> Contract:
+    # generic members, and members of generic classes, traits and datatypes, are tested at int
+    owner_params = scope.owner.type_params if isinstance(scope.owner, (ast.ClassDecl, ast.Datatype)) else ()
+    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
     params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
     if isinstance(member, ast.Method):
@@ -157,12 +195,112 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
                 rname += "_"
         outputs = (Var(rname, _inst(member.result_type, tsub), True),)
         ensures_exprs = [_self_calls_to(c.expr, member, rname) if synthetic else c.expr for c in member.spec.ensures]
+    if isinstance(member, ast.Method) and member.kind == "constructor":
+        kind = "constructor"
     pre = pre_state_arrays(member)
-    requires = tuple(_clause(program, "requires", c, in_pre_state(c.expr, pre)) for c in member.spec.requires)
-    ensures = tuple(_clause(program, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
+    requires_exprs = [in_pre_state(c.expr, pre) for c in member.spec.requires]
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
-    return Contract(qname, member.name, kind, member, params, outputs, requires, ensures, scope.module, cls,
+    base = Contract(qname, member.name or CTOR_NAME, kind, member, params, outputs, (), (), scope.module, cls,
                     program.path, member.span.line, member.span.col, synthetic, pre)
+    if scope.abstract:
+        base = replace(base, blocked=f"member of an abstract module ({'.'.join(scope.module)}): a compiled test "
+                                    f"cannot import it; its refinements are tested")
+    index = index or ClassIndex.of(program)
+    with_objects = _with_objects(program, index, base, requires_exprs, ensures_exprs)
+    if with_objects is not None:
+        return with_objects
+    if isinstance(scope.owner, ast.Datatype) and not member.static:
+        base, requires_exprs, ensures_exprs = _value_receiver(base, scope.owner, requires_exprs, ensures_exprs)
+    requires = tuple(_clause(program, "requires", c, e) for c, e in zip(member.spec.requires, requires_exprs))
+    ensures = tuple(_clause(program, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
+    return replace(base, requires=requires, ensures=ensures)
+
+
+def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
+                    ensures: list[ast.Expr]) -> tuple[Contract, list[ast.Expr], list[ast.Expr]]:
+    """A member of a datatype is called on a value of it, `this`: an input like a parameter, whose fields
+    and sibling members the clauses name through it (`x` -> `this.x`)."""
+    locals_ = {v.name for v in c.vars}
+    names = {f.name for ctor in dt.ctors for f in ctor.params if f.name} | {
+        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)}
+    mapping = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
+    requires = [substitute(e, mapping) for e in requires]
+    ensures = [substitute(e, mapping) for e in ensures]
+    t = ast.NamedType(".".join([*c.module, dt.name]), tuple(DEFAULT_TYPE_ARG for _ in dt.type_params))
+    return replace(c, datatype=dt, state=(Var("this", t, False, expr=ast.ThisExpr()),)), requires, ensures
+
+
+def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires_exprs: list[ast.Expr],
+                  ensures_exprs: list[ast.Expr]) -> Contract | None:
+    """The contract of a member with objects among its inputs or outputs (None: it has none): clauses in
+    their explicit-`this` form, reading the pre-state where they must, with the class invariants its
+    objects keep, and the objects' variables (objects.py)."""
+    member = c.member
+    instance = c.cls is not None and not c.member.static
+    typed = [(v.name, v.type) for v in c.params]
+    if not instance and not any(index.lookup(t) is not None or obj.holds_objects(index, t)
+                                for _, t in typed + [(v.name, v.type) for v in c.outputs]):
+        return None
+    locals_ = {v.name for v in c.vars}
+    arrays = pre_state_arrays(member, with_objects=True)
+    if arrays != c.pre_state:  # a frame of arrays and objects: the arrays have their pre-state too
+        requires_exprs = [in_pre_state(cl.expr, arrays) for cl in member.spec.requires]
+
+    def explicit(e: ast.Expr) -> ast.Expr:
+        return obj.explicit_this(e, index, c.cls, locals_) if instance and c.cls is not None else e
+
+    reqs = [explicit(e) for e in requires_exprs]
+    enss = [explicit(e) for e in ensures_exprs]
+    objects = obj.objects_of(program, index, member, c.cls, typed, [(v.name, v.type) for v in c.outputs],
+                             reqs + enss, print_type)
+    roots = {r.name.split(".")[0] for r in objects.roots}
+    changes = any(f.modified for r in objects.roots for f in r.fields)
+
+    def pre(e: ast.Expr) -> ast.Expr:
+        return obj.in_pre_state(obj.expand_unchanged(e, objects), roots, changes)
+
+    requires = [_clause(program, "requires", cl, pre(e)) for cl, e in zip(member.spec.requires, reqs)]
+    ensures = [_clause(program, "ensures", cl, obj.expand_unchanged(e, objects))
+               for cl, e in zip(member.spec.ensures, enss)]
+    for root, pred in objects.invariants:
+        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
+        if _mentions(reqs, call):  # the member requires it already
+            continue
+        r = objects.root(root)
+        if r is not None and r.nullable:  # of an object, when there is one
+            call = ast.BinOp("==>", ast.BinOp("!=", obj.root_expr(root), ast.NullLit()), call)
+        requires.append(ContractClause("requires", pre(call), pred.span.line, print_expr(call), True))
+    for root, pred in objects.ensured:
+        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
+        if not _mentions(enss, call):
+            ensures.append(ContractClause("ensures", call, pred.span.line, f"{root}.{pred.name}()", True))
+    state: list[Var] = []
+    hidden: list[Var] = []
+    for r in objects.roots:
+        if r.name == "this":
+            state.append(Var("this", r.type, r.output, expr=ast.ThisExpr()))
+        for f in r.fields:
+            sel = ast.MemberSelect(r.expr, f.name)
+            state.append(Var(r.field_var(f), f.type, r.output, f.ghost, ast.Old(sel) if f.modified else sel))
+        for b in r.builds:
+            hidden += [Var(name, t, False) for name, t in b.args]
+    hidden = list({v.name: v for v in hidden}.values())
+    return replace(c, requires=tuple(requires), ensures=tuple(ensures), pre_state=arrays + objects.pre_state,
+                   objects=objects, state=tuple(state), hidden=tuple(hidden))
+
+
+def member_contract(program: ast.Program, member: object) -> Contract | None:
+    """The contract of a declaration of the program (None: not one of its members)."""
+    for scope, m in iter_members(program.decls):
+        if m is member and isinstance(m, (ast.Method, ast.Function)):
+            return contract_of(program, scope, m, qualified_name(scope, m.name or CTOR_NAME))
+    return None
+
+
+def _mentions(exprs: list[ast.Expr], e: ast.Expr) -> bool:
+    return any(n == e for x in exprs for n in walk(x))
+
+
 
 
 def pre_state_name(array: str) -> str:
@@ -170,21 +308,22 @@ def pre_state_name(array: str) -> str:
     return f"old({array})"
 
 
-def pre_state_arrays(member: ast.Method | ast.Function) -> tuple[str, ...]:
+def pre_state_arrays(member: ast.Method | ast.Function, with_objects: bool = False) -> tuple[str, ...]:
     """The array parameters a method's `modifies` names, if its frame is only those (else none: old() of
-    fields or other objects is not modelled)."""
+    anything else is not modelled), or `with_objects`, where objects.py models the rest of the frame."""
     if not isinstance(member, ast.Method) or not member.spec.modifies:
         return ()
     arrays = {p.name for p in member.params if _is_array_type(p.type)}
     frames = [e for c in member.spec.modifies for e in c.exprs]
     names = [e.name if isinstance(e, ast.Name) else None for e in frames]
-    if any(n not in arrays for n in names):
+    if any(n not in arrays for n in names) and not with_objects:
         return ()
-    return tuple(dict.fromkeys(n for n in names if n is not None))
+    return tuple(dict.fromkeys(n for n in names if n in arrays))
 
 
 def _is_array_type(t: ast.Type) -> bool:
-    return isinstance(t, ast.NamedType) and t.name in ("array", "array?") and len(t.args) <= 1  # `array`: inferred
+    return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("array", "array2", "array3") \
+        and len(t.args) <= 1  # `array`: inferred
 
 
 def in_pre_state(e: ast.Expr, arrays: tuple[str, ...]) -> ast.Expr:
@@ -202,7 +341,8 @@ def _clause(program: ast.Program, kind: str, c: ast.Clause, expr: ast.Expr) -> C
 
 
 # collection types whose element types Dafny may infer (`a: array` gets an implicit type parameter)
-_ARITY = {"array": 1, "array?": 1, "seq": 1, "set": 1, "iset": 1, "multiset": 1, "map": 2, "imap": 2}
+_ARITY = {"array": 1, "array?": 1, "array2": 1, "array2?": 1, "array3": 1, "array3?": 1, "seq": 1, "set": 1,
+          "iset": 1, "multiset": 1, "map": 2, "imap": 2}
 
 
 def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:

@@ -52,6 +52,12 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         if text in seen:
             return False
         seen.add(text)
+        try:
+            return _useful(pin)
+        except Unsupported:  # a pin the solver cannot encode (the size of a string it holds as an atom)
+            return False
+
+    def _useful(pin: Pin) -> bool:
         on_witness = solver.holds(pin.expr, witness) if witness is not None else None
         if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,))):
             return False  # the partition does not allow this edge
@@ -61,7 +67,11 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
         return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))
 
     for var in contract.vars:
-        for group in candidate_pins(var, part.literals, solver, types, names, optimum):
+        if var.ghost and "." in var.name:
+            continue  # a ghost field: no test sets it, the compiled fields it ties to have pins of their own
+        groups = object_pins(contract, var, types) if types.kind(var.type) == "class" else \
+            candidate_pins(var, part.literals, solver, types, names, optimum)
+        for group in groups:
             kept = [p for p in group.pins if useful(p)]
             if not kept and group.fallback is not None and (group.outputs_too or not var.is_output):
                 kept = [p for p in map(Pin, group.fallback(extreme)) if useful(p)]
@@ -121,7 +131,7 @@ def _mirror(term: ast.Expr) -> ast.Expr | None:
 def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike, types: TypeIndex,
                    names: set[str], optimum: Optima) -> list[PinGroup]:
     kind = types.kind(var.type)
-    v = ast.Name(var.name)
+    v = var.term
     if kind == "bool":
         return [PinGroup((Pin(v), Pin(ast.UnOp("!", v))))]
     if kind in _LENGTHED or kind == "array":
@@ -136,11 +146,13 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             return tuple(p.expr for p in _size_pins(size, least)) if _finite(least) and least > 1 else ()
 
         return [PinGroup(_size_pins(size, 0), at_least, outputs_too=True)]
+    if kind in ("array2", "array3"):  # each extent 0, 1 and more, where the partition allows
+        return [PinGroup(_size_pins(ast.MemberSelect(v, f"Length{d}"), 0)) for d in range(int(kind[-1]))]
     if kind != "int":
         return []
     lower: list[Pin] = []
     upper: list[Pin] = []
-    for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names))]:
+    for t in [ast.IntLit(0), *edge_terms(compared_terms(var.name, literals, names, v))]:
         term = v if _is_zero(t) else ast.BinOp("-", v, t)
         try:
             lo = optimum(term, False)
@@ -169,6 +181,25 @@ def candidate_pins(var: Var, literals: tuple[ast.Expr, ...], solver: SolverLike,
             PinGroup(tuple(upper), lambda n: (ast.BinOp("==", v, _int(n)),))]
 
 
+def object_pins(contract: Contract, var: Var, types: TypeIndex) -> list[PinGroup]:
+    """An object input is null or not (where its type allows null), and the same object as an earlier
+    input of a type it shares, where the partition allows."""
+    if var.is_output:
+        return []
+    v = var.term
+    pins: list[Pin] = []
+    if isinstance(var.type, ast.NamedType) and var.type.name.endswith("?"):
+        pins += [Pin(ast.BinOp("==", v, ast.NullLit())), Pin(ast.BinOp("!=", v, ast.NullLit()))]
+    mine = types.decls.get(var.type.name.rstrip("?")) if isinstance(var.type, ast.NamedType) else None
+    for other in contract.inputs:
+        if other is var:
+            break
+        if isinstance(other.type, ast.NamedType) and types.decls.get(other.type.name.rstrip("?")) is mine \
+                and mine is not None:
+            pins.append(Pin(ast.BinOp("==", v, other.term)))
+    return [PinGroup(tuple(pins))] if pins else []
+
+
 def _size_pins(size: ast.Expr, least: int) -> tuple[Pin, ...]:
     """The least size, one more, and more than that: 0, 1 and > 1 for a collection that may be empty."""
     return tuple(Pin(e) for e in (ast.BinOp("==", size, ast.IntLit(least)),
@@ -180,15 +211,18 @@ def _finite(k: object) -> bool:
     return isinstance(k, int) and not isinstance(k, bool)
 
 
-def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str]) -> list[ast.Expr]:
-    """Terms that some comparison in the literals puts directly against `name`, in first-seen order."""
+def compared_terms(name: str, literals: tuple[ast.Expr, ...], names: set[str],
+                   term: ast.Expr | None = None) -> list[ast.Expr]:
+    """Terms that some comparison in the literals puts directly against `name` (or the `term` that names
+    the variable in the contract, such as `old(this.n)`), in first-seen order."""
     out: list[ast.Expr] = []
+    term = term if term is not None else ast.Name(name)
 
     def consider(a: ast.Expr, b: ast.Expr) -> None:
         for x, y in ((a, b), (b, a)):
-            if isinstance(x, ast.Name) and x.name == name:
+            if x == term:
                 fv = free_names(y)
-                if name not in fv and fv <= names and y not in out and not _is_zero(y):
+                if name not in fv and fv <= names and y not in out and not _is_zero(y) and term not in walk(y):
                     out.append(y)
 
     for lit in literals:

@@ -40,19 +40,24 @@ class TypeIndex:
         return t
 
     def kind(self, t: ast.Type) -> str:
-        """"int", "bool", "char", "real", "seq", "set", "multiset", "map", "array", "datatype", "class", "other"."""
+        """"int", "bool", "char", "real", "seq", "set", "multiset", "map", "array", "array2", "array3",
+        "datatype", "class" (a class, trait or `object`), "other"."""
         b = self.base(t)
         if not isinstance(b, ast.NamedType):
             return "other"
-        name = b.name
+        name = b.name.rstrip("?")
+        if name == "object":
+            return "class"
         if name in INT_LIKE:
             return "int"
         if name in ("bool", "char", "real"):
             return name
         if name in COLLECTIONS:
             return COLLECTIONS[name]
-        if name in ("array", "array?"):
+        if name == "array":
             return "array"
+        if name in ("array2", "array3"):
+            return name
         d = self.decls.get(name)
         if isinstance(d, ast.Datatype):
             return "datatype"

@@ -110,6 +110,28 @@ def _rebuild_value(v: object, fn: Callable[[ast.Node], ast.Node | None]) -> obje
     return v
 
 
+def map_children(node: ast.Node, fn: Callable[[ast.Node], ast.Node]) -> ast.Node:
+    """The node with `fn` applied to each child (top-down rewrites that decide themselves where to recurse)."""
+    changes = {}
+    for f in dataclasses.fields(node):
+        if f.name == "span":
+            continue
+        v = getattr(node, f.name)
+        nv = _map_value(v, fn)
+        if nv is not v:
+            changes[f.name] = nv
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def _map_value(v: object, fn: Callable[[ast.Node], ast.Node]) -> object:
+    if _is_node(v):
+        return fn(v)  # type: ignore[arg-type]
+    if isinstance(v, tuple):
+        items = tuple(_map_value(i, fn) for i in v)
+        return v if all(a is b for a, b in zip(items, v)) else items
+    return v
+
+
 def substitute(e: ast.Expr, mapping: dict[str, ast.Expr]) -> ast.Expr:
     """Replace free occurrences of names; binders that rebind a name hide it from their scope."""
 

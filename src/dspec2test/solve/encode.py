@@ -18,14 +18,20 @@ from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RT
 from dspec2test.errors import Unsupported
 from dspec2test.solve.types import Types
 from dspec2test.solve import quant
-from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_, multiset_from_cands, or_, unsupported as _u
+from dspec2test.solve.values import (HEAP, THIS, TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_,
+                                     multiset_from_cands, or_, unsupported as _u)
 
 ANY = RType("any")  # element type of `[]` before its context gives one
+NULL = RType("class", name="object?")
 COMPARE = ("<", "<=", ">", ">=")
 ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _LEAVES = (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)  # cheaper to encode than to look up
 _BINDERS = (ast.Quantifier, ast.SetComprehension, ast.MapComprehension, ast.Lambda, ast.Let, ast.MatchExpr,
             ast.SeqInit, ast.StmtExpr)
+
+
+class AtomMisuse(Unsupported):
+    """A string taken apart where the solver holds strings as atoms (it then solves without them)."""
 
 
 def _tv_key(tv: TV | None) -> tuple:
@@ -52,6 +58,8 @@ class Encoder:
     _recursive: dict = field(default_factory=dict)
     # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
     context: object = None
+    # the heap state before the call (a TV of a values.Heap), which old() reads fields in; None: no objects
+    pre_heap: TV | None = None
     _memo: dict = field(default_factory=dict)
     _pure: dict = field(default_factory=dict)
 
@@ -100,6 +108,8 @@ class Encoder:
                     break
                 if isinstance(x, ast.Name):
                     names.add(x.name)
+            # a field read depends on the receiver and the heap state, which no name of the node shows
+            names |= {THIS, HEAP}
             hit = self._pure[id(e)] = (e, tuple(sorted(names)) if pure else None)
         return hit[1]
 
@@ -116,18 +126,145 @@ class Encoder:
         return TV(z3.IntVal(ord(e.value)), CHAR)
 
     def e_StringLit(self, e, env):
+        if self.types.atoms:
+            return TV(z3.IntVal(self.types.atom_of(e.value)), STRING)
         return TV(_seq_lit([z3.IntVal(ord(c)) for c in e.value], z3.IntSort()), STRING)
+
+    def seq(self, tv: TV, node) -> TV:
+        """tv, a sequence the caller takes apart: where strings are atoms, a string cannot be."""
+        if self.types.is_atom(tv.t):
+            sp = getattr(node, "span", None)
+            raise AtomMisuse("string operation", sp.line if sp else 0, sp.col if sp else 0)
+        return tv
 
     def e_Name(self, e, env):
         if e.name in env.vars:
             return env.vars[e.name]
         return self._global(e.name, e, env)
 
+    def e_ThisExpr(self, e, env):
+        if THIS not in env.vars:
+            raise _u("this", e)
+        return env.vars[THIS]
+
+    def e_NullLit(self, e, env):
+        return TV(z3.IntVal(0), NULL)
+
+    def e_Fresh(self, e, env):
+        # allocation is not modelled: objects a member returns are taken to be new (a fresh() clause is
+        # never checked by a test either: it is ghost)
+        return TV(z3.BoolVal(True), BOOL)
+
+    def e_Allocated(self, e, env):
+        return TV(z3.BoolVal(True), BOOL)
+
+    def e_TypeTest(self, e, env):
+        a = self.enc(e.expr, env)
+        if a.t.base.kind != "class" or not isinstance(a.v, ObjV):
+            raise _u("type test", e)
+        found = env.scope.lookup(e.type.name.rstrip("?")) if isinstance(e.type, ast.NamedType) else None
+        if found is None or not isinstance(found[0], ast.ClassDecl):
+            raise _u("type test", e)
+        return TV(z3.And(a.v.id != 0, a.v.is_class(found[0])), BOOL)
+
+    # ---------------------------------------------------------------- objects
+
+    def field_of(self, obj: TV, name: str, node, env: Env) -> TV:
+        """The value of field `name` of an object, in the environment's heap state."""
+        o = obj.v
+        if not isinstance(o, ObjV):
+            raise _u(f"field {name} of a non-object", node)
+        heap = env.vars.get(HEAP)
+        key = f"{o.name}.{name}"
+        if o.name and heap is not None and key in heap.v.fields:
+            return heap.v.fields[key]
+        if not o.name and heap is not None and name in heap.v.elements:  # an object held in a collection
+            fn, ft = heap.v.elements[name]
+            return self.types.from_rep(fn(o.id), ft)
+        decl = self._member_of(o, name)
+        if isinstance(decl, ast.Const) and decl.value is not None and not decl.static:
+            return self._const_value(decl, obj, env)
+        if not o.name:
+            raise _u(f"field {name} of an object in a collection", node)
+        raise _u(f"field {name} of {o.name}", node)
+
+    def _datatype_field(self, obj: TV, name: str) -> TV | None:
+        for info in self.types.ctors_of(obj.t.base):
+            for fname, ft, acc in info.fields:
+                if fname == name:
+                    return self.types.from_rep(acc(obj.v), ft)
+        return None
+
+    def _datatype_member(self, obj: TV, name: str) -> ast.Function | None:
+        """A function declared in the datatype of a value (`c.WF()`)."""
+        decl = obj.t.base.decl
+        return next((m for m in getattr(decl, "members", ()) if isinstance(m, ast.Function) and m.name == name
+                     and not m.static), None)
+
+    def _is_field(self, name: str, env: Env) -> bool:
+        """Does a bare name denote a field of the receiver (in a class's function body)?"""
+        if THIS not in env.vars:
+            return False
+        found = env.scope.lookup(name)
+        return found is not None and isinstance(found[0], (ast.Field, ast.Const)) and not getattr(found[0], "static", False) \
+            and isinstance(found[1].cls, ast.ClassDecl)
+
+    def _member_of(self, o: ObjV, name: str):
+        """The declaration of member `name` of the object (in its first possible class)."""
+        for kinds in o.classes:
+            for decl in kinds:
+                for m in decl.members:
+                    if getattr(m, "name", None) == name:
+                        return m
+        return None
+
+    def _const_value(self, decl: ast.Const, obj: TV | None, env: Env) -> TV:
+        scope = self.resolver.scope_of(decl)
+        vars_ = {k: env.vars[k] for k in (HEAP,) if k in env.vars}
+        if obj is not None:
+            vars_[THIS] = obj
+        tv = self.enc(decl.value, Env(vars_, scope, env.budget))
+        if decl.type is not None:
+            tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))
+        return tv
+
+    def _instance_call(self, obj: TV, name: str, args: list[TV], node, env: Env) -> TV:
+        """`o.F(args)`: F of the object's class, with `this` the object; where the object may be of several
+        classes that define F differently, the one of its class."""
+        o = obj.v
+        if not isinstance(o, ObjV) or not o.classes:
+            raise _u(f"call of {name} on an object of unknown class", node)
+        found = []
+        for kinds in o.classes:
+            decl = None
+            for k in kinds:  # the class first, then the traits it extends
+                decl = next((m for m in k.members if getattr(m, "name", None) == name), None)
+                if decl is not None:
+                    break
+            if not isinstance(decl, ast.Function):
+                raise _u(f"call of {name}, not a function of the object's class", node)
+            found.append(decl)
+        results = [self._call_function(f, self.resolver.scope_of(f), args, node, env, this=obj) for f in found]
+        out = results[-1]
+        if o.cls is not None:
+            for i in reversed(range(len(results) - 1)):
+                a, out = self.unify(results[i], out)
+                out = self.ite(o.cls == i, a, out, node)
+        return out
+
     def _global(self, name: str, node, env: Env) -> TV:
         found = env.scope.lookup(name)
+        this = env.vars.get(THIS)
+        if found is None and this is not None and this.t.base.kind == "data" and "." not in name:
+            field_ = self._datatype_field(this, name)  # a field of the datatype a member belongs to
+            if field_ is not None:
+                return field_
         if found is None:
             raise _u(f"unknown name {name}", node)
         decl, scope = found
+        if isinstance(decl, (ast.Field, ast.Const)) and not getattr(decl, "static", False) \
+                and isinstance(scope.cls, ast.ClassDecl) and THIS in env.vars:
+            return self.field_of(env.vars[THIS], name, node, env)
         if isinstance(decl, ast.Const):
             if decl.value is None:
                 raise _u("const without a value", node)
@@ -170,7 +307,9 @@ class Encoder:
         if op in ("==", "!=") and isinstance(e.left, ast.NullLit) != isinstance(e.right, ast.NullLit):
             # Generated inputs are always allocated: a reference compared with null is never null.
             other = self.enc(e.right if isinstance(e.left, ast.NullLit) else e.left, env)
-            if other.t.base.kind != "array":
+            if other.t.base.kind == "class" and isinstance(other.v, ObjV):
+                return TV(other.v.id != 0 if op == "!=" else other.v.id == 0, BOOL)
+            if other.t.base.kind not in ("array", "array2", "array3"):
                 raise _u("null comparison on a non-array value", e)
             return TV(z3.BoolVal(op == "!="), BOOL)
         return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
@@ -188,6 +327,7 @@ class Encoder:
         if k in ("set", "multiset", "map"):
             return self._collection_op(op, a, b, node)
         if k in ("seq", "array"):
+            self.seq(a, node)
             if op == "+":
                 return TV(z3.Concat(a.v, b.v), a.t if not a.t.is_string else STRING)
             if op in ("<", "<="):  # prefix
@@ -271,9 +411,14 @@ class Encoder:
 
     def member(self, x: TV, coll: TV, node) -> z3.BoolRef:
         k = coll.t.base.kind
+        self.seq(coll, node)
         if k == "any":
             return z3.BoolVal(False)
         et = coll.t.base.args[0]
+        if et.base.kind == "class" and x.t.base.kind != "class":
+            # an array among objects (`a in Repr`): the solver gives arrays no identity, so this is a fact
+            # it leaves open (frames like Repr are ghost: no test checks them)
+            return z3.Bool(self.types.fresh("in"))
         x = self.coerce(x, et)
         if k in ("seq", "array"):
             rep = self.types.to_rep(x)
@@ -301,6 +446,8 @@ class Encoder:
                 return TV(z3.BitVecVal(tv.lit, b.width), t)
             if b.kind in ("int", "char"):
                 return TV(tv.v, t, tv.lit)
+        if tv.t.base.kind == "seq" and tv.t.base.args[0] == ANY and self.types.is_atom(b):
+            return TV(z3.IntVal(self.types.atom_of("")), t)  # `[]` where a string is wanted
         if tv.t.base.kind == "seq" and tv.t.base.args[0] == ANY and b.kind in ("seq", "array"):
             return TV(z3.Empty(self.types.sort(b)), t)
         if tv.t.base.kind == "seq" and b.kind in ("seq", "array") and tv.t.base.args[0] != b.args[0]:
@@ -337,6 +484,8 @@ class Encoder:
             return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
         if isinstance(x, FuncV) or isinstance(y, FuncV):
             raise _u("equality of functions", node)
+        if isinstance(x, ObjV) or isinstance(y, ObjV):
+            return self.types.to_rep(a) == self.types.to_rep(b)
         if x.sort() != y.sort():
             raise _u(f"comparison of {x.sort()} with {y.sort()}", node)
         return x == y
@@ -346,6 +495,7 @@ class Encoder:
     def e_Cardinality(self, e, env):
         a = self.enc(e.expr, env)
         k = a.t.base.kind
+        self.seq(a, e)
         if k in ("seq", "array"):
             return TV(self.length(a), INT)
         if k == "set":
@@ -383,6 +533,7 @@ class Encoder:
 
     def e_MultisetConv(self, e, env):
         a = self.enc(e.expr, env)
+        self.seq(a, e)
         k = a.t.base.kind
         et = a.t.base.args[0] if a.t.base.args else ANY
         if k == "set":
@@ -434,8 +585,12 @@ class Encoder:
 
     def e_Index(self, e, env):
         if len(e.indices) != 1:
-            raise _u("multi-dimensional array", e)
+            s = self.enc(e.seq, env)
+            if s.t.base.kind != f"array{len(e.indices)}":
+                raise _u("multi-dimensional index", e)
+            return self.types.cell(s, [self._int(self.enc(i, env)) for i in e.indices])
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         i = self.enc(e.indices[0], env)
         k = s.t.base.kind
         if k in ("seq", "array"):
@@ -454,6 +609,7 @@ class Encoder:
         if e.parts:
             raise _u("sequence split slice", e)
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         if s.t.base.kind not in ("seq", "array"):
             raise _u(f"slice of {s.t.base.kind}", e)
         t = s.t.base if s.t.base.kind == "seq" else seq_of(s.t.base.args[0])
@@ -478,6 +634,7 @@ class Encoder:
 
     def e_Update(self, e, env):
         s = self.enc(e.seq, env)
+        self.seq(s, e)
         k = s.t.base.kind
         if k == "seq":
             i = self._int(self.enc(e.index, env))
@@ -498,12 +655,18 @@ class Encoder:
     def e_MemberSelect(self, e, env):
         name = e.name
         dotted = _dotted(e)
-        if dotted is not None and dotted.split(".")[0] not in env.vars:
+        if dotted is not None and dotted.split(".")[0] not in env.vars and not self._is_field(dotted.split(".")[0], env):
             return self._global(dotted, e, env)
         obj = self.enc(e.obj, env)
         b = obj.t.base
+        if b.kind == "class":
+            return self.field_of(obj, name, e, env)
         if b.kind == "array" and name == "Length":
             return TV(z3.Length(obj.v), INT)
+        if b.kind in ("array2", "array3") and name.startswith("Length") and name[6:].isdigit():
+            dims = self.types.dims(obj)
+            if int(name[6:]) < len(dims):
+                return TV(dims[int(name[6:])], INT)
         if b.kind == "map" and name in ("Keys", "Values", "Items"):
             m = obj.v
             kt, vt = b.args
@@ -511,7 +674,10 @@ class Encoder:
                 return TV(m.keys, RType("set", (kt,)))
             if name == "Values":
                 return TV(SetV(tuple((g, m.get(k)) for g, k in m.keys.cands)), RType("set", (vt,)))
-            raise _u("map Items", e)
+            pair = RType("tuple", (kt, vt))
+            self.types.sort(pair)
+            make, _ = self.types.tuple_make[pair]
+            return TV(SetV(tuple((g, make(k, m.get(k))) for g, k in m.keys.cands)), RType("set", (pair,)))
         if b.kind == "tuple" and name.isdigit():
             make, accs = self.types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             i = int(name)
@@ -523,10 +689,9 @@ class Encoder:
                     if info.ctor.name == name[:-1]:
                         return TV(info.test(obj.v), BOOL)
                 raise _u(f"unknown constructor test {name}", e)
-            for info in infos:
-                for fname, ft, acc in info.fields:
-                    if fname == name:
-                        return self.types.from_rep(acc(obj.v), ft)
+            found = self._datatype_field(obj, name)
+            if found is not None:
+                return found
             raise _u(f"datatype member {name}", e)
         if b.kind == "bv" or name in ("Floor", "IsLimit", "IsSucc", "Offset", "IsNat"):
             if b.kind == "real" and name == "Floor":
@@ -701,6 +866,8 @@ class Encoder:
             raise _u("old", e)
         # only the modified arrays differ; a bound variable that shadows one keeps its value
         swap = {n: pre for n, (post, pre) in self.pre_state.items() if env.vars.get(n) is post}
+        if self.pre_heap is not None and HEAP in env.vars:
+            swap[HEAP] = self.pre_heap
         return self.enc(e.expr, env.bind(swap) if swap else env)
 
     def e_StmtExpr(self, e, env):
@@ -717,6 +884,16 @@ class Encoder:
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
+        head = (_dotted(callee.obj) or "").split(".")[0] if isinstance(callee, ast.MemberSelect) else ""
+        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or head in env.vars
+                                                     or (head and self._is_field(head, env))):
+            target = self.enc(callee.obj, env)
+            if target.t.base.kind == "class":
+                return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
+            member = self._datatype_member(target, callee.name) if target.t.base.kind == "data" else None
+            if member is not None:
+                return self._call_function(member, self.resolver.scope_of(member),
+                                           [self.enc(a, env) for a in e.args], e, env, this=target)
         name = callee.name if isinstance(callee, ast.Name) else _dotted(callee)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
@@ -729,6 +906,10 @@ class Encoder:
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e)
         if isinstance(decl, ast.Function):
+            if isinstance(scope.cls, ast.ClassDecl) and not decl.static and "." not in name and THIS in env.vars:
+                return self._instance_call(env.vars[THIS], name, args, e, env)  # `Valid()` in a class's contract
+            if isinstance(scope.cls, ast.Datatype) and not decl.static and "." not in name and THIS in env.vars:
+                return self._call_function(decl, scope, args, e, env, this=env.vars[THIS])
             return self._call_function(decl, scope, args, e, env)
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
@@ -761,14 +942,15 @@ class Encoder:
                 return d
         raise _u("constructor outside a datatype", ctor)
 
-    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env) -> TV:
-        if f.body is None:
-            raise _u(f"function {f.name} without a body", node)
+    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
+                       this: TV | None = None) -> TV:
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
         fscope = self.resolver.scope_of(f)
-        if fscope.cls is not None and isinstance(fscope.cls, ast.ClassDecl) and not f.static:
+        if isinstance(fscope.cls, (ast.ClassDecl, ast.Datatype)) and not f.static and this is None:
             raise _u("instance function", node)
+        # what the body may read besides its parameters: the receiver and the heap state it is called in
+        heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
         subst: dict[str, RType] = {}
         for formal, a in zip(f.params, args):
             _match_type(formal.type, a.t, subst, {p.name for p in f.type_params})
@@ -777,23 +959,40 @@ class Encoder:
         ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]
         rtype = self.resolver.rtype(f.result_type, fscope, subst)
         args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
+        if f.body is None:
+            return self._opaque(f, ptypes, rtype, args, heap)
         if not self._is_recursive(f, fscope):
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
-            out = self.enc(f.body, Env(binds, fscope, env.budget))
+            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget))
             return self.coerce(out, rtype)
-        key = (id(f), tuple(ptypes), rtype)
+        # the fields the body reads are free constants of its Z3 definition: one definition per receiver
+        # and heap state
+        key = (id(f), tuple(ptypes), rtype, *(id(v.v) for v in heap.values()))
         if key not in self._recfuns:
             sorts = [self.types.sort(t) for t in ptypes]
             rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
             self._recfuns[key] = rec
             formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
             binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
-            body = self.coerce(self.enc(f.body, Env(binds, fscope, 0)), rtype)
+            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0)), rtype)
             rep = self.types.to_rep(body)
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
         return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
+
+    def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
+        """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
+        state, of its arguments and its receiver. The solver assumes nothing of it; a clause calling it is
+        checked by the test where it compiles, else listed as unchecked."""
+        key = ("opaque", id(f), tuple(ptypes), rtype, id(heap[HEAP].v) if HEAP in heap else None)
+        this = heap.get(THIS)
+        extra = [this.v.id] if this is not None and isinstance(this.v, ObjV) else []
+        if key not in self._recfuns:
+            sorts = [z3.IntSort()] * len(extra) + [self.types.sort(t) for t in ptypes]
+            self._recfuns[key] = z3.Function(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
+        app = self._recfuns[key](*extra, *[self.types.to_rep(a) for a in args])
+        return self.types.from_rep(app, rtype)
 
     def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
         if id(f) not in self._recursive:
@@ -879,7 +1078,6 @@ def _match_type(t: ast.Type, actual: RType, subst: dict[str, RType], params: set
 
 
 _CONSTRUCT = {
-    "Lambda": "lambda", "Old": "old", "Fresh": "fresh", "Allocated": "allocated", "Unchanged": "unchanged",
-    "ThisExpr": "this", "NullLit": "null", "Wildcard": "wildcard", "TypeTest": "type test",
+    "Lambda": "lambda", "Old": "old", "Unchanged": "unchanged", "Wildcard": "wildcard",
     "FrameField": "frame field", "SeqInit": "seq constructor",
 }

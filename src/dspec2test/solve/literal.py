@@ -12,13 +12,28 @@ import z3
 
 from dspec2test.dafny.resolve import RType
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV
 
 
 @dataclass(frozen=True)
 class Data:
     ctor: str
     args: tuple
+
+
+@dataclass(frozen=True)
+class ObjRef:
+    """An object: its identity (0: null) and which of its possible classes it is built as."""
+
+    id: int
+    cls: int = 0
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A string the solver only compared: a literal's (negative) or a free one's identity."""
+
+    id: int
 
 
 @dataclass(frozen=True)
@@ -46,17 +61,22 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
         return Func(tuple(entries), read_term(model, interp.else_value(), rt, types))
     if isinstance(v, (SetV, MultisetV, MapV)):
         return read_term(model, v.rep, tv.t, types)
+    if isinstance(v, ObjV):
+        cls = read_term(model, v.cls, RType("int"), types) if v.cls is not None else 0
+        return ObjRef(read_term(model, v.id, RType("int"), types), cls)
     return read_term(model, v, tv.t, types)
 
 
 def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool = True):
     b = t.base
-    k = b.kind
+    k = "atom" if types.is_atom(b) else b.kind
     if term.ctx != z3.main_ctx():  # function table entries come in the model's own context
         term = term.translate(z3.main_ctx())
     val = model.eval(term.translate(model.ctx), model_completion=complete)
-    if k in ("int", "char", "bv"):
+    if k in ("int", "char", "bv", "class"):
         return val.as_long() if z3.is_int_value(val) or z3.is_bv_value(val) else 0
+    if k == "atom":
+        return Atom(val.as_long() if z3.is_int_value(val) else 0)
     if k == "bool":
         return z3.is_true(val)
     if k == "real":
@@ -68,6 +88,16 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
     if k in ("seq", "array", "set", "multiset"):
         n = model.eval(z3.Length(term).translate(model.ctx), model_completion=True).as_long()
         return tuple(read_term(model, term[i], b.args[0], types) for i in range(n))
+    if k in ("array2", "array3"):  # rows (of rows) of elements
+        tv = TV(term, t)
+        dims = [model.eval(d.translate(model.ctx), model_completion=True).as_long() for d in types.dims(tv)]
+
+        def rows(prefix: list) -> tuple:
+            if len(prefix) == len(dims):
+                return read_term(model, types.to_rep(types.cell(tv, [z3.IntVal(i) for i in prefix])), b.args[0], types)
+            return tuple(rows(prefix + [i]) for i in range(dims[len(prefix)]))
+
+        return rows([])
     if k == "map":
         srt = types.sort(b)
         keys = read_term(model, srt.accessor(0, 0)(term), RType("seq", (b.args[0],)), types)
@@ -129,6 +159,8 @@ def real_lit(x: Fraction) -> str:
 
 def _sort_key(pv, t: RType):
     k = t.base.kind
+    if isinstance(pv, Atom):
+        return (0, pv.id, "")
     if k in ("int", "char", "bv", "real", "bool"):
         return (0, pv, "")
     return (1, 0, literal(pv, t, None))
@@ -146,12 +178,17 @@ def literal(pv, t: RType, types: Types | None) -> str:
         return char_lit(pv)
     if k == "real":
         return real_lit(pv)
+    if isinstance(pv, Atom):
+        return string_lit([ord(c) for c in atom_text(pv, types)])
     if k in ("seq", "array"):
         if b.args[0].base.kind == "char":
             return string_lit(pv)
         return "[" + ", ".join(literal(x, b.args[0], types) for x in pv) + "]"
-    if k == "set":
-        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+    if k in ("array2", "array3"):  # as nested sequences: the test builds the array from them
+        inner = RType("array2", b.args) if k == "array3" else RType("seq", b.args)
+        return "[" + ", ".join(literal(x, inner, types) for x in pv) + "]"
+    if k == "set":  # (a set of sequences may list an element twice: its rep is not canonical)
+        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0]))
         return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "multiset":
         items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
@@ -170,6 +207,9 @@ def literal(pv, t: RType, types: Types | None) -> str:
         return name + "(" + ", ".join(literal(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)) + ")"
     if k == "arrow":
         return _lambda(pv, b, types)
+    if k == "class":  # stands for an object the test builds (generate.py says how)
+        ident = pv.id if isinstance(pv, ObjRef) else pv
+        return "null" if ident == 0 else f"object#{ident}"
     raise ValueError(f"no literal for {k}")
 
 
@@ -194,12 +234,52 @@ def _lambda(f: Func, b: RType, types) -> str:
 # ---------------------------------------------------------------- back to Z3
 
 
+def _nested_array(pv, depth: int, sort, et: RType, types: Types):
+    """A Z3 array (of arrays) holding the nested tuples pv, the element sort's default elsewhere."""
+    inner_sort = sort.range()
+    if depth == 1:
+        out = z3.K(z3.IntSort(), _default(inner_sort))
+        for i, x in enumerate(pv):
+            out = z3.Store(out, i, term_of(x, et, types))
+        return out
+    out = z3.K(z3.IntSort(), _nested_array((), depth - 1, inner_sort, et, types))
+    for i, row in enumerate(pv):
+        out = z3.Store(out, i, _nested_array(row, depth - 1, inner_sort, et, types))
+    return out
+
+
+def _default(sort):
+    if sort == z3.IntSort():
+        return z3.IntVal(0)
+    if sort == z3.BoolSort():
+        return z3.BoolVal(False)
+    if sort == z3.RealSort():
+        return z3.RealVal(0)
+    return z3.FreshConst(sort)
+
+
+def atom_text(a: Atom, types: Types | None) -> str:
+    """The string an atom stands for: its literal's, else one no literal of the contract is (`s1`)."""
+    literals = types.literals if types is not None else {}
+    for text, ident in literals.items():
+        if ident == a.id:
+            return text
+    text = f"s{a.id}"
+    while text in literals:
+        text += "_"
+    return text
+
+
 def term_of(pv, t: RType, types: Types):
     """The rep term of a plain value (None for functions, which are never pinned)."""
     b = t.base
     k = b.kind
+    if isinstance(pv, Atom):
+        return z3.IntVal(pv.id)
     if k in ("int", "char"):
         return z3.IntVal(pv)
+    if k == "class":
+        return z3.IntVal(pv.id if isinstance(pv, ObjRef) else pv)
     if k == "bool":
         return z3.BoolVal(pv)
     if k == "real":
@@ -212,6 +292,16 @@ def term_of(pv, t: RType, types: Types):
         if not parts:
             return z3.Empty(types.sort(b))
         return parts[0] if len(parts) == 1 else z3.Concat(*parts)
+    if k in ("array2", "array3"):
+        dims_n = int(k[-1])
+        dims, level = [], pv
+        for _ in range(dims_n):
+            dims.append(len(level))
+            level = level[0] if level else ()
+        srt = types.sort(b)
+        data_sort = srt.constructor(0).domain(dims_n)
+        data = _nested_array(pv, dims_n, data_sort, b.args[0], types)
+        return srt.constructor(0)(*[z3.IntVal(d) for d in dims], data)
     if k == "map":
         srt = types.sort(b)
         keys = term_of(tuple(kk for kk, _ in pv), RType("seq", (b.args[0],)), types)

@@ -116,7 +116,8 @@ class Relevance:
         return self._enc[key]
 
 
-def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0) -> list[tuple[str, int, z3.BoolRef]]:
+def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0,
+               dims_of=None) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
     (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
     least three of them (rank 1), not sorted either way, and all positive or of both signs in turn
@@ -148,6 +149,9 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0) -> list[tu
                                                 z3.Or([z3.And(c, x > 0) for c, x in present]))))
                 else:
                     out.append((name, 2, and_([z3.Implies(c, x > 0) for c, x in present])))
+        elif b.kind in ("array2", "array3") and dims_of is not None:
+            # at least two of each extent: a loop that skips the last row or column shows
+            out.append((name, 1, and_([d >= 2 for d in dims_of(tv)])))
     return out
 
 

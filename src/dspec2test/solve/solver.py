@@ -12,12 +12,14 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import pre_state_arrays, pre_state_name
-from dspec2test.solve.encode import Encoder
-from dspec2test.solve.literal import literal, read_var, term_of
+from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
+from dspec2test.partition.objects import Objects
+from dspec2test.solve.encode import AtomMisuse, Encoder
+from dspec2test.solve.literal import literal, read_term, read_var, term_of
+from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
-from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, SetV, and_
+from dspec2test.solve.types import Types, cells
+from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
@@ -168,14 +170,36 @@ class Solver:
 
     def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
                  length_limit: int = 10, member=None):
+        # strings held in collections: first as atoms (Z3 4.8.12 does not decide sets of strings), unless
+        # the contract takes a string apart
+        atoms = _strings_in_collections(Resolver(program), member, vars)
+        self._setup(program, vars, timeout_s, length_limit, member, atoms)
+        if atoms and not self._atoms_fit(program, member):
+            self._setup(program, vars, timeout_s, length_limit, member, False)
+
+    def _atoms_fit(self, program: ast.Program, member) -> bool:
+        contract = member_contract(program, member)
+        try:
+            self._encode([cl.expr for cl in contract.clauses] if contract is not None else [])
+        except AtomMisuse:
+            return False
+        except Unsupported:
+            pass  # unsupported either way: no reason to give the atoms up
+        return True
+
+    def _setup(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float,
+               length_limit: int, member, atoms: bool) -> None:
         self.resolver = Resolver(program)
         self.scope = self.resolver.scope_of(member)
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
-        self.types = Types(self.resolver, cap=length_limit)
+        self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1)
-        modified = pre_state_arrays(member) if isinstance(member, ast.Method) else ()
-        if member is not None and getattr(member.spec, "modifies", ()) and not modified:
+        contract = member_contract(program, member) if member is not None else None
+        objects = contract.objects if contract is not None else Objects()
+        modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
+            member, (ast.Method, ast.Function)) else ()
+        if member is not None and getattr(member.spec, "modifies", ()) and not modified and not objects.roots:
             self.encoder.pre_state = None  # a frame beyond array parameters: old() is not modelled
         self.vars: list[_Var] = []
         for name, t, out in vars:
@@ -187,8 +211,8 @@ class Solver:
             pre = _Var(pre_state_name(v.name), v.type, False, self.types.declare(pre_state_name(v.name), v.type))
             self.vars.append(pre)
             self.encoder.pre_state[v.name] = (v.tv, pre.tv)  # type: ignore[index]
-            if isinstance(v.tv.v, z3.SeqRef):
-                self._frame.append(z3.Length(v.tv.v) == z3.Length(pre.tv.v))
+            if "." not in v.name:  # an array parameter (not a field) keeps its lengths
+                self._frame += self.types.same_shape(v.tv, pre.tv)
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
@@ -210,6 +234,22 @@ class Solver:
         # made when first needed (a context costs 10 to 20 ms, and many members need neither)
         self._prover_z: _Z3 | None = None
         self._linear_z: _Z3 | None = None
+        self._objects_differ: list[z3.BoolRef] = []
+        self._element_facts = None  # objects held in collections (solve/objects.py)
+        if objects.roots or objects.elements:
+            self._add_objects(objects)
+
+    def _add_objects(self, objects: Objects) -> None:
+        """The heap states, aliasing and construction of the member's objects (solve/objects.py)."""
+        facts = object_facts(objects, {v.name: v.tv for v in self.vars if not v.name.startswith("old(")},
+                             {n: pre for n, (_, pre) in (self.encoder.pre_state or {}).items()}, self.encoder)
+        self.env = self.env.bind(facts.env)
+        self.encoder.pre_heap = facts.pre_heap
+        self._frame += facts.constraints
+        self._objects_differ = facts.differ
+        self._element_facts = facts
+        self._wf_cache.clear()  # encoding the facts may have asked for it before they were in
+        self.relevance = Relevance(self.types, self.encoder, self.env, {v.name: v.type for v in self.vars if v.output})
 
     @property
     def _unlimited(self) -> frozenset[str]:
@@ -240,6 +280,8 @@ class Solver:
             out = []
             for v in self.vars:
                 out += self._nice_value(v.tv, chars, depth=0)
+            for tv in self._element_facts.element_values if self._element_facts is not None else ():
+                out += self._nice_value(tv, chars, depth=1)  # objects held in collections
             self._nice_cache[chars] = out
         return self._nice_cache[chars]
 
@@ -247,6 +289,13 @@ class Solver:
         b = tv.t.base
         if depth > 2:
             return []
+        if isinstance(tv.v, ObjV):  # objects differ and are not null, unless the scenario asks
+            return [tv.v.id == tv.v.slot] if tv.v.name else []  # (one held in a collection: solve/objects.py)
+        if b.kind in ("array2", "array3"):
+            dims = self.types.dims(tv)
+            return [z3.Implies(and_([z3.IntVal(i) < d for i, d in zip(idx, dims)]), and_(
+                self._nice_value(self.types.cell(tv, [z3.IntVal(i) for i in idx]), chars, depth + 1)))
+                for idx in cells(len(dims), self.limit)]
         if b.kind in ("int", "real"):
             return [tv.v >= -NICE_INT, tv.v <= NICE_INT]
         if b.kind == "char":
@@ -262,7 +311,7 @@ class Solver:
                 parts = [(srt.accessor(0, 0)(v.rep), b.args[0]), (srt.accessor(0, 1)(v.rep), b.args[1])]
             else:
                 parts = [(v.rep, b.args[0])]
-        elif b.kind in ("seq", "array"):
+        elif b.kind in ("seq", "array") and isinstance(v, z3.SeqRef):  # (a string atom has no elements)
             parts = [(v, b.args[0])]
         else:
             return []
@@ -276,7 +325,10 @@ class Solver:
     def _nontrivial(self, turn: int) -> list[tuple[str, int, z3.BoolRef]]:
         """`relevance.nontrivial` for these variables, built once per parity of the turn (all it depends on)."""
         if turn % 2 not in self._nontrivial_cache:
-            self._nontrivial_cache[turn % 2] = nontrivial([(v.name, v.tv) for v in self.vars], self.limit, turn)
+            # (an object's fields after the call are the implementation's to choose: no preference on them)
+            self._nontrivial_cache[turn % 2] = nontrivial(
+                [(v.name, v.tv) for v in self.vars if not (v.output and "." in v.name)], self.limit, turn,
+                self.types.dims)
         return self._nontrivial_cache[turn % 2]
 
     def _distinct(self) -> list[z3.BoolRef]:
@@ -358,6 +410,14 @@ class Solver:
     def _model(self, zm: z3.ModelRef) -> Model:
         raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
         values = {v.name: literal(raw[v.name], v.type, self.types) for v in self.vars}
+        facts = self._element_facts
+        if facts is not None and facts.element_vars:  # what the test needs of objects held in collections
+            idents = sorted({x for name in facts.element_vars for key in (name, pre_state_name(name))
+                             for x in _idents(raw.get(key))})
+            for ident in idents:
+                for name, (term, t) in facts.element_terms(ident).items():
+                    raw[name] = read_term(zm, term, t, self.types)
+                    values[name] = literal(raw[name], t, self.types)
         return Model(values, raw)
 
     # ---------------------------------------------------------------- the interface
@@ -430,6 +490,8 @@ class Solver:
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
         # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
         prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
+        # objects whose fields differ from each other's: a copy that copies nothing shows
+        prefs += [("objects differ", 1, and_(self._objects_differ))] if self._objects_differ else []
         prefs += [((name, k, n), 2 + k, f) for n, (name, k, f) in enumerate(self._nontrivial(len(avoid)))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
@@ -731,6 +793,31 @@ class Solver:
 
     def literal_of(self, name: str, model: Model) -> str:
         return model.values[name]
+
+
+def _idents(value) -> list[int]:
+    """The identities of the objects a collection's plain value holds (0, null, aside)."""
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return [x for x in value if isinstance(x, int) and not isinstance(x, bool) and x != 0]
+    return []
+
+
+def _strings_in_collections(resolver: Resolver, member, vars: Sequence[tuple[str, ast.Type, bool]]) -> bool:
+    """Does some variable hold strings inside a collection (a set of names, a map keyed by them)?"""
+    def inside(t: RType, depth: int) -> bool:
+        b = t.base
+        if b.kind == "seq" and b.args and b.args[0].base.kind == "char":
+            return depth > 0
+        return b.kind in ("seq", "set", "multiset", "map", "array") and any(inside(a, depth + 1) for a in b.args)
+
+    scope = resolver.scope_of(member)
+    for _, t, _ in vars:
+        try:
+            if inside(resolver.rtype(t, scope), 0):
+                return True
+        except Unsupported:
+            continue
+    return False
 
 
 def skip_python_checks() -> None:

@@ -2,10 +2,14 @@
 
 Representations (a "rep" is the Z3 term a value of that type is stored as inside containers):
 int, nat, char and subset types over int: Int; real: Real; bool: Bool; bvN: BitVec(N); seq, string and
-array<T>: Seq(T); set<T>: a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
+array<T>: Seq(T) (a string is an Int "atom" instead in a Types made with `atoms`, see `is_atom`); set<T>:
+a strictly increasing (distinct for unordered T) Seq(T); multiset<T>: a
 non-decreasing Seq(T); map<K, V>: a datatype of a key Seq (like a set) and a value Seq; tuples and
 datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterpreted function
-(variables only).
+(variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
+also has its class, when it may be built as several, and fields of its own: values.ObjV); array2<T>
+and array3<T>: a datatype of the lengths and a nested Z3 array of the elements (`a[i, j]` is
+`data[i][j]`), which Z3 decides far better than nested sequences.
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, SetV, and_
+from dspec2test.partition.objects import ClassIndex
+from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
@@ -55,14 +60,33 @@ class CtorInfo:
 class Types:
     """Sorts and variable declarations for one Solver (no state shared between solvers)."""
 
-    def __init__(self, resolver: Resolver, cap: int):
+    def __init__(self, resolver: Resolver, cap: int, atoms: bool = False):
         self.resolver = resolver
         self.cap = cap  # static bound on set/multiset/map sizes (and on limited sequences)
+        # strings as atoms: opaque Ints that are equal or not, for contracts that only compare strings
+        # (a set of names); Z3 4.8.12's sequence solver does not decide sets of strings
+        self.atoms = atoms
+        self.literals: dict[str, int] = {}  # a string literal's atom (negative; free atoms are >= 0)
         self._sorts: dict[RType, z3.SortRef] = {}
         self.ctors: dict[tuple[RType, str], CtorInfo] = {}
         self.ctor_of_z3: dict[str, CtorInfo] = {}
         self.tuple_make: dict[RType, tuple[z3.FuncDeclRef, tuple[z3.FuncDeclRef, ...]]] = {}
         self._fresh = 0
+        self._classes: ClassIndex | None = None
+        self._slots = 0  # objects declared so far
+
+    @property
+    def classes(self) -> ClassIndex:
+        if self._classes is None:
+            self._classes = ClassIndex.of(self.resolver.program)
+        return self._classes
+
+    def kinds_of(self, t: RType) -> tuple[tuple, ...]:
+        """Per class an object of type t can be built as: that class and the traits it extends."""
+        decl = t.base.decl
+        if not isinstance(decl, ast.ClassDecl):
+            return ()
+        return tuple(self.classes.kinds(c) for c in self.classes.implementations(decl))
 
     def fresh(self, prefix: str) -> str:
         self._fresh += 1
@@ -70,10 +94,19 @@ class Types:
 
     # ---------------------------------------------------------------- sorts
 
+    def is_atom(self, t: RType) -> bool:
+        b = t.base
+        return self.atoms and b.kind == "seq" and b.args[0].base.kind == "char"
+
+    def atom_of(self, text: str) -> int:
+        return self.literals.setdefault(text, -1 - len(self.literals))
+
     def sort(self, t: RType) -> z3.SortRef:
         b = t.base
         k = b.kind
-        if k in ("int", "char"):
+        if self.is_atom(b):
+            return z3.IntSort()
+        if k in ("int", "char", "class"):
             return z3.IntSort()
         if k == "bool":
             return z3.BoolSort()
@@ -85,6 +118,15 @@ class Types:
             return z3.SeqSort(self.sort(b.args[0]))
         key = RType(b.kind, b.args, b.width, b.name)
         if key in self._sorts:
+            return self._sorts[key]
+        if k in ("array2", "array3"):
+            dims = int(k[-1])
+            data = self.sort(b.args[0])
+            for _ in range(dims):
+                data = z3.ArraySort(z3.IntSort(), data)
+            dt = z3.Datatype(rtype_str(b))
+            dt.declare("mk", *[(f"Length{d}", z3.IntSort()) for d in range(dims)], ("data", data))
+            self._sorts[key] = dt.create()
             return self._sorts[key]
         if k == "map":
             dt = z3.Datatype(f"Map<{rtype_str(b.args[0])}, {rtype_str(b.args[1])}>")
@@ -163,6 +205,9 @@ class Types:
     def from_rep(self, term, t: RType) -> TV:
         """The encoded value of a rep term (a variable or an element read out of a container)."""
         b = t.base
+        if b.kind == "class":  # an object held in a collection: its identity; its fields are the heap's
+            kinds = self.kinds_of(b)[:1]  # built as the first class that can make it
+            return TV(ObjV("", term, kinds), t)
         if b.kind in ("set", "multiset"):
             cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(self.cap))
             if b.kind == "set":
@@ -194,6 +239,8 @@ class Types:
             return v.rep
         if isinstance(v, FuncV):
             raise Unsupported("function value stored in a collection or datatype")
+        if isinstance(v, ObjV):
+            return v.id
         return v
 
     # ---------------------------------------------------------------- variables
@@ -205,25 +252,34 @@ class Types:
             return TV(FuncV(z3.Function(name, *doms, self.sort(b.args[-1]))), t)
         if b.kind == "tuple" and not b.args:
             raise Unsupported("unit type")
+        if b.kind == "class":
+            kinds = self.kinds_of(b)
+            if not kinds:
+                raise Unsupported(f"object of type {rtype_str(b)}: no class to build it as")
+            cls = z3.Int(f"{name}#class") if len(kinds) > 1 else None
+            self._slots += 1
+            return TV(ObjV(name, z3.Int(name), kinds, cls, self._slots), t)
         return self.from_rep(z3.Const(name, self.sort(t)), t)
 
     def has_wf(self, t: RType) -> bool:
         b = t.base
-        if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map"):
+        if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map", "class"):
             return True
-        if b.kind in ("seq", "array"):
+        if b.kind in ("seq", "array", "array2", "array3"):
             return True  # at least a length limit when limited
         if b.kind == "tuple":
             return any(self.has_wf(a) for a in b.args)
         return False
 
-    def wf(self, tv: TV, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+    def wf(self, tv: TV, limited: bool, encode_constraint, inner: bool = False) -> list[z3.BoolRef]:
         """Constraints every value of the type satisfies; `limited` bounds sequence lengths by the cap.
 
         `encode_constraint(rtype, tv)` encodes a subset type's/newtype's constraint for the value.
         """
         t = tv.t
         out: list[z3.BoolRef] = []
+        if self.is_atom(t):
+            return []  # any Int is some string
         if t.kind in ("subset", "newtype"):
             out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint)
             if t.name == "nat":
@@ -232,14 +288,33 @@ class Types:
                 out.append(encode_constraint(t, TV(tv.v, t.args[0])))
             return out
         b = t.base
+        if b.kind == "class":
+            if isinstance(tv.v, ObjV):
+                o = tv.v
+                out.append(o.id >= (0 if b.name.endswith("?") else 1))
+                if o.cls is not None:
+                    out += [o.cls >= 0, o.cls < len(o.classes)]
+            else:
+                out.append(tv.v >= 0)
+            return out
         if b.kind == "char":
             c = tv.v
             out.append(z3.Or(z3.And(c >= 0, c < 0xD800), z3.And(c >= 0xE000, c <= CHAR_MAX)))
         elif b.kind in ("seq", "array"):
             s = tv.v
+            et = b.args[0]
+            if limited and (inner or _nested(et)):
+                # elements that are sequences themselves (or this is one): constrain the shape's elements,
+                # not s[i], which Z3's sequence solver (4.8.12) leaves undecided once two such variables meet
+                shape, es = self._shape_of(s)
+                out += [z3.Length(s) <= self.cap, shape]
+                if self.has_wf(et):
+                    out += [z3.Implies(z3.IntVal(i) < z3.Length(s),
+                                       and_(self.wf(self.from_rep(e, et), limited, encode_constraint, True)))
+                            for i, e in enumerate(es)]
+                return out
             if limited:
                 out += [z3.Length(s) <= self.cap, self._shape(s)]
-            et = b.args[0]
             if self.has_wf(et):
                 if limited:
                     for i in range(self.cap):
@@ -251,16 +326,27 @@ class Types:
                     out.append(z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(s)), inner)))
         elif b.kind in ("set", "multiset"):
             w = tv.v.rep
-            out += [z3.Length(w) <= self.cap, self._shape(w)]
-            out += self._ordered(w, b.args[0], strict=b.kind == "set")
-            out += self._elems_wf(w, b.args[0], limited, encode_constraint)
+            out += [z3.Length(w) <= self.cap]
+            out += self._elements(w, b.args[0], b.kind == "set", limited, encode_constraint)
         elif b.kind == "map":
             srt = self.sort(b)
             keys, vals = srt.accessor(0, 0)(tv.v.rep), srt.accessor(0, 1)(tv.v.rep)
-            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys), self._shape(keys), self._shape(vals)]
-            out += self._ordered(keys, b.args[0], strict=True)
-            out += self._elems_wf(keys, b.args[0], limited, encode_constraint)
-            out += self._elems_wf(vals, b.args[1], limited, encode_constraint)
+            out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys)]
+            out += self._elements(keys, b.args[0], True, limited, encode_constraint)
+            out += self._elements(vals, b.args[1], None, limited, encode_constraint)
+        elif b.kind in ("array2", "array3"):
+            dims = self.dims(tv)
+            out += [d >= 0 for d in dims]
+            if limited:
+                out += [d <= self.cap for d in dims]
+            # an empty array has no other extent: the test writes it as the empty sequence of rows
+            out += [z3.Implies(dims[0] == 0, and_(d == 0 for d in dims[1:]))]
+            et = b.args[0]
+            if self.has_wf(et) and limited:
+                for idx in cells(len(dims), self.cap):
+                    inside = and_(z3.IntVal(i) < d for i, d in zip(idx, dims))
+                    out.append(z3.Implies(inside, and_(self.wf(self.cell(tv, [z3.IntVal(i) for i in idx]), limited,
+                                                               encode_constraint))))
         elif b.kind == "tuple":
             make, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             for acc, et in zip(accs, b.args):
@@ -268,15 +354,56 @@ class Types:
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint)
         return out
 
+    def dims(self, tv: TV) -> list:
+        """The lengths of a multi-dimensional array value."""
+        srt = self.sort(tv.t.base)
+        return [srt.accessor(0, d)(tv.v) for d in range(int(tv.t.base.kind[-1]))]
+
+    def cell(self, tv: TV, indices: list) -> TV:
+        """Element a[i, j, ...] of a multi-dimensional array value."""
+        srt = self.sort(tv.t.base)
+        data = srt.accessor(0, len(indices))(tv.v)
+        for i in indices:
+            data = z3.Select(data, i)
+        return self.from_rep(data, tv.t.base.args[0])
+
+    def same_shape(self, a: TV, b: TV) -> list[z3.BoolRef]:
+        """An array keeps its lengths: what a modified array's pre-state and post-state share."""
+        k = a.t.base.kind
+        if k == "array" and isinstance(a.v, z3.SeqRef):
+            return [z3.Length(a.v) == z3.Length(b.v)]
+        if k in ("array2", "array3"):
+            return [x == y for x, y in zip(self.dims(a), self.dims(b))]
+        return []
+
     def _shape(self, s) -> z3.BoolRef:
         """s is one of the concatenations of 0..cap fresh elements: Z3's sequence solver (4.8.12) needs this
         to decide nested sequences, and it makes element reads cheap."""
+        return self._shape_of(s)[0]
+
+    def _shape_of(self, s) -> tuple[z3.BoolRef, list]:
         es = [z3.Const(self.fresh("e"), s.sort().basis()) for _ in range(self.cap)]
         shape = None
         for n in range(self.cap, -1, -1):
             t = z3.Empty(s.sort()) if n == 0 else z3.Unit(es[0]) if n == 1 else z3.Concat(*[z3.Unit(e) for e in es[:n]])
             shape = t if shape is None else z3.If(z3.Length(s) == n, t, shape)
-        return s == shape
+        return s == shape, es
+
+    def _elements(self, w, et: RType, strict: bool | None, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+        """Shape, canonical order (`strict` None: none) and well-formedness of the elements of a set's,
+        multiset's or map's sequence. Elements that are sequences themselves are constrained through the
+        shape's fresh elements rather than `w[i]`, which Z3's sequence solver (4.8.12) leaves undecided."""
+        if not _nested(et) or self.is_atom(et):
+            out = [self._shape(w)]
+            out += self._ordered(w, et, strict) if strict is not None else []
+            return out + self._elems_wf(w, et, limited, encode_constraint)
+        shape, es = self._shape_of(w)
+        out = [shape]
+        if self.has_wf(et):
+            out += [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(e, et), limited,
+                                                                           encode_constraint, True)))
+                    for i, e in enumerate(es)]
+        return out
 
     def _elems_wf(self, w, et: RType, limited: bool, encode_constraint) -> list[z3.BoolRef]:
         if not self.has_wf(et):
@@ -287,7 +414,7 @@ class Types:
     def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:
         """Canonical order of a set/multiset/map-key sequence, so one value has one rep."""
         out = []
-        kind = et.base.kind
+        kind = "int" if self.is_atom(et) else et.base.kind
         for i in range(self.cap - 1):
             a, b = w[i], w[i + 1]
             if kind == "bv":
@@ -298,6 +425,18 @@ class Types:
                 rel = z3.And([w[j] != b for j in range(i + 1)]) if strict else z3.BoolVal(True)
             out.append(z3.Implies(z3.IntVal(i + 1) < z3.Length(w), rel))
         return out
+
+
+def _nested(et: RType) -> bool:
+    """Is an element type held as a Z3 sequence itself (a string, a sequence, a set...)?"""
+    return et.base.kind in ("seq", "array", "set", "multiset", "map")
+
+
+def cells(dims: int, cap: int) -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = [()]
+    for _ in range(dims):
+        out = [c + (i,) for c in out for i in range(cap)]
+    return out
 
 
 def int_type() -> RType:

@@ -1,6 +1,7 @@
 """Encoded values: a Z3 term for scalars, sequences and datatypes; guarded candidate lists for sets,
 multisets and maps (so membership, cardinality and equality stay quantifier-free); an uninterpreted
-function for function-typed parameters.
+function for function-typed parameters; for an object, its identity (and the class it is built as),
+its fields being variables of their own, found through the heap state the environment holds.
 
 A guarded candidate list `[(g, e), ...]` says "e is an element when g holds"; duplicates are allowed,
 so unions are concatenations and every operation stays linear in the (small, static) list length.
@@ -8,7 +9,7 @@ so unions are concatenations and every operation stays linear in the (small, sta
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import z3
@@ -75,6 +76,38 @@ class FuncV:
 
     def apply(self, args):
         return self.fn(*args)
+
+
+@dataclass(frozen=True)
+class ObjV:
+    """An object input (or output): `name` keys its fields in a heap state ("this", "o", "this.next");
+    `id` is an Int, 0 for null; `cls` an Int choosing among `classes` (None when there is one)."""
+
+    name: str
+    id: z3.ArithRef
+    classes: tuple = ()  # per class it may be built as: that ClassDecl and every trait it extends
+    cls: z3.ArithRef | None = None
+    slot: int = 0  # its position among the member's objects: preferred identity, so objects differ
+
+    def is_class(self, decl) -> z3.BoolRef:
+        """It is an instance of `decl` (a class, or a trait its class extends)."""
+        hits = [i for i, kinds in enumerate(self.classes) if any(d is decl for d in kinds)]
+        if self.cls is None:
+            return z3.BoolVal(bool(hits))
+        return _or(self.cls == i for i in hits)
+
+
+@dataclass(frozen=True)
+class Heap:
+    """One state of the objects: field values keyed "root.field" (the solver's variable names); the
+    fields of objects held in collections as Z3 functions of their identity, by field name."""
+
+    fields: dict
+    elements: dict = field(default_factory=dict)  # field name -> (z3 function, RType of the field)
+
+
+HEAP = "#heap"  # the environment's entry holding the current Heap: not a Dafny name, so it clashes with none
+THIS = "this"  # the environment's entry holding the receiver
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ method {:test} Test_Lib'Half_p1_s1()
   print "\n[dspec2test:RUN] start Test_Lib'Half_p1_s1\n";
   var n: nat := 4;
   if !(n >= 0) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: bad test input: n is not a nat; the generated input is wrong, not the program"; }
-  if !(IsEven(n)) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program"; }
+  if !(Lib.IsEven(n)) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: bad test input: requires (line 14) does not hold; the generated input is wrong, not the program"; }
   print "\n[dspec2test:RUN] call\n";
   var h := Lib.Half(n);
   print "\n[dspec2test:RUN] returned\n";

@@ -1,0 +1,252 @@
+"""A member's objects in the solver: the heap states fields are read in, aliasing, and construction.
+
+The solver variables of an object's fields are named `root.field` (partition/objects.py); the heap state
+the encoder reads them in maps those names to their values after the call (the default) or before it
+(old()). Two objects that may be the same share field values when they are (aliasing); an object the test
+builds meets its constructor's requires, and where the constructor alone decides a `const` field the
+contract reads, its ensures too, in the state right after construction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.resolve import Resolver, RType
+from dspec2test.errors import Unsupported
+from dspec2test.partition.objects import Build, Elements, Objects, Root, ctor_field_name
+from dspec2test.solve.encode import Encoder
+from dspec2test.solve.types import Types
+from dspec2test.solve.values import HEAP, THIS, TV, Env, Heap, MultisetV, ObjV, SetV, and_
+
+HEAP_T = RType("heap")
+
+
+# objects held in collections have identities from here on, the member's named objects below: the two
+# are never the same object (their fields are held apart)
+ELEMENT_IDS = 1000
+
+
+@dataclass(frozen=True)
+class ObjectFacts:
+    env: dict[str, TV]  # entries of the solver's environment: the heap state after the call, the receiver
+    pre_heap: TV  # the heap state before the call
+    constraints: list[z3.BoolRef]  # aliasing and construction, part of every query
+    differ: list[z3.BoolRef]  # a preference: the same field of two objects holds different values
+    # what the test needs of an object held in a collection, by its identity: name -> (term, type), named
+    # `#ID.field` and `#ID#new:formal` (its constructor's arguments)
+    element_terms: Callable[[int], dict[str, tuple[z3.ExprRef, RType]]] = lambda ident: {}
+    element_vars: tuple[str, ...] = ()  # the collections holding them
+    element_values: tuple[TV, ...] = ()  # their fields and constructor arguments, slot by slot (for readability)
+
+
+def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], encoder: Encoder) -> ObjectFacts:
+    """`post`/`pre`: the solver's variables by name, after and before the call (pre has the twins)."""
+    resolver, types, boolean, declare = encoder.resolver, encoder.types, encoder.boolean, encoder.types.declare
+    fields_post = {r.field_var(f): post[r.field_var(f)] for r in objects.roots for f in r.fields
+                   if r.field_var(f) in post}
+    fields_pre = {k: pre.get(k, v) for k, v in fields_post.items()}
+    elems_pre, elems_post = _element_fields(objects, resolver, types)
+    post_heap, pre_heap = TV(Heap(fields_post, elems_post), HEAP_T), TV(Heap(fields_pre, elems_pre), HEAP_T)
+    env: dict[str, TV] = {HEAP: post_heap}
+    if "this" in post:
+        env[THIS] = post["this"]
+    out: list[z3.BoolRef] = []
+    inputs = [r for r in objects.roots if not r.output and r.name in post]
+    differ: list[z3.BoolRef] = []
+    for i, a in enumerate(inputs):
+        for b in inputs[i + 1:]:
+            out += _aliasing(a, b, post, pre)
+            differ += _differ(a, b, fields_pre)
+    for r in inputs:
+        tv = post[r.name]
+        for k, build in enumerate(r.builds):
+            facts = _construction(r, build, tv, post, fields_pre, resolver, boolean, declare)
+            o = tv.v
+            guard = [o.id != 0] + ([o.cls == k] if isinstance(o, ObjV) and o.cls is not None else [])
+            out += [z3.Implies(and_(guard), f) for f in facts]
+        if isinstance(tv.v, ObjV) and objects.elements:
+            out.append(tv.v.id < ELEMENT_IDS)
+    if not objects.elements:
+        return ObjectFacts(env, pre_heap, out, differ)
+    args = {g.var: _ctor_args(g, resolver, types) for g in objects.elements}
+    heap = TV(Heap(fields_pre, elems_pre), HEAP_T)
+    shown: list[TV] = []
+    for g in objects.elements:
+        if g.var not in pre and g.var not in post:
+            continue
+        value = pre.get(g.var, post[g.var])
+        slots = _slots(value, types.cap)
+        for guard, ident in slots:
+            out.append(z3.Implies(guard, _element(g, ident, args[g.var], heap, encoder)))
+            shown += [types.from_rep(fn(ident), ft) for name, (fn, ft) in elems_pre.items() if g.field(name)]
+            shown += [types.from_rep(fn(ident), t) for fn, t in args[g.var].values()]
+        # preferred: different objects, with different field values (a sum of one object twice hides a bug)
+        for j, (gj, ij) in enumerate(slots):
+            for gi, ii in slots[:j]:
+                differ.append(z3.Implies(z3.And(gi, gj), ii != ij))
+                for name, (fn, ft) in elems_pre.items():
+                    if g.field(name) is not None and fn.range().kind() in (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT):
+                        differ.append(z3.Implies(z3.And(gi, gj), fn(ii) != fn(ij)))
+
+    def terms(ident: int) -> dict[str, tuple[z3.ExprRef, RType]]:
+        out_: dict[str, tuple[z3.ExprRef, RType]] = {}
+        for name, (fn, ft) in elems_pre.items():
+            out_[f"#{ident}.{name}"] = (fn(z3.IntVal(ident)), ft)
+        for g in objects.elements:
+            for formal, (fn, ft) in args[g.var].items():
+                out_.setdefault(f"#{ident}#new:{formal}", (fn(z3.IntVal(ident)), ft))
+        return out_
+
+    return ObjectFacts(env, pre_heap, out, differ, terms, tuple(g.var for g in objects.elements), tuple(shown))
+
+
+def _element_fields(objects: Objects, resolver: Resolver, types: Types) -> tuple[dict, dict]:
+    """The fields of objects held in collections, before and after the call: a function of the
+    identity per field (the same one where the member cannot change them)."""
+    pre: dict = {}
+    post: dict = {}
+    for g in objects.elements:
+        for f in g.fields:
+            if f.name in pre:
+                continue
+            ft = resolver.rtype(f.type, resolver.scope_of(f.decl))
+            sort = types.sort(ft)
+            pre[f.name] = (z3.Function(f"#.{f.name}", z3.IntSort(), sort), ft)
+            post[f.name] = (z3.Function(f"#.{f.name}'", z3.IntSort(), sort), ft) if f.modified else pre[f.name]
+    return pre, post
+
+
+def _ctor_args(g: Elements, resolver: Resolver, types: Types) -> dict[str, tuple[z3.FuncDeclRef, RType]]:
+    """An element's constructor arguments, as functions of its identity."""
+    ctor = g.build.ctor if g.build is not None else None
+    if ctor is None:
+        return {}
+    scope = resolver.scope_of(ctor)
+    out = {}
+    for p, (_, t) in zip(ctor.params, g.build.args):
+        rt = resolver.rtype(t, scope)
+        out[p.name] = (z3.Function(f"#new:{g.var}:{p.name}", z3.IntSort(), types.sort(rt)), rt)
+    return out
+
+
+def _slots(value: TV, cap: int) -> list[tuple[z3.BoolRef, z3.ArithRef]]:
+    """(present, identity) of each element a collection value may hold."""
+    v = value.v
+    if isinstance(v, (SetV, MultisetV)):
+        return list(v.cands)
+    if isinstance(v, z3.SeqRef):
+        return [(z3.IntVal(i) < z3.Length(v), v[i]) for i in range(cap)]
+    return []
+
+
+def _element(g: Elements, ident, args: dict, heap: TV, encoder: Encoder) -> z3.BoolRef:
+    """What an element of a collection input is: an object of its own (or null where the type allows),
+    its fields well-formed, its constructor's requires holding of its arguments."""
+    types = encoder.types
+    out = [z3.Or(ident == 0, ident >= ELEMENT_IDS) if g.nullable else ident >= ELEMENT_IDS]
+    for name, (fn, ft) in heap.v.elements.items():
+        if g.field(name) is not None and types.has_wf(ft):
+            out += types.wf(types.from_rep(fn(ident), ft), True, encoder.constraint_of)
+    for _, (fn, t) in args.items():
+        if types.has_wf(t):
+            out += types.wf(types.from_rep(fn(ident), t), True, encoder.constraint_of)
+    ctor = g.build.ctor if g.build is not None else None
+    if ctor is not None and ctor.spec.requires:
+        binds = {p: types.from_rep(fn(ident), t) for p, (fn, t) in args.items()}
+        env = Env({**binds, HEAP: heap}, encoder.resolver.scope_of(ctor))
+        for c in ctor.spec.requires:
+            out.append(_encode(encoder.boolean, c.expr, env, "constructor requires"))
+    return and_(out)
+
+
+def _aliasing(a: Root, b: Root, post: dict[str, TV], pre: dict[str, TV]) -> list[z3.BoolRef]:
+    """The same object twice has the same fields; objects of unrelated classes are never the same."""
+    x, y = post[a.name].v, post[b.name].v
+    if not isinstance(x, ObjV) or not isinstance(y, ObjV):
+        return []
+    shared = [c for ka in x.classes for c in (ka[0],) if any(kb[0] is c for kb in y.classes)]
+    if not shared:
+        return [z3.Or(x.id == 0, x.id != y.id)]
+    same = z3.And(x.id == y.id, x.id != 0)
+    eqs = []
+    names_b = {f.name for f in b.fields}
+    for f in a.fields:
+        if f.name not in names_b:
+            continue
+        ka, kb = a.field_var(f), f"{b.name}.{f.name}"
+        for state in (post, pre):
+            va, vb = state.get(ka, post[ka]), state.get(kb, post[kb])
+            if type(va.v) is type(vb.v) and isinstance(va.v, z3.ExprRef) and va.v.sort() == vb.v.sort():
+                eqs.append(va.v == vb.v)
+    if x.cls is not None and y.cls is not None:
+        eqs.append(x.cls == y.cls)
+    return [z3.Implies(same, and_(eqs))] if eqs else []
+
+
+def _differ(a: Root, b: Root, fields: dict[str, TV]) -> list[z3.BoolRef]:
+    out = []
+    names_b = {f.name for f in b.fields}
+    for f in a.fields:
+        ka, kb = a.field_var(f), f"{b.name}.{f.name}"
+        if f.name in names_b and ka in fields and kb in fields:
+            va, vb = fields[ka].v, fields[kb].v
+            if isinstance(va, z3.ExprRef) and isinstance(vb, z3.ExprRef) and va.sort() == vb.sort() \
+                    and va.sort().kind() in (z3.Z3_INT_SORT, z3.Z3_BOOL_SORT, z3.Z3_REAL_SORT):
+                out.append(va != vb)
+    return out
+
+
+def _construction(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre: dict[str, TV],
+                  resolver: Resolver, boolean: Callable[[ast.Expr, Env], z3.BoolRef],
+                  declare: Callable[[str, RType], TV]) -> list[z3.BoolRef]:
+    """The constructor's requires on its solved arguments; where it alone decides consts the contract
+    reads, its ensures in the state right after construction (consts as before the call, every other
+    field of the object free)."""
+    ctor = build.ctor
+    if ctor is None:
+        return []
+    scope = resolver.scope_of(ctor)
+    args = {p.name: post[name] for p, (name, _) in zip(ctor.params, build.args) if name in post}
+    if len(args) != len(ctor.params):
+        return []
+    out = []
+    for c in ctor.spec.requires:
+        out.append(_encode(boolean, c.expr, Env({**args, THIS: tv, HEAP: TV(Heap(fields_pre), HEAP_T)}, scope),
+                           "constructor requires"))
+    if build.decides:
+        made = dict(fields_pre)
+        for f in r.fields:  # right after construction every field but the consts is unknown
+            if not f.const and r.field_var(f) in made:
+                made[r.field_var(f)] = declare(ctor_field_name(r.name, f.name), made[r.field_var(f)].t)
+        env = Env({**args, THIS: tv, HEAP: TV(Heap(made), HEAP_T)}, scope)
+        # only what the ensures say of those consts directly (`cap == c`): the rest of the new object's
+        # state is overwritten by the test, and asking Z3 about it costs much and says nothing
+        for part in (p for c in ctor.spec.ensures for p in _conjuncts(c.expr)):
+            if not _names(part) & set(build.decides):
+                continue
+            try:
+                out.append(boolean(part, env))
+            except Unsupported:
+                continue  # a clause it cannot encode only leaves the consts freer (checked at run time)
+    return out
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    if isinstance(e, ast.BinOp) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _names(e: ast.Expr) -> set[str]:
+    return {n.name for n in ast.preorder(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
+
+
+def _encode(boolean, e: ast.Expr, env: Env, what: str) -> z3.BoolRef:
+    try:
+        return boolean(e, env)
+    except Unsupported as exc:
+        raise Unsupported(f"{what}: {exc.construct}", exc.line, exc.col) from exc
