@@ -400,4 +400,6 @@ class MemberGeneration:
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         entry.update(test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique)
+        if getattr(model, "bounded", ""):
+            entry["bounded"] = model.bounded  # found by the solver's bounded fallback, within this shape
         return entry, model

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Sequence
 
@@ -13,6 +13,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import pre_state_arrays, pre_state_name
+from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
 from dspec2test.solve.relevance import Relevance, nontrivial
@@ -37,6 +38,14 @@ FIXED_LENGTH = 4  # input sequences' length in a relevance query retried after a
 TIMEOUTS_BEFORE_SHORT = 3  # queries of a member stopped by its time limit before the rest get SHORT_TIMEOUT_MS
 SHORT_TIMEOUT_MS = 1000
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
+# the bounded fallback (bounded.py) for a scenario Z3 gave up on: each small shape is one query of this
+# budget, at most BOUNDED_TRIES shapes per scenario (it stops after BOUNDED_GIVE_UPS give-ups in a row:
+# what defeats Z3 then is no length it could guess) and BOUNDED_QUERIES for all of a member's scenarios.
+# Counted, not timed, so that a busy machine gives the same tests.
+BOUNDED_RLIMIT = 200_000
+BOUNDED_TRIES = 24
+BOUNDED_GIVE_UPS = 6
+BOUNDED_QUERIES = 64
 
 
 _NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
@@ -57,6 +66,7 @@ class Unbounded:
 class Model:
     values: dict[str, str]  # variable -> Dafny literal text
     raw: dict = field(default_factory=dict, compare=False)  # variable -> plain value (for exclusion/pinning)
+    bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
 
 
 class _Z3:
@@ -194,6 +204,7 @@ class Solver:
                                    {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
         self.timeouts = 0  # queries stopped by the time limit (--timeout), not by a resource budget
+        self.bounded_left = BOUNDED_QUERIES  # the bounded fallback's queries left for this member
         self._unlimited = frozenset()
         self._prove_cache: dict[tuple, tuple[bool, z3.BoolRef]] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
@@ -362,12 +373,15 @@ class Solver:
 
     # ---------------------------------------------------------------- the interface
 
-    def _widened(self, query, *args):
+    def _widened(self, query, *args, fallback=None):
         """Run query within the length limit; if that is unsat, once more without it. The limit keeps
-        literals readable, it is no bound of the contract (`requires a.Length >= 20` must still be met)."""
+        literals readable, it is no bound of the contract (`requires a.Length >= 20` must still be met).
+        If Z3 gave up within the limit, `fallback()` has a go (its answer, or None, stands)."""
         try:
             self._unlimited = frozenset()
             result = query(*args)
+            if self.status_of_last is SolveResult.UNKNOWN and fallback is not None:
+                return fallback()
             if self.status_of_last is not SolveResult.UNSAT or not self._collections:
                 return result
             self._unlimited = self._collections
@@ -397,7 +411,49 @@ class Solver:
         those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
         constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
-                             avoid)
+                             avoid, fallback=lambda: self._bounded(constraints, exclude))
+
+    def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
+        """The bounded fallback (bounded.py): the first small shape of the inputs under which Z3 finds a model,
+        within BOUNDED_TRIES shapes and the member's BOUNDED_QUERIES."""
+        found = None
+        base = self._wf() + self._encode(constraints) + [d for m in exclude for d in self._differs(m)]
+        gave_up = 0
+        for k, shape in enumerate(shapes(*self._shape_dims())):
+            if k >= BOUNDED_TRIES or self.bounded_left <= 0 or gave_up >= BOUNDED_GIVE_UPS:
+                break
+            self.bounded_left -= 1
+            s = self._new(budget=BOUNDED_RLIMIT)
+            s.add(*base, *shape.facts)
+            r = self._run(s)
+            if r is SolveResult.SAT:
+                found = replace(self._model(s.model()), bounded=shape.text)
+                break
+            gave_up = gave_up + 1 if r is SolveResult.UNKNOWN else 0
+        self.status_of_last = SolveResult.SAT if found is not None else SolveResult.UNKNOWN
+        return found
+
+    def _shape_dims(self) -> tuple[list[Dim], list[Dim]]:
+        """What a shape fixes: the lengths of the collection inputs (of the outputs, for a member without
+        any), and the integer inputs."""
+        ins = [v for v in self.vars if not v.output]
+        lengths = [d for v in ins if (d := self._length_dim(v)) is not None]
+        if not lengths:
+            lengths = [d for v in self.vars if v.output and (d := self._length_dim(v)) is not None]
+        ints = [Dim(v.name, v.tv.v) for v in ins if v.tv.t.base.kind == "int" and isinstance(v.tv.v, z3.ArithRef)]
+        return lengths, ints
+
+    def _length_dim(self, v: _Var) -> Dim | None:
+        b = v.tv.t.base
+        if b.kind == "array" and isinstance(v.tv.v, z3.SeqRef):
+            return Dim(f"{v.name}.Length", z3.Length(v.tv.v))
+        if b.kind == "seq" and isinstance(v.tv.v, z3.SeqRef):
+            return Dim(f"|{v.name}|", z3.Length(v.tv.v))
+        if isinstance(v.tv.v, (SetV, MultisetV)) and v.tv.v.rep is not None:
+            return Dim(f"|{v.name}|", z3.Length(v.tv.v.rep))
+        if isinstance(v.tv.v, MapV) and v.tv.v.rep is not None:
+            return Dim(f"|{v.name}|", z3.Length(self.types.sort(b).accessor(0, 0)(v.tv.v.rep)))
+        return None
 
     def _differs(self, m: Model) -> list[z3.BoolRef]:
         """Some input differs from the model's (empty: nothing to compare). Built once per model: every
