@@ -379,7 +379,6 @@ class MemberGeneration:
         missing = [v.name for v in c.vars if v.name not in model.values]
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
-        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         inputs = {v.name: model.values[pre_state_name(v.name) if v.name in c.pre_state else v.name] for v in c.params}
         same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
         if same is not None:
@@ -390,6 +389,14 @@ class MemberGeneration:
             self.tests[same] = emit_test(c, merged, checks, self.ctx, self.options.simplify)
             entry.update(test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
                          outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
+            return entry, model
+        admits = getattr(solver, "admits", None)
+        if admits is not None and admits(inputs, [cl.expr for cl in c.requires]) is False:
+            # the literals a test would hold break a requires or a type constraint: never written
+            entry.update(status="bad-input", inputs=inputs,
+                         message="the solved inputs break a requires clause or a type constraint")
+            self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
+                      f"constraint; no test written")
             return entry, model
         unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,

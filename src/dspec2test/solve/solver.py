@@ -13,6 +13,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import pre_state_arrays, pre_state_name
+from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, read_var, term_of
@@ -764,6 +765,27 @@ class Solver:
             return None
         value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
         return True if z3.is_true(value) else False if z3.is_false(value) else None
+
+    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr]) -> bool | None:
+        """Do the inputs, as the Dafny literals a test will hold, satisfy the constraints (the requires) and
+        their types' constraints? None: not decided (a literal or clause this cannot read, or Z3 gave up)."""
+        types = {v.name: v.type for v in self.vars}
+        try:
+            values = {}
+            for name, text in inputs.items():
+                tv = literal_value(self.encoder, text, types[name], self.scope)
+                if tv is None:
+                    return None
+                values[name] = tv
+            formula = z3.simplify(admission(self.encoder, self.types, values, constraints, self.scope))
+        except (Unsupported, KeyError, z3.Z3Exception):
+            return None
+        if z3.is_true(formula) or z3.is_false(formula):
+            return z3.is_true(formula)
+        s = self._new(budget=PROVE_RLIMIT)
+        s.add(formula)
+        r = self._run(s)
+        return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
 
     def hidden_input_types(self) -> list[str]:
         """Datatypes of inputs that tests, outside their module, cannot construct: the module's default
