@@ -117,6 +117,11 @@ def test_guarded_conditionals_keep_their_guards_first():
             where = [k for k, lit in enumerate(br) if "s[i]" in print_expr(lit)]
             if where:
                 assert br[:where[0]] == (guard,)
+    # a chain is a conjunction: its third operand is evaluated only when the first comparison holds
+    third = chain(n("x"), "<", n("y"), "<", ast.IfThenElse(A, i(1), i(2)))
+    assert labels(third) == [print_expr(third)]
+    first = chain(ast.IfThenElse(A, i(1), i(2)), "<", n("y"), "<", n("x"))
+    assert labels(first) == ["x < 0 && 1 < y < x", "!(x < 0) && 2 < y < x"]
     # inside a quantifier or old() nothing is lifted
     q = ast.Quantifier("forall", (ast.BoundVar("k", INT),), None,
                        b("==", n("k"), ast.IfThenElse(b(">", n("x"), i(0)), i(1), i(2))))

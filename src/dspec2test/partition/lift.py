@@ -119,6 +119,10 @@ def _evaluated_children(e: ast.Node) -> Iterator[tuple[ast.Node, Plug]]:
     """The children evaluated whenever e is, each with a function that rebuilds e around a replacement."""
     if isinstance(e, _OPAQUE) or isinstance(e, (ast.IfThenElse, ast.MatchExpr, ast.Let)):
         return  # branches and bodies: guarded or under binders (the nodes themselves are sites)
+    if isinstance(e, ast.Chain):  # `a < b < c` is `a < b && b < c`: c only when a < b
+        for k in range(min(2, len(e.operands))):
+            yield e.operands[k], (lambda x, k=k: dataclasses.replace(e, operands=_put(e.operands, k, x)))
+        return
     for f in dataclasses.fields(e):
         if f.name == "span":
             continue
