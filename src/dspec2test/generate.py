@@ -19,7 +19,7 @@ from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.partition.contracts import Contract, pre_state_name, select
 from dspec2test.partition.oracle import SolverLike, result_name
-from dspec2test.partition.patterns import Ctors
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
@@ -300,7 +300,7 @@ class MemberGeneration:
             if any(clause.kind == "requires" for clause, _ in bad):
                 return self  # inputs could break an unencoded precondition: no trustworthy tests
             res = partition(c, usable, solver, full=self.options.fdnf, cap=self.options.max_partitions,
-                            ctors=Ctors.of(self.ctx.types.decls.values()))
+                            defs=Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values()))
             self.entry["capped"] = res.capped
             for message in res.messages:
                 self.warn(message)

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.partition.dnf import branches
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.patterns import Ctors
 from dspec2test.partition.walk import conj
 
@@ -68,12 +69,12 @@ def test_value_level_match_gives_one_branch_per_case_with_constructor_tests():
     c, m = n("c"), n("n")
     e = b("==", m, ast.MatchExpr(c, tuple(ast.MatchCase(ast.PatVar(k), i(v))
                                           for k, v in (("Red", 1), ("Green", 2), ("Blue", 3)))))
-    got = [print_expr(conj(br)) for br in branches(e, True, False, Ctors.of([COLOR]))]
+    got = [print_expr(conj(br)) for br in branches(e, True, False, Definitions(Ctors.of([COLOR])))]
     assert got == ["c.Red? && n == 1", "c.Green? && n == 2", "c.Blue? && n == 3"]
     # a catch-all case says which earlier cases did not match; the wildcard after it is never reached
     wild = b("==", m, ast.MatchExpr(c, (ast.MatchCase(ast.PatVar("Red"), i(1)), ast.MatchCase(ast.PatWild(), i(0)),
                                         ast.MatchCase(ast.PatVar("Blue"), i(3)))))
-    got = [print_expr(conj(br)) for br in branches(wild, True, False, Ctors.of([COLOR]))]
+    got = [print_expr(conj(br)) for br in branches(wild, True, False, Definitions(Ctors.of([COLOR])))]
     assert got == ["c.Red? && n == 1", "!c.Red? && n == 0"]
 
 
@@ -128,6 +129,38 @@ def test_guarded_conditionals_keep_their_guards_first():
     assert labels(q) == [print_expr(q)]
     old = b("==", n("r"), ast.Old(ast.IfThenElse(A, i(1), i(2))))
     assert labels(old) == [print_expr(old)]
+
+
+def _function(name, params, body, result=INT, module=None):
+    f = ast.Function("function", name, tuple(ast.Formal(p, INT) for p in params), ast.Formal("", result),
+                     ast.Spec(), body)
+    return f
+
+
+def test_a_call_of_a_function_defined_by_cases_is_unfolded_once():
+    x, r, k = n("x"), n("r"), n("k")
+    absf = _function("Abs", ["v"], ast.IfThenElse(b("<", n("v"), i(0)), ast.UnOp("-", n("v")), n("v")))
+    fib = _function("Fib", ["k"], ast.IfThenElse(b("<", k, i(2)), k, b("+", ast.Call(n("Fib"), (b("-", k, i(1)),)),
+                                                                         ast.Call(n("Fib"), (b("-", k, i(2)),)))))
+    sorted_ = _function("Up", ["a", "c"], ast.IfThenElse(b(">=", n("a"), n("c")), ast.BoolLit(True),
+                                                         b("<", n("a"), i(0))), result=ast.NamedType("bool"))
+    other = _function("Far", ["v"], ast.IfThenElse(b("<", n("v"), n("K")), i(1), i(2)))  # K: not of its module
+    defs = Definitions.of(ast.Program("p.dfy", (), (absf, fib, sorted_, other)))
+    assert set(defs.functions) == {"Abs", "Fib", "Up"}
+
+    def got(e, positive=True):
+        return [print_expr(conj(br)) for br in branches(e, positive, False, defs)]
+
+    assert got(b("==", r, ast.Call(n("Abs"), (b("+", x, i(1)),)))) == ["x + 1 < 0 && r == -(x + 1)",
+                                                                       "!(x + 1 < 0) && r == x + 1"]
+    assert got(b("==", r, ast.Call(n("Fib"), (x,)))) == ["x < 2 && r == x",
+                                                         "!(x < 2) && r == Fib(x - 1) + Fib(x - 2)"]
+    up = ast.Call(n("Up"), (x, r))  # a predicate called as the atom itself
+    assert got(up) == ["x >= r && true", "!(x >= r) && x < 0"]  # the walk drops `true`
+    assert got(up, positive=False) == ["x >= r && false", "!(x >= r) && !(x < 0)"]
+    far = b("==", r, ast.Call(n("Far"), (x,)))
+    assert got(far) == [print_expr(far)]
+    assert [print_expr(conj(br)) for br in branches(up, True, False)] == ["Up(x, r)"]  # without the definitions
 
 
 def test_exists_positive_and_forall_negative_split():
@@ -206,7 +239,7 @@ def exprs(lifted: bool = False):
 
 
 SOLVER = FakeSolver([("x", INT, False), ("y", INT, False), ("o", ast.NamedType("Opt"), False)])
-CTORS = Ctors.of([OPT_DECL])
+CTORS = Definitions(Ctors.of([OPT_DECL]))
 
 
 def _valid(f) -> bool:

@@ -11,7 +11,7 @@ from golden_util import check_golden
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import select
 from dspec2test.partition.partitions import partition
-from dspec2test.partition.patterns import Ctors
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.scenarios import bva_scenarios
 from dspec2test.partition.types import TypeIndex
 
@@ -86,7 +86,7 @@ def test_bool_and_nat_edges():
 def _dump(prog, full):
     c, solver = contract_and_solver(prog)
     out = []
-    for p in partition(c, c.clauses, solver, full=full, ctors=Ctors.of(prog.decls)).partitions:
+    for p in partition(c, c.clauses, solver, full=full, defs=Definitions.of(prog, (), prog.decls)).partitions:
         scen = bva_scenarios(c, p, solver, TypeIndex.of(prog)) if not full else []
         out.append({"id": p.id, "label": p.label, "clauses": list(p.clause_lines),
                     "pins": [s.scenario.pin for s in scen]})

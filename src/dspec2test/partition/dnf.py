@@ -18,17 +18,20 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from dspec2test.dafny import ast
-from dspec2test.partition.lift import binds_over, lift
-from dspec2test.partition.patterns import Ctors, disjoint
+from dspec2test.partition.lift import Definitions, Unfolding, binds_over, lift
+from dspec2test.partition.patterns import disjoint
 from dspec2test.partition.walk import conj, free_names, negate, pattern_names, substitute, walk
 
 Branch = tuple[ast.Expr, ...]
 Factory = Callable[[], Iterator[Branch]]
 
 
-def branches(e: ast.Expr, positive: bool = True, full: bool = False, ctors: Ctors | None = None) -> Iterator[Branch]:
-    """`ctors`: the program's datatypes, to split a match by constructor tests (without: by whole-match literals)."""
-    return _Splitter(full, ctors or Ctors({})).split(e, positive)
+def branches(e: ast.Expr, positive: bool = True, full: bool = False,
+             defs: Definitions | None = None) -> Iterator[Branch]:
+    """`defs`: the program's datatypes, to split a match by constructor tests (without: by whole-match
+    literals), and the functions defined by cases that a call in `e` unfolds to."""
+    defs = defs or Definitions()
+    return _Splitter(full, defs, Unfolding(e, defs)).split(e, positive)
 
 
 def lazy_product(factories: list[Factory]) -> Iterator[Branch]:
@@ -42,9 +45,10 @@ def lazy_product(factories: list[Factory]) -> Iterator[Branch]:
 
 
 class _Splitter:
-    def __init__(self, full: bool, ctors: Ctors):
+    def __init__(self, full: bool, defs: Definitions, unfolding: Unfolding):
         self.full = full
-        self.ctors = ctors
+        self.defs = defs
+        self.unfolding = unfolding
 
     def f(self, e: ast.Expr, positive: bool) -> Factory:
         return lambda: self.split(e, positive)
@@ -59,7 +63,7 @@ class _Splitter:
             out = method(e, pos)
             if out is not None:
                 return out
-        lifted = lift(e, self.ctors)
+        lifted = lift(e, self.defs, self.unfolding)
         if lifted is not None:
             return self.split(lifted, pos)
         return iter([(e if pos else negate(e),)])
@@ -146,7 +150,7 @@ class _Splitter:
     def split_Let(self, e: ast.Let, pos: bool) -> Iterator[Branch] | None:
         if e.such_that is not None or e.fail_op:
             return None
-        lifted = lift(e, self.ctors)  # a conditional in a bound value first: `var a := if c then x else y; P(a)`
+        lifted = lift(e, self.defs, self.unfolding)  # a conditional in a bound value first: `var a := if c then x else y; P(a)`
         if lifted is not None:
             return self.split(lifted, pos)
         names = frozenset(n for p in e.pats for n in pattern_names(p))
@@ -184,7 +188,7 @@ class _Splitter:
         """Case i: the earlier cases that could also match do not, case i's tests hold, and its body (with the
         pattern's variables replaced by destructors of the scrutinee) splits as usual. None when a case
         cannot be put so (the whole-match literals below then stand)."""
-        tests = self.ctors.cases(e.scrutinee, tuple(c.pattern for c in e.cases))
+        tests = self.defs.ctors.cases(e.scrutinee, tuple(c.pattern for c in e.cases))
         if tests is None:
             return None
         bodies = []

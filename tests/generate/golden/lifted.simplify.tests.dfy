@@ -113,3 +113,36 @@ method {:test} Test_Positive_p3_s1()
   print "\n[dspec2test] actual b = ", b, "\n";
   expect b == false, "dspec2test: expected b == false (ensures, line 27)";
 }
+
+// @dspec2test {"name": "Test_SignOf_p1_s1", "method": "SignOf", "file": "lifted.dfy", "line": 38, "partition": 1, "scenario": 1, "label": "x < 0 && s == -1", "kind": "base", "pin": null, "inputs": {"x": "-1"}, "outputs": {"s": "-1"}, "unique": true, "clauses": [39]}
+// partition 1: x < 0 && s == -1
+// scenario 1 (base)
+method {:test} Test_SignOf_p1_s1()
+{
+  var x: int := -1;
+  var s := SignOf(x);
+  print "\n[dspec2test] actual s = ", s, "\n";
+  expect s == -1, "dspec2test: expected s == -1 (ensures, line 39)";
+}
+
+// @dspec2test {"name": "Test_SignOf_p2_s1", "method": "SignOf", "file": "lifted.dfy", "line": 38, "partition": 2, "scenario": 1, "label": "!(x < 0) && x == 0 && s == 0", "kind": "base", "pin": null, "inputs": {"x": "0"}, "outputs": {"s": "0"}, "unique": true, "clauses": [39]}
+// partition 2: !(x < 0) && x == 0 && s == 0
+// scenario 1 (base)
+method {:test} Test_SignOf_p2_s1()
+{
+  var x: int := 0;
+  var s := SignOf(x);
+  print "\n[dspec2test] actual s = ", s, "\n";
+  expect s == 0, "dspec2test: expected s == 0 (ensures, line 39)";
+}
+
+// @dspec2test {"name": "Test_SignOf_p3_s1", "method": "SignOf", "file": "lifted.dfy", "line": 38, "partition": 3, "scenario": 1, "label": "!(x < 0) && !(x == 0) && s == 1", "kind": "base", "pin": null, "inputs": {"x": "2"}, "outputs": {"s": "1"}, "unique": true, "clauses": [39]}
+// partition 3: !(x < 0) && !(x == 0) && s == 1
+// scenario 1 (base)
+method {:test} Test_SignOf_p3_s1()
+{
+  var x: int := 2;
+  var s := SignOf(x);
+  print "\n[dspec2test] actual s = ", s, "\n";
+  expect s == 1, "dspec2test: expected s == 1 (ensures, line 39)";
+}
