@@ -206,6 +206,7 @@ class Solver:
         self.status_of_last = SolveResult.UNKNOWN
         self.timeouts = 0  # queries stopped by the time limit (--timeout), not by a resource budget
         self.bounded_left = BOUNDED_QUERIES  # the bounded fallback's queries left for this member
+        self._bounded_done = False  # the current solve has tried the bounded fallback already
         self._unlimited = frozenset()
         self._prove_cache: dict[tuple, tuple[bool, z3.BoolRef]] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
@@ -411,8 +412,9 @@ class Solver:
         """A model of the constraints whose inputs differ from those of `exclude`, and preferably from
         those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
         constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
+        self._bounded_done = False
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
-                             avoid, fallback=lambda: self._bounded(constraints, exclude))
+                             avoid, fallback=lambda: None if self._bounded_done else self._bounded(constraints, exclude))
 
     def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
         """The bounded fallback (bounded.py): the first small shape of the inputs under which Z3 finds a model,
@@ -498,8 +500,16 @@ class Solver:
         if prefs and found is _NICE_UNSAT:
             tiers = tiers[-2:]  # the constraints with `nice` are unsat: the tiers with it would be too
         for k, extra in enumerate(tiers):
+            last = k == len(tiers) - 1
+            if last and k > 0 and self.status_of_last is SolveResult.UNKNOWN and not self._unlimited:
+                # the tier before gave up within its budget: small shapes first, before the last tier
+                # waits out the clock (which, as a backstop, also makes the answer depend on the machine)
+                found = self._bounded(constraints, exclude)
+                self._bounded_done = True
+                if found is not None:
+                    return found
             # a preference only: do not spend the whole time limit on it; the last tier has none
-            s = self._new(budget=PREFER_RLIMIT if k < len(tiers) - 1 else 0)
+            s = self._new(budget=PREFER_RLIMIT if not last else 0)
             s.add(*base, *extra)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
