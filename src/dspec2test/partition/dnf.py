@@ -150,7 +150,8 @@ class _Splitter:
     def split_Let(self, e: ast.Let, pos: bool) -> Iterator[Branch] | None:
         if e.such_that is not None or e.fail_op:
             return None
-        lifted = lift(e, self.defs, self.unfolding)  # a conditional in a bound value first: `var a := if c then x else y; P(a)`
+        # a conditional in a bound value first: `var a := if c then x else y; P(a)`
+        lifted = lift(e, self.defs, self.unfolding)
         if lifted is not None:
             return self.split(lifted, pos)
         names = frozenset(n for p in e.pats for n in pattern_names(p))

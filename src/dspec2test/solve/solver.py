@@ -413,8 +413,12 @@ class Solver:
         those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
         constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
         self._bounded_done = False
+
+        def fallback() -> Model | None:
+            return None if self._bounded_done else self._bounded(constraints, exclude)
+
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
-                             avoid, fallback=lambda: None if self._bounded_done else self._bounded(constraints, exclude))
+                             avoid, fallback=fallback)
 
     def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
         """The bounded fallback (bounded.py): the first small shape of the inputs under which Z3 finds a model,
