@@ -10,6 +10,7 @@ Z3 (`Solver.admits`); this module builds the formula.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import z3
 
@@ -22,6 +23,7 @@ from dspec2test.solve.values import TV, Env, LambdaV, MapV, MultisetV, SetV, and
 _NAME = "dspec2test_input"
 
 
+@lru_cache(maxsize=4096)  # scenarios repeat literals; the AST is immutable
 def parse_literal(text: str) -> ast.Expr | None:
     """A literal's expression, read by the same parser as programs (None: it does not parse)."""
     try:
@@ -52,8 +54,26 @@ def admission(encoder, types, values: dict[str, TV], constraints: Sequence[ast.E
     env = Env(dict(values), scope)
     facts = [encoder.boolean(c, env) for c in constraints]
     for tv in values.values():
-        if isinstance(tv.v, (SetV, MultisetV, MapV)) and tv.v.rep is None:
-            continue  # a display is a list of candidates, not the sorted sequence type constraints read
-        if not isinstance(tv.v, LambdaV):
-            facts += types.wf(tv, False, encoder.constraint_of)
+        facts += _wf(encoder, types, tv)
     return and_(facts)
+
+
+def _wf(encoder, types, tv: TV) -> list[z3.BoolRef]:
+    """The type constraints of a concrete value, element by element (Types.wf's for values of any length
+    is a quantifier, which Z3 would have to be asked about even on a literal)."""
+    t, b = tv.t, tv.t.base
+    if t.kind in ("subset", "newtype"):
+        inner = _wf(encoder, types, TV(tv.v, t.args[0]))
+        if t.name == "nat":
+            return inner + [tv.v >= 0]
+        return inner + ([encoder.constraint_of(t, TV(tv.v, t.args[0]))] if t.decl.constraint is not None else [])
+    if b.kind == "char":
+        return types.wf(tv, False, encoder.constraint_of)
+    if isinstance(tv.v, (SetV, MultisetV)):
+        return [f for _, e in tv.v.cands for f in _wf(encoder, types, types.from_rep(e, b.args[0]))]
+    if b.kind in ("seq", "array") and types.has_wf(b.args[0]):
+        n = z3.simplify(z3.Length(tv.v))
+        if not z3.is_int_value(n):
+            return types.wf(tv, False, encoder.constraint_of)
+        return [f for k in range(n.as_long()) for f in _wf(encoder, types, types.from_rep(tv.v[k], b.args[0]))]
+    return []  # ints, booleans, reals, datatypes, maps, functions: no constraint of their own
