@@ -391,7 +391,9 @@ class MemberGeneration:
                          outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
             return entry, model
         admits = getattr(solver, "admits", None)
-        if admits is not None and admits(inputs, [cl.expr for cl in c.requires]) is False:
+        raw = {v.name: model.raw[pre_state_name(v.name) if v.name in c.pre_state else v.name]
+               for v in c.params if (pre_state_name(v.name) if v.name in c.pre_state else v.name) in model.raw}
+        if admits is not None and admits(inputs, [cl.expr for cl in c.requires], raw) is False:
             # the literals a test would hold break a requires or a type constraint: never written
             entry.update(status="bad-input", inputs=inputs,
                          message="the solved inputs break a requires clause or a type constraint")

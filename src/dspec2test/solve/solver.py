@@ -780,14 +780,20 @@ class Solver:
         value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
         return True if z3.is_true(value) else False if z3.is_false(value) else None
 
-    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr]) -> bool | None:
+    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr], raw: dict | None = None) -> bool | None:
         """Do the inputs, as the Dafny literals a test will hold, satisfy the constraints (the requires) and
-        their types' constraints? None: not decided (a literal or clause this cannot read, or Z3 gave up)."""
+        their types' constraints? `raw`: the plain values the literals came from, where known: a data literal
+        that prints its value is read as that value, any other (a function's) is parsed back. None: not decided
+        (a literal or clause this cannot read, or Z3 gave up)."""
         types = {v.name: v.type for v in self.vars}
         try:
             values = {}
             for name, text in inputs.items():
-                tv = literal_value(self.encoder, text, types[name], self.scope)
+                t = types[name]
+                # a literal that prints the value it came from is that value: no need to parse it back
+                exact = raw is not None and name in raw and literal(raw[name], t, self.types) == text
+                term = term_of(raw[name], t, self.types) if exact else None
+                tv = self.types.from_rep(term, t) if term is not None else literal_value(self.encoder, text, t, self.scope)
                 if tv is None:
                     return None
                 values[name] = tv
