@@ -20,7 +20,7 @@ splits its body. A call, written in the clause, of a function of the member's mo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
@@ -46,7 +46,7 @@ class Definitions:
     functions: dict[str, ast.Function] = field(default_factory=dict)
 
     @staticmethod
-    def of(program: ast.Program, module: tuple[str, ...] = (), types: Iterator[object] = ()) -> "Definitions":
+    def of(program: ast.Program, module: tuple[str, ...] = (), types: Iterable[object] = ()) -> "Definitions":
         """`types`: the program's type declarations (datatypes among them); `module`: the member's module."""
         decls = _module_decls(program.decls, module)
         local = {d.name for d in decls if isinstance(d, (ast.Function, ast.Const, ast.Datatype))}
