@@ -57,3 +57,17 @@ def test_the_fallback_answers_only_a_give_up_and_stays_within_its_budget(monkeyp
     assert s.solve([op("<", card(n("s")), i(0))]) is None and s.status_of_last is SolveResult.UNSAT
     s.bounded_left = 0  # the member's share is spent: no shape is tried
     assert s.solve(c) is None and s.status_of_last is SolveResult.UNKNOWN
+
+
+def test_fallback_queries_stopped_by_the_clock_leave_the_members_limit_alone(monkeypatch):
+    real = S._Query.check
+
+    def timed_out(self, *a):  # every query as if the clock had stopped it (a busy machine)
+        r = real(self, *a)
+        self.timed_out = True
+        return r
+
+    monkeypatch.setattr(S._Query, "check", timed_out)
+    s = Solver(EMPTY, [("s", T("seq", INT), False)], timeout_s=30)
+    assert s._bounded([op("==", card(n("s")), i(2))], ()) is not None
+    assert s.timeouts == 0 and s.timeout_ms == 30_000

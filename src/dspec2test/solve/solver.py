@@ -47,6 +47,7 @@ BOUNDED_RLIMIT = 200_000
 BOUNDED_TRIES = 24
 BOUNDED_GIVE_UPS = 6
 BOUNDED_QUERIES = 64
+BOUNDED_MS = 3000  # the clock's backstop for one of them
 
 
 _NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
@@ -426,17 +427,24 @@ class Solver:
         found = None
         base = self._wf() + self._encode(constraints) + [d for m in exclude for d in self._differs(m)]
         gave_up = 0
-        for k, shape in enumerate(shapes(*self._shape_dims())):
-            if k >= BOUNDED_TRIES or self.bounded_left <= 0 or gave_up >= BOUNDED_GIVE_UPS:
-                break
-            self.bounded_left -= 1
-            s = self._new(budget=BOUNDED_RLIMIT)
-            s.add(*base, *shape.facts)
-            r = self._run(s)
-            if r is SolveResult.SAT:
-                found = replace(self._model(s.model()), bounded=shape.text)
-                break
-            gave_up = gave_up + 1 if r is SolveResult.UNKNOWN else 0
+        # its queries are the fallback's own: one the clock stops (Z3 past its budget on a busy machine)
+        # must not shorten the limit of the member's later queries, nor wait out the whole limit
+        timeouts, limit = self.timeouts, self.timeout_ms
+        self.timeout_ms = min(limit, BOUNDED_MS)
+        try:
+            for k, shape in enumerate(shapes(*self._shape_dims())):
+                if k >= BOUNDED_TRIES or self.bounded_left <= 0 or gave_up >= BOUNDED_GIVE_UPS:
+                    break
+                self.bounded_left -= 1
+                s = self._new(budget=BOUNDED_RLIMIT)
+                s.add(*base, *shape.facts)
+                r = self._run(s)
+                if r is SolveResult.SAT:
+                    found = replace(self._model(s.model()), bounded=shape.text)
+                    break
+                gave_up = gave_up + 1 if r is SolveResult.UNKNOWN else 0
+        finally:
+            self.timeouts, self.timeout_ms = timeouts, limit
         self.status_of_last = SolveResult.SAT if found is not None else SolveResult.UNKNOWN
         return found
 
