@@ -416,16 +416,20 @@ class Solver:
         self._bounded_done = False
 
         def fallback() -> Model | None:
-            return None if self._bounded_done else self._bounded(constraints, exclude)
+            return None if self._bounded_done else self._bounded(constraints, exclude, avoid)
 
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
                              avoid, fallback=fallback)
 
-    def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model]) -> Model | None:
+    def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
+                 avoid: Sequence[Model] = ()) -> Model | None:
         """The bounded fallback (bounded.py): the first small shape of the inputs under which Z3 finds a model,
-        within BOUNDED_TRIES shapes and the member's BOUNDED_QUERIES."""
+        within BOUNDED_TRIES shapes and the member's BOUNDED_QUERIES. In the shape that has one, readable values
+        with distinct elements, new to the partition (`avoid`), are asked for next, as the ordinary tiers do."""
         found = None
         base = self._wf() + self._encode(constraints) + [d for m in exclude for d in self._differs(m)]
+        wanted = and_(self._nice(frozenset(_chars_in(constraints))) + self._distinct()
+                      + [d for m in avoid for d in self._differs(m)])
         gave_up = 0
         # its queries are the fallback's own: one the clock stops (Z3 past its budget on a busy machine)
         # must not shorten the limit of the member's later queries, nor wait out the whole limit
@@ -441,6 +445,10 @@ class Solver:
                 r = self._run(s)
                 if r is SolveResult.SAT:
                     found = replace(self._model(s.model()), bounded=shape.text)
+                    # the shape has a model: a readable one, new to the partition, if one is as quick
+                    s.add(wanted)
+                    if self._run(s) is SolveResult.SAT:
+                        found = replace(self._model(s.model()), bounded=shape.text)
                     break
                 gave_up = gave_up + 1 if r is SolveResult.UNKNOWN else 0
         finally:
@@ -516,7 +524,7 @@ class Solver:
             if last and k > 0 and self.status_of_last is SolveResult.UNKNOWN and not self._unlimited:
                 # the tier before gave up within its budget: small shapes first, before the last tier
                 # waits out the clock (which, as a backstop, also makes the answer depend on the machine)
-                found = self._bounded(constraints, exclude)
+                found = self._bounded(constraints, exclude, avoid)
                 self._bounded_done = True
                 if found is not None:
                     return found
