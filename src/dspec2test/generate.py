@@ -18,8 +18,9 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
-from dspec2test.partition.contracts import Contract, ContractClause, select
+from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select
 from dspec2test.partition.oracle import SolverLike, result_name
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
@@ -320,10 +321,11 @@ class MemberGeneration:
         those of each class (`this is C && ...`), numbered on."""
         c = self.contract
         out: list[PartitionSpec] = []
+        defs = Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values())
         for choice in c.objects.class_choices():
             given = tuple(ContractClause("requires", e, c.line, print_expr(e)) for e in choice)
             res = partition(c, given + usable, solver, full=self.options.fdnf,
-                            cap=max(1, self.options.max_partitions - len(out)))
+                            cap=max(1, self.options.max_partitions - len(out)), defs=defs)
             self.entry["capped"] = self.entry["capped"] or res.capped
             for message in res.messages:
                 self.warn(message)
@@ -395,7 +397,6 @@ class MemberGeneration:
         missing = [v.name for v in c.vars if v.name not in model.values]
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
-        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         inputs = inputs_of(c, model.values, model.raw)
         same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
         if same is not None:
@@ -407,6 +408,16 @@ class MemberGeneration:
             entry.update(test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
                          outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
             return entry, model
+        admits = getattr(solver, "admits", None)
+        raw = {v.name: model.raw[pre_state_name(v.name) if v.name in c.pre_state else v.name]
+               for v in c.params if (pre_state_name(v.name) if v.name in c.pre_state else v.name) in model.raw}
+        if admits is not None and admits(inputs, [cl.expr for cl in c.requires], raw) is False:
+            # the literals a test would hold break a requires or a type constraint: never written
+            entry.update(status="bad-input", inputs=inputs,
+                         message="the solved inputs break a requires clause or a type constraint")
+            self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
+                      f"constraint; no test written")
+            return entry, model
         unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
@@ -416,4 +427,6 @@ class MemberGeneration:
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         entry.update(test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique)
+        if getattr(model, "bounded", ""):
+            entry["bounded"] = model.bounded  # found by the solver's bounded fallback, within this shape
         return entry, model

@@ -301,3 +301,27 @@ def test_a_member_whose_test_names_clash_with_an_earlier_ones_is_refused_not_mer
     assert first == result
     assert second.cases == () and second.tests == ()
     assert [u["construct"] for u in second.entry["unsupported"]] == ["test name clash"]
+
+
+def test_an_input_that_breaks_the_requires_is_reported_and_never_written(tmp_path):
+    from dataclasses import replace
+
+    from dspec2test.generate import GenerateOptions, default_solver_factory, generate
+
+    prog = tmp_path / "p.dfy"
+    prog.write_text("method Half(x: int) returns (r: int)\n  requires x >= 0\n  ensures r == x / 2\n{ r := x / 2; }\n")
+    options = GenerateOptions(isolate=False)
+    real = default_solver_factory(options)
+
+    def printing_wrong(program, vars_, member):
+        solver = real(program, vars_, member)
+        solve = solver.solve
+        solver.solve = lambda *a, **k: (lambda m: m and replace(m, values={**m.values, "x": "-1"}))(solve(*a, **k))
+        return solver
+
+    got = generate(str(prog), options, solver_factory=printing_wrong)
+    [scenario] = got.manifest["methods"][0]["partitions"][0]["scenarios"]
+    assert scenario["status"] == "bad-input" and scenario["test"] is None and scenario["inputs"] == {"x": "-1"}
+    assert not got.cases and "Test_" not in got.tests_text
+    assert any("break a requires" in d.message for d in got.diagnostics)
+    assert generate(str(prog), options).cases  # the real solver's input is written

@@ -19,6 +19,7 @@ GOLDEN = Path(__file__).parent / "golden"
     ("conditional_get.dfy", GenerateOptions(bva=100), "bva"),
     ("abs_or.dfy", GenerateOptions(fdnf=True), "fdnf"),
     ("mixed.dfy", GenerateOptions(simplify=True), "simplify"),
+    ("lifted.dfy", GenerateOptions(simplify=True), "simplify"),
 ])
 def test_generation_golden(fixture, options, tag, monkeypatch):
     monkeypatch.chdir(FIXTURES)  # relative paths keep the golden files machine independent

@@ -66,3 +66,14 @@ def abs_or() -> ast.Program:
     x, r = n("x"), n("r")
     return program(method("AbsOr", [("x", INT)], [("r", INT)],
                           ensures=[clause("ensures", b("||", b("==", r, x), b("==", r, ast.UnOp("-", x))), 2)]))
+
+
+def lifted() -> ast.Program:
+    """Value-level conditional and match (datatype Opt = None | Some(value: int))."""
+    x, r, m, o = n("x"), n("r"), n("m"), n("o")
+    opt = ast.Datatype("Opt", (ast.Ctor("None", ()), ast.Ctor("Some", (ast.Formal("value", INT),))))
+    match = ast.MatchExpr(o, (ast.MatchCase(ast.PatVar("None"), i(0)),
+                              ast.MatchCase(ast.PatCtor("Some", (ast.PatVar("v"),)), b("*", i(2), n("v")))))
+    return program(opt, method("Lifted", [("x", INT), ("o", ast.NamedType("Opt"))], [("r", INT), ("m", INT)], ensures=[
+        clause("ensures", b("==", r, ast.IfThenElse(b(">", x, i(0)), x, ast.UnOp("-", x))), 2),
+        clause("ensures", b("==", m, match), 3)]))

@@ -1,4 +1,5 @@
-"""A tiny Z3-backed stand-in for dspec2test.solve.Solver over int, bool and seq<int> variables.
+"""A tiny Z3-backed stand-in for dspec2test.solve.Solver over int, bool, seq<int> and `Opt` variables
+(`datatype Opt = None | Some(value: int)`, see OPT_DECL), with lets and matches.
 
 Enough for hand-built contracts in the partition/emit tests, so they do not depend on the real
 encoder; it follows the same interface (check / solve / optimize / outputs_unique).
@@ -14,6 +15,13 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
+
+
+OPT_DECL = ast.Datatype("Opt", (ast.Ctor("None", ()), ast.Ctor("Some", (ast.Formal("value", ast.NamedType("int")),))))
+_opt = z3.Datatype("Opt")
+_opt.declare("Nothing")
+_opt.declare("Some", ("value", z3.IntSort()))
+OPT = _opt.create()
 
 
 class SolveResult(enum.Enum):
@@ -44,6 +52,8 @@ class FakeSolver:
                 self.z[name] = z3.Bool(name)
             elif tn == "seq":
                 self.z[name] = z3.Const(name, z3.SeqSort(z3.IntSort()))
+            elif tn == "Opt":
+                self.z[name] = z3.Const(name, OPT)
             else:
                 raise Unsupported(f"type {tn}")
 
@@ -62,6 +72,26 @@ class FakeSolver:
             return z3.IntVal(e.value)
         if isinstance(e, ast.BoolLit):
             return z3.BoolVal(e.value)
+        if isinstance(e, ast.Name) and e.name == "None" and e.name not in env:
+            return OPT.Nothing
+        if isinstance(e, ast.MemberSelect):
+            obj = self.enc(e.obj, env)
+            return OPT.is_Some(obj) if e.name == "Some?" else OPT.is_Nothing(obj) if e.name == "None?" else OPT.value(obj)
+        if isinstance(e, ast.Let):
+            inner = dict(env)
+            for p, v in zip(e.pats, e.values):
+                inner[p.name] = self.enc(v, env)
+            return self.enc(e.body, inner)
+        if isinstance(e, ast.MatchExpr):
+            scrut = self.enc(e.scrutinee, env)
+            arms = []
+            for case in e.cases:
+                cond, binds = self._pattern(case.pattern, scrut)
+                arms.append((cond, self.enc(case.body, {**env, **binds})))
+            out = arms[-1][1]
+            for cond, val in reversed(arms[:-1]):
+                out = z3.If(cond, val, out)
+            return out
         if isinstance(e, ast.Name):
             if e.name not in env:
                 raise Unsupported("unknown name " + e.name, e.span.line, e.span.col)
@@ -98,6 +128,20 @@ class FakeSolver:
                 body = z3.And(r, body) if e.kind == "exists" else z3.Implies(r, body)
             return z3.Exists(bs, body) if e.kind == "exists" else z3.ForAll(bs, body)
         raise Unsupported(type(e).__name__, e.span.line, e.span.col)
+
+    def _pattern(self, p, scrut):
+        if isinstance(p, ast.PatWild):
+            return z3.BoolVal(True), {}
+        if isinstance(p, ast.PatVar):
+            if p.name == "None":
+                return OPT.is_Nothing(scrut), {}
+            return z3.BoolVal(True), {p.name: scrut}
+        if isinstance(p, ast.PatLit):
+            return scrut == self.enc(p.value), {}
+        if isinstance(p, ast.PatCtor) and p.name == "Some":
+            cond, binds = self._pattern(p.args[0], OPT.value(scrut))
+            return z3.And(OPT.is_Some(scrut), cond), binds
+        raise Unsupported(type(p).__name__)
 
     def _solver(self, constraints, limit=True):
         s = z3.Solver()
@@ -156,7 +200,9 @@ class FakeSolver:
 
 
 def _cmp(op, a, b):
-    return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a == b, "!=": a != b}[op]
+    if op in ("==", "!="):
+        return a == b if op == "==" else a != b
+    return {"<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()
 
 
 def _lit(v) -> str:

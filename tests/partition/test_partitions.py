@@ -4,13 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
-from build import INT, SEQ_INT, abs_or, b, clause, conditional_get, i, method, n, program
+from build import INT, SEQ_INT, abs_or, b, clause, conditional_get, i, lifted, method, n, program
 from fakesolver import FakeSolver
 from golden_util import check_golden
 
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import select
 from dspec2test.partition.partitions import partition
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.scenarios import bva_scenarios
 from dspec2test.partition.types import TypeIndex
 
@@ -85,7 +86,7 @@ def test_bool_and_nat_edges():
 def _dump(prog, full):
     c, solver = contract_and_solver(prog)
     out = []
-    for p in partition(c, c.clauses, solver, full=full).partitions:
+    for p in partition(c, c.clauses, solver, full=full, defs=Definitions.of(prog, (), prog.decls)).partitions:
         scen = bva_scenarios(c, p, solver, TypeIndex.of(prog)) if not full else []
         out.append({"id": p.id, "label": p.label, "clauses": list(p.clause_lines),
                     "pins": [s.scenario.pin for s in scen]})
@@ -94,7 +95,8 @@ def _dump(prog, full):
 
 @pytest.mark.parametrize("name,prog,full", [("conditional_get", conditional_get(), False),
                                            ("conditional_get_fdnf", conditional_get(), True),
-                                           ("abs_or", abs_or(), False)])
+                                           ("abs_or", abs_or(), False),
+                                           ("lifted", lifted(), False), ("lifted_fdnf", lifted(), True)])
 def test_golden_partitions(name, prog, full):
     check_golden(GOLDEN / f"{name}.json", _dump(prog, full))
 

@@ -58,6 +58,14 @@ CASES = [
     ("Small", T("Small"), op(">", n("v"), i(2)), "v > 2"),
     ("int -> int", A.ArrowType((T("int"),), T("int")), op("&&", op("==", call("v", i(1)), i(2)), op("==", call("v", i(-3)), i(4))),
      "v(1) == 2 && v(-3) == 4"),
+    # functions whose model has a rule beyond its table: the lambda must carry it
+    ("int -> bool", A.ArrowType((T("int"),), T("bool")),
+     op("&&", op("&&", call("v", i(3)), A.UnOp("!", call("v", i(50)))),
+        A.Quantifier("forall", (A.BoundVar("k"),), op(">", n("k"), i(100)), call("v", n("k")))),
+     "v(3) && !v(50) && forall k | 100 < k <= 200 :: v(k)"),
+    ("int -> bool", A.ArrowType((T("int"),), T("bool")),
+     A.Quantifier("forall", (A.BoundVar("k"),), None, op("<==>", call("v", n("k")), op("==", op("%", n("k"), i(2)), i(0)))),
+     "forall k | -50 <= k <= 50 :: v(k) == (k % 2 == 0)"),
 ]
 
 

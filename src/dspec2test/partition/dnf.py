@@ -6,7 +6,10 @@ one expression are pairwise disjoint. Full DNF enumerates every non-empty subset
 disjuncts of an n-ary disjunction (lazily, without bitmasks); it drops short-circuit safety.
 
 `branches(e, positive)` yields tuples of literals whose disjunction is equivalent to `e` (positive) or
-`!e` (negative).
+`!e` (negative). An atom with a value-level conditional or match in it is first lifted (see `lift`), so
+`r == if x > 0 then x else -x` splits like `if x > 0 then r == x else r == -x`; a match splits into one
+branch per case, whose literals are the case's constructor tests with its variables read by destructors
+(`c.Red? && n == 1`) where the program's datatypes tell them (`patterns`).
 """
 
 from __future__ import annotations
@@ -15,14 +18,20 @@ import itertools
 from collections.abc import Callable, Iterator
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import conj, free_names, negate, pattern_names
+from dspec2test.partition.lift import Definitions, Unfolding, binds_over, lift
+from dspec2test.partition.patterns import disjoint
+from dspec2test.partition.walk import conj, free_names, negate, pattern_names, substitute, walk
 
 Branch = tuple[ast.Expr, ...]
 Factory = Callable[[], Iterator[Branch]]
 
 
-def branches(e: ast.Expr, positive: bool = True, full: bool = False) -> Iterator[Branch]:
-    return _Splitter(full).split(e, positive)
+def branches(e: ast.Expr, positive: bool = True, full: bool = False,
+             defs: Definitions | None = None) -> Iterator[Branch]:
+    """`defs`: the program's datatypes, to split a match by constructor tests (without: by whole-match
+    literals), and the functions defined by cases that a call in `e` unfolds to."""
+    defs = defs or Definitions()
+    return _Splitter(full, defs, Unfolding(e, defs)).split(e, positive)
 
 
 def lazy_product(factories: list[Factory]) -> Iterator[Branch]:
@@ -36,8 +45,10 @@ def lazy_product(factories: list[Factory]) -> Iterator[Branch]:
 
 
 class _Splitter:
-    def __init__(self, full: bool):
+    def __init__(self, full: bool, defs: Definitions, unfolding: Unfolding):
         self.full = full
+        self.defs = defs
+        self.unfolding = unfolding
 
     def f(self, e: ast.Expr, positive: bool) -> Factory:
         return lambda: self.split(e, positive)
@@ -52,6 +63,9 @@ class _Splitter:
             out = method(e, pos)
             if out is not None:
                 return out
+        lifted = lift(e, self.defs, self.unfolding)
+        if lifted is not None:
+            return self.split(lifted, pos)
         return iter([(e if pos else negate(e),)])
 
     # ------------------------------------------------------------ Full DNF
@@ -136,11 +150,16 @@ class _Splitter:
     def split_Let(self, e: ast.Let, pos: bool) -> Iterator[Branch] | None:
         if e.such_that is not None or e.fail_op:
             return None
+        # a conditional in a bound value first: `var a := if c then x else y; P(a)`
+        lifted = lift(e, self.defs, self.unfolding)
+        if lifted is not None:
+            return self.split(lifted, pos)
         names = frozenset(n for p in e.pats for n in pattern_names(p))
 
         def wrap(lit: ast.Expr) -> ast.Expr:
             if names & free_names(lit):
-                return ast.Let(e.pats, e.values, lit, ghost=e.ghost, span=e.span)
+                inlined = _inline(e, lit)
+                return inlined if inlined is not None else ast.Let(e.pats, e.values, lit, ghost=e.ghost, span=e.span)
             return lit
 
         return (tuple(wrap(lit) for lit in br) for br in self.split(e.body, pos))
@@ -148,6 +167,9 @@ class _Splitter:
     def split_MatchExpr(self, e: ast.MatchExpr, pos: bool) -> Iterator[Branch] | None:
         if any(isinstance(c.body, tuple) for c in e.cases):
             return None
+        by_tests = self._match_by_tests(e, pos)
+        if by_tests is not None:
+            return by_tests
 
         def case_branches(i: int) -> Iterator[Branch]:
             case = e.cases[i]
@@ -160,6 +182,32 @@ class _Splitter:
 
             for br in self.split(case.body, pos):  # type: ignore[arg-type]
                 yield tuple(wrap(lit) for lit in br)
+
+        return self._seq(*[(lambda i=i: case_branches(i)) for i in range(len(e.cases))])
+
+    def _match_by_tests(self, e: ast.MatchExpr, pos: bool) -> Iterator[Branch] | None:
+        """Case i: the earlier cases that could also match do not, case i's tests hold, and its body (with the
+        pattern's variables replaced by destructors of the scrutinee) splits as usual. None when a case
+        cannot be put so (the whole-match literals below then stand)."""
+        tests = self.defs.ctors.cases(e.scrutinee, tuple(c.pattern for c in e.cases))
+        if tests is None:
+            return None
+        bodies = []
+        for case, t in zip(e.cases, tests):
+            body: ast.Expr = case.body  # type: ignore[assignment]
+            if t.binds:
+                if frozenset(n for v in t.binds.values() for n in free_names(v)) & binds_over(body):
+                    return None  # a binder in the body would capture the scrutinee's names
+                body = substitute(body, t.binds)
+            bodies.append(body)
+
+        def case_branches(i: int) -> Iterator[Branch]:
+            earlier = [t for t in tests[:i] if not disjoint(t, tests[i])]
+            if any(t.catch_all for t in earlier):
+                return  # an earlier case catches everything: this one is never reached
+            guard = tuple(negate(conj(t.tests)) for t in earlier) + tests[i].tests
+            for br in self.split(bodies[i], pos):
+                yield guard + br
 
         return self._seq(*[(lambda i=i: case_branches(i)) for i in range(len(e.cases))])
 
@@ -182,3 +230,21 @@ class _Splitter:
                 yield tuple(negate(q(prev)) for prev in inner[:i]) + (q(br),)
 
         return gen()
+
+
+def _inline(let: ast.Let, lit: ast.Expr) -> ast.Expr | None:
+    """A literal under a let, with the let's values put in place of its names where that stays readable and
+    means the same: untyped variables bound to a name or a literal, or used once, with nothing captured."""
+    if not all(isinstance(p, ast.PatVar) and p.type is None for p in let.pats):
+        return None
+    inner = binds_over(lit)
+    mapping: dict[str, ast.Expr] = {}
+    for p, v in zip(let.pats, let.values):
+        assert isinstance(p, ast.PatVar)
+        if free_names(v) & inner:
+            return None
+        uses = sum(1 for x in walk(lit) if isinstance(x, ast.Name) and x.name == p.name)
+        if uses > 1 and not isinstance(v, (ast.Name, ast.IntLit, ast.BoolLit, ast.CharLit, ast.RealLit)):
+            return None
+        mapping[p.name] = v
+    return substitute(lit, mapping)

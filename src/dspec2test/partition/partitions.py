@@ -15,6 +15,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause
 from dspec2test.partition.dnf import branches
 from dspec2test.partition.oracle import SolverLike, is_unsat, result_name
+from dspec2test.partition.lift import Definitions
 from dspec2test.partition.walk import conj
 
 
@@ -39,8 +40,9 @@ def label_of(literals: tuple[ast.Expr, ...]) -> str:
 
 
 def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: SolverLike, *, full: bool = False,
-              cap: int = 64, budget: int | None = None) -> PartitionResult:
-    """Partitions over `clauses` (the contract's clauses the solver can encode).
+              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> PartitionResult:
+    """Partitions over `clauses` (the contract's clauses the solver can encode). `defs`: the program's
+    datatypes and functions defined by cases (see `lift`).
 
     Raises Unsupported when the solver cannot encode a literal.
     """
@@ -65,7 +67,7 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
             result.partitions.append(PartitionSpec(len(result.partitions) + 1, prefix, label_of(prefix), lines,
                                                    "UNKNOWN" if unknown else "SAT"))
             return True
-        for br in branches(clauses[i].expr, True, full):
+        for br in branches(clauses[i].expr, True, full, defs):
             lits = dedupe(prefix + br)
             if any(isinstance(lit, ast.BoolLit) and not lit.value for lit in lits):
                 continue

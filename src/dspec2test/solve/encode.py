@@ -18,7 +18,7 @@ from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RT
 from dspec2test.errors import Unsupported
 from dspec2test.solve.types import Types
 from dspec2test.solve import quant
-from dspec2test.solve.values import (HEAP, THIS, TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_,
+from dspec2test.solve.values import (HEAP, THIS, TV, Env, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_,
                                      multiset_from_cands, or_, unsupported as _u)
 
 ANY = RType("any")  # element type of `[]` before its context gives one
@@ -514,7 +514,7 @@ class Encoder:
         if not e.elems:
             return TV(None, RType("seq", (ANY,)))
         vals = [self.enc(x, env) for x in e.elems]
-        et = next((v.t for v in vals if v.lit is None), vals[0].t)
+        et = _element_type(vals, vals[0].t)
         vals = [self.coerce(v, et) for v in vals]
         return TV(_seq_lit([self.types.to_rep(v) for v in vals], self.types.sort(et)), seq_of(et))
 
@@ -522,12 +522,12 @@ class Encoder:
         if e.infinite:
             raise _u("iset display", e)
         vals = [self.enc(x, env) for x in e.elems]
-        et = next((v.t for v in vals if v.lit is None), vals[0].t if vals else ANY)
+        et = _element_type(vals, vals[0].t if vals else ANY)
         return TV(SetV(tuple((z3.BoolVal(True), self.types.to_rep(self.coerce(v, et))) for v in vals)), RType("set", (et,)))
 
     def e_MultisetDisplay(self, e, env):
         vals = [self.enc(x, env) for x in e.elems]
-        et = next((v.t for v in vals if v.lit is None), vals[0].t if vals else ANY)
+        et = _element_type(vals, vals[0].t if vals else ANY)
         cands = tuple((z3.BoolVal(True), self.types.to_rep(self.coerce(v, et))) for v in vals)
         return TV(multiset_from_cands(cands), RType("multiset", (et,)))
 
@@ -916,9 +916,12 @@ class Encoder:
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
 
     def _apply(self, f: TV, args: list[TV], node) -> TV:
+        ptypes = f.t.base.args[:-1]
+        if isinstance(f.v, LambdaV):  # a function input's literal, checked against the requires (admit.py)
+            binds = {p: self.coerce(a, t) for p, a, t in zip(f.v.params, args, ptypes)}
+            return self.coerce(self.enc(f.v.body, f.v.env.bind(binds)), f.t.base.args[-1])
         if not isinstance(f.v, FuncV):
             raise _u("call of a non-function value", node)
-        ptypes = f.t.base.args[:-1]
         reps = [self.types.to_rep(self.coerce(a, t)) for a, t in zip(args, ptypes)]
         return self.types.from_rep(f.v.apply(reps), f.t.base.args[-1])
 
@@ -1026,6 +1029,17 @@ class Encoder:
 
 
 # ---------------------------------------------------------------- helpers
+
+
+def _element_type(vals: list[TV], default: RType) -> RType:
+    """A display's element type: of its first element that is no literal number, preferring one that is no
+    empty display (`[[], [false]]` holds seq<bool>, not sequences of anything)."""
+    typed = [v.t for v in vals if v.lit is None]
+    return next((t for t in typed if not _untyped(t)), typed[0] if typed else default)
+
+
+def _untyped(t: RType) -> bool:
+    return t.kind == "any" or any(_untyped(a) for a in t.args)
 
 
 def _seq_lit(reps, sort):

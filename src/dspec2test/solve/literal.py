@@ -11,6 +11,7 @@ from fractions import Fraction
 import z3
 
 from dspec2test.dafny.resolve import RType
+from dspec2test.solve.funcs import Rule, rule_of, rule_text
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV
 
@@ -39,7 +40,11 @@ class Atom:
 @dataclass(frozen=True)
 class Func:
     entries: tuple  # ((args...), value)
-    default: object
+    default: object  # the value beyond the entries (at some point, when it depends on the arguments)
+    rule: Rule | None = None  # the value beyond the entries as an expression of the arguments (funcs.py)
+
+
+_RULE_KINDS = ("int", "bool", "real")  # types whose Z3 terms a rule prints as Dafny as they are
 
 
 # ---------------------------------------------------------------- reading models
@@ -58,7 +63,11 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
         for row in interp.as_list()[:-1]:
             args = tuple(read_term(model, a, t, types) for a, t in zip(row[:-1], ptypes))
             entries.append((args, read_term(model, row[-1], rt, types)))
-        return Func(tuple(entries), read_term(model, interp.else_value(), rt, types))
+        rest = interp.else_value()
+        rule = None
+        if not _ground(rest) and all(t.base.kind in _RULE_KINDS for t in (*ptypes, rt)):
+            rule = rule_of(model, rest)
+        return Func(tuple(entries), read_term(model, rest, rt, types), rule)
     if isinstance(v, (SetV, MultisetV, MapV)):
         return read_term(model, v.rep, tv.t, types)
     if isinstance(v, ObjV):
@@ -220,10 +229,16 @@ def _ctor_text(dt: RType, ctor: str) -> str:
     return ctor
 
 
+def _ground(term) -> bool:
+    """No Var(i) in the term: one value for every argument."""
+    return z3.is_var(term) is False and (not z3.is_app(term) or all(_ground(c) for c in term.children())) \
+        if not z3.is_quantifier(term) else False
+
+
 def _lambda(f: Func, b: RType, types) -> str:
     ptypes, rt = b.args[:-1], b.args[-1]
     names = ["x"] if len(ptypes) == 1 else [f"x{i}" for i in range(len(ptypes))]
-    body = literal(f.default, rt, types)
+    body = rule_text(f.rule, names, real_lit) if f.rule is not None else literal(f.default, rt, types)
     for args, val in reversed(f.entries):
         cond = " && ".join(f"{n} == {literal(a, pt, types)}" for n, a, pt in zip(names, args, ptypes))
         body = f"if {cond} then {literal(val, rt, types)} else {body}"

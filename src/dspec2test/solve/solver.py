@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Sequence
 
@@ -14,6 +14,8 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
 from dspec2test.partition.objects import Objects
+from dspec2test.solve.admit import admission, literal_value
+from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import AtomMisuse, Encoder
 from dspec2test.solve.literal import literal, read_term, read_var, term_of
 from dspec2test.solve.objects import object_facts
@@ -39,6 +41,15 @@ FIXED_LENGTH = 4  # input sequences' length in a relevance query retried after a
 TIMEOUTS_BEFORE_SHORT = 3  # queries of a member stopped by its time limit before the rest get SHORT_TIMEOUT_MS
 SHORT_TIMEOUT_MS = 1000
 UNBOUNDED_STEP = 1 << 20  # an optimum further than this from a first model counts as unbounded
+# the bounded fallback (bounded.py) for a scenario Z3 gave up on: each small shape is one query of this
+# budget, at most BOUNDED_TRIES shapes per scenario (it stops after BOUNDED_GIVE_UPS give-ups in a row:
+# what defeats Z3 then is no length it could guess) and BOUNDED_QUERIES for all of a member's scenarios.
+# Counted, not timed, so that a busy machine gives the same tests.
+BOUNDED_RLIMIT = 200_000
+BOUNDED_TRIES = 24
+BOUNDED_GIVE_UPS = 6
+BOUNDED_QUERIES = 64
+BOUNDED_MS = 3000  # the clock's backstop for one of them
 
 
 _NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
@@ -59,6 +70,7 @@ class Unbounded:
 class Model:
     values: dict[str, str]  # variable -> Dafny literal text
     raw: dict = field(default_factory=dict, compare=False)  # variable -> plain value (for exclusion/pinning)
+    bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
 
 
 class _Z3:
@@ -218,6 +230,8 @@ class Solver:
                                    {v.name: v.type for v in self.vars if v.output})
         self.status_of_last = SolveResult.UNKNOWN
         self.timeouts = 0  # queries stopped by the time limit (--timeout), not by a resource budget
+        self.bounded_left = BOUNDED_QUERIES  # the bounded fallback's queries left for this member
+        self._bounded_done = False  # the current solve has tried the bounded fallback already
         self._unlimited = frozenset()
         self._prove_cache: dict[tuple, tuple[bool, z3.BoolRef]] = {}
         self._encoded: dict[tuple, z3.BoolRef] = {}
@@ -422,12 +436,15 @@ class Solver:
 
     # ---------------------------------------------------------------- the interface
 
-    def _widened(self, query, *args):
+    def _widened(self, query, *args, fallback=None):
         """Run query within the length limit; if that is unsat, once more without it. The limit keeps
-        literals readable, it is no bound of the contract (`requires a.Length >= 20` must still be met)."""
+        literals readable, it is no bound of the contract (`requires a.Length >= 20` must still be met).
+        If Z3 gave up within the limit, `fallback()` has a go (its answer, or None, stands)."""
         try:
             self._unlimited = frozenset()
             result = query(*args)
+            if self.status_of_last is SolveResult.UNKNOWN and fallback is not None:
+                return fallback()
             if self.status_of_last is not SolveResult.UNSAT or not self._collections:
                 return result
             self._unlimited = self._collections
@@ -456,8 +473,70 @@ class Solver:
         """A model of the constraints whose inputs differ from those of `exclude`, and preferably from
         those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
         constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
+        self._bounded_done = False
+
+        def fallback() -> Model | None:
+            return None if self._bounded_done else self._bounded(constraints, exclude, avoid)
+
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
-                             avoid)
+                             avoid, fallback=fallback)
+
+    def _bounded(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
+                 avoid: Sequence[Model] = ()) -> Model | None:
+        """The bounded fallback (bounded.py): the first small shape of the inputs under which Z3 finds a model,
+        within BOUNDED_TRIES shapes and the member's BOUNDED_QUERIES. In the shape that has one, readable values
+        with distinct elements, new to the partition (`avoid`), are asked for next, as the ordinary tiers do."""
+        found = None
+        base = self._wf() + self._encode(constraints) + [d for m in exclude for d in self._differs(m)]
+        wanted = and_(self._nice(frozenset(_chars_in(constraints))) + self._distinct()
+                      + [d for m in avoid for d in self._differs(m)])
+        gave_up = 0
+        # its queries are the fallback's own: one the clock stops (Z3 past its budget on a busy machine)
+        # must not shorten the limit of the member's later queries, nor wait out the whole limit
+        timeouts, limit = self.timeouts, self.timeout_ms
+        self.timeout_ms = min(limit, BOUNDED_MS)
+        try:
+            for k, shape in enumerate(shapes(*self._shape_dims())):
+                if k >= BOUNDED_TRIES or self.bounded_left <= 0 or gave_up >= BOUNDED_GIVE_UPS:
+                    break
+                self.bounded_left -= 1
+                s = self._new(budget=BOUNDED_RLIMIT)
+                s.add(*base, *shape.facts)
+                r = self._run(s)
+                if r is SolveResult.SAT:
+                    found = replace(self._model(s.model()), bounded=shape.text)
+                    # the shape has a model: a readable one, new to the partition, if one is as quick
+                    s.add(wanted)
+                    if self._run(s) is SolveResult.SAT:
+                        found = replace(self._model(s.model()), bounded=shape.text)
+                    break
+                gave_up = gave_up + 1 if r is SolveResult.UNKNOWN else 0
+        finally:
+            self.timeouts, self.timeout_ms = timeouts, limit
+        self.status_of_last = SolveResult.SAT if found is not None else SolveResult.UNKNOWN
+        return found
+
+    def _shape_dims(self) -> tuple[list[Dim], list[Dim]]:
+        """What a shape fixes: the lengths of the collection inputs (of the outputs, for a member without
+        any), and the integer inputs."""
+        ins = [v for v in self.vars if not v.output]
+        lengths = [d for v in ins if (d := self._length_dim(v)) is not None]
+        if not lengths:
+            lengths = [d for v in self.vars if v.output and (d := self._length_dim(v)) is not None]
+        ints = [Dim(v.name, v.tv.v) for v in ins if v.tv.t.base.kind == "int" and isinstance(v.tv.v, z3.ArithRef)]
+        return lengths, ints
+
+    def _length_dim(self, v: _Var) -> Dim | None:
+        b = v.tv.t.base
+        if b.kind == "array" and isinstance(v.tv.v, z3.SeqRef):
+            return Dim(f"{v.name}.Length", z3.Length(v.tv.v))
+        if b.kind == "seq" and isinstance(v.tv.v, z3.SeqRef):
+            return Dim(f"|{v.name}|", z3.Length(v.tv.v))
+        if isinstance(v.tv.v, (SetV, MultisetV)) and v.tv.v.rep is not None:
+            return Dim(f"|{v.name}|", z3.Length(v.tv.v.rep))
+        if isinstance(v.tv.v, MapV) and v.tv.v.rep is not None:
+            return Dim(f"|{v.name}|", z3.Length(self.types.sort(b).accessor(0, 0)(v.tv.v.rep)))
+        return None
 
     def _differs(self, m: Model) -> list[z3.BoolRef]:
         """Some input differs from the model's (empty: nothing to compare). Built once per model: every
@@ -503,8 +582,16 @@ class Solver:
         if prefs and found is _NICE_UNSAT:
             tiers = tiers[-2:]  # the constraints with `nice` are unsat: the tiers with it would be too
         for k, extra in enumerate(tiers):
+            last = k == len(tiers) - 1
+            if last and k > 0 and self.status_of_last is SolveResult.UNKNOWN and not self._unlimited:
+                # the tier before gave up within its budget: small shapes first, before the last tier
+                # waits out the clock (which, as a backstop, also makes the answer depend on the machine)
+                found = self._bounded(constraints, exclude, avoid)
+                self._bounded_done = True
+                if found is not None:
+                    return found
             # a preference only: do not spend the whole time limit on it; the last tier has none
-            s = self._new(budget=PREFER_RLIMIT if k < len(tiers) - 1 else 0)
+            s = self._new(budget=PREFER_RLIMIT if not last else 0)
             s.add(*base, *extra)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
@@ -770,6 +857,33 @@ class Solver:
             return None
         value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
         return True if z3.is_true(value) else False if z3.is_false(value) else None
+
+    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr], raw: dict | None = None) -> bool | None:
+        """Do the inputs, as the Dafny literals a test will hold, satisfy the constraints (the requires) and
+        their types' constraints? `raw`: the plain values the literals came from, where known: a data literal
+        that prints its value is read as that value, any other (a function's) is parsed back. None: not decided
+        (a literal or clause this cannot read, or Z3 gave up)."""
+        types = {v.name: v.type for v in self.vars}
+        try:
+            values = {}
+            for name, text in inputs.items():
+                t = types[name]
+                # a literal that prints the value it came from is that value: no need to parse it back
+                exact = raw is not None and name in raw and literal(raw[name], t, self.types) == text
+                term = term_of(raw[name], t, self.types) if exact else None
+                tv = self.types.from_rep(term, t) if term is not None else literal_value(self.encoder, text, t, self.scope)
+                if tv is None:
+                    return None
+                values[name] = tv
+            formula = z3.simplify(admission(self.encoder, self.types, values, constraints, self.scope))
+        except (Unsupported, KeyError, z3.Z3Exception):
+            return None
+        if z3.is_true(formula) or z3.is_false(formula):
+            return z3.is_true(formula)
+        s = self._new(budget=PROVE_RLIMIT)
+        s.add(formula)
+        r = self._run(s)
+        return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
 
     def hidden_input_types(self) -> list[str]:
         """Datatypes of inputs that tests, outside their module, cannot construct: the module's default

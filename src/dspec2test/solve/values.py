@@ -111,6 +111,16 @@ THIS = "this"  # the environment's entry holding the receiver
 
 
 @dataclass(frozen=True)
+class LambdaV:
+    """A lambda's value (the literal of a function-typed input): applying it encodes the body with the
+    parameters bound to the arguments."""
+
+    params: tuple[str, ...]
+    body: object  # ast.Expr
+    env: "Env"
+
+
+@dataclass(frozen=True)
 class TV:
     """A typed encoded value. `lit` keeps an integer literal's value so it can take the type of its context."""
 
