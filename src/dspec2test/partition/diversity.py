@@ -48,12 +48,19 @@ CHECK_RLIMIT = 300_000
 _ORDERED = {"int", "real", "char"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
+_GENERIC = {"repeated", "descent", "mixed-signs", "distinct", "sorted", "all-negative"}  # any input collection
 
 
 @dataclass(frozen=True)
 class Candidate:
     pin: ast.Expr
     family: str  # what it diversifies, e.g. "index-repeated-after" (for tests and notes)
+
+    @property
+    def specific(self) -> bool:
+        """Derived from how the literals use a variable (an index, a witness, a key, a count), not only
+        from a collection's type: these are tried first, in every partition, before the generic ones."""
+        return self.family not in _GENERIC
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,7 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex) -> lis
         add("index-repeated-before", _and(within, _exists([j], _and(_chain(_ZERO, "<=", j, "<", vv),
                                                                     _eq(c.at(j), c.at(vv))))))
         add("index-inner", _chain(_ZERO, "<", vv, "<", _minus(c.size, 1)))
-    for family, pin in _witness_pins(part.literals, names, taken):
+    for family, pin in _witness_pins(part.literals, taken):
         add(family, pin)
     for x, c in _keys(part.literals, by_term, contract, types):
         i = ast.Name(_fresh("i", taken))
@@ -268,14 +275,16 @@ def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, C
 # ---------------------------------------------------------------- witnesses of exists and comprehensions
 
 
-def _witness_pins(literals: tuple[ast.Expr, ...], names: set[str], taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+def _witness_pins(literals: tuple[ast.Expr, ...], taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+    """Pins from the literals' `exists` (and `!forall`) and from set comprehensions outside any binder: the
+    pins keep the literal's own words (functions, constants), which the partition already reads."""
     for lit in literals:
         q = _as_exists(lit)
-        if q is not None and free_names(q) <= names:
+        if q is not None:
             yield from _exists_pins(q, taken)
         for n, bound in _free_nodes(lit):
             if isinstance(n, ast.SetComprehension) and len(n.vars) == 1 and n.term is None and n.range is not None \
-                    and not bound and free_names(n) <= names:
+                    and not bound:
                 yield from _comprehension_pins(n)
 
 
@@ -584,13 +593,14 @@ SolveScenario = Callable[[PartitionState, Scenario, tuple[ast.Expr, ...]], Any]
 def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex, solver: SolverLike,
               solve: SolveScenario, stop: Callable[[], bool] = lambda: False, max_scenarios: int = MAX_SCENARIOS,
               max_attempts: int = MAX_ATTEMPTS) -> int:
-    """Diverse scenarios for a member's partitions, round robin (each partition's most wanted candidate
-    first), within the budget. A pin is first checked with a small resource budget, then `solve` runs its
+    """Diverse scenarios for a member's partitions, within the budget: the specific candidates round robin
+    over the partitions (each one's most wanted first), then the generic ones the same way. A pin is first checked with a small resource budget, then `solve` runs its
     scenario and records it. Returns the number of pins tried."""
-    queues = [[c for c in candidates(contract, s.part, types)] if any(m is not None for m in s.models) else []
-              for s in states]
+    queues = [candidates(contract, s.part, types) if any(m is not None for m in s.models) else [] for s in states]
+    specific = [[c for c in q if c.specific] for q in queues]
+    generic = [[c for c in q if not c.specific] for q in queues]
     kept = attempts = 0
-    for cand, k in _round_robin(queues):
+    for cand, k in [*_round_robin(specific), *_round_robin(generic)]:
         if kept >= max_scenarios or attempts >= max_attempts or stop():
             break
         state = states[k]

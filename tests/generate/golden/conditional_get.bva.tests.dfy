@@ -109,14 +109,32 @@ method {:test} Test_ConditionalGet_p1_s6()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 7, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])", "inputs": {"s": "[23, 25, 24, 23, 24, 23, 24, 23, 24, 23]", "x": "9"}, "outputs": {"r": "23"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 7, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])", "inputs": {"s": "[58, 56, 57, 58, 57, 56, 58, 56, 57, 58]", "x": "9"}, "outputs": {"r": "58"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 7 (diverse): 0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])
 method {:test} Test_ConditionalGet_p1_s7()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s7\n";
-  var s: seq<int> := [23, 25, 24, 23, 24, 23, 24, 23, 24, 23];
+  var s: seq<int> := [58, 56, 57, 58, 57, 56, 58, 56, 57, 58];
   var x: int := 9;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
+// @dspec2test {"name": "Test_ConditionalGet_p1_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 8, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-23, -21, -20, -22, -18, -17, -16, -15, -14, -19]", "x": "8"}, "outputs": {"r": "-14"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
+// scenario 8 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
+method {:test} Test_ConditionalGet_p1_s8()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s8\n";
+  var s: seq<int> := [-23, -21, -20, -22, -18, -17, -16, -15, -14, -19];
+  var x: int := 8;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -253,13 +271,13 @@ method {:test} Test_ConditionalGet_p2_s7()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 8, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[93, 15, 93, 94, 96, 94, 95, 16, 91, 92]", "x": "10"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 8, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[64, 66, 64, 68, 67, 65, 4, 6, 5, 7]", "x": "10"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
 method {:test} Test_ConditionalGet_p2_s8()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s8\n";
-  var s: seq<int> := [93, 15, 93, 94, 96, 94, 95, 16, 91, 92];
+  var s: seq<int> := [64, 66, 64, 68, 67, 65, 4, 6, 5, 7];
   var x: int := 10;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -271,14 +289,14 @@ method {:test} Test_ConditionalGet_p2_s8()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 9, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-56, -53, -54, -55]", "x": "5"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 9, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-64, -63, -65]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 9 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
 method {:test} Test_ConditionalGet_p2_s9()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s9\n";
-  var s: seq<int> := [-56, -53, -54, -55];
-  var x: int := 5;
+  var s: seq<int> := [-64, -63, -65];
+  var x: int := 3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -398,31 +416,13 @@ method {:test} Test_ConditionalGet_p3_s6()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 8, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[35, 39, 35, 36, 37, 38, 40, 41, 42, 43]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 8, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[97, 79, 97, 98, 80, 82, 96, 81, 53, 2]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
 method {:test} Test_ConditionalGet_p3_s8()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s8\n";
-  var s: seq<int> := [35, 39, 35, 36, 37, 38, 40, 41, 42, 43];
-  var x: int := -4;
-  print "\n[dspec2test:RUN] call\n";
-  var r := ConditionalGet(s, x);
-  print "\n[dspec2test:RUN] returned\n";
-  print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  print "\n[dspec2test:RUN] done\n";
-}
-
-// @dspec2test {"name": "Test_ConditionalGet_p3_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 9, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-60, -59, -61, -62]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
-// partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
-// scenario 9 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
-method {:test} Test_ConditionalGet_p3_s9()
-{
-  print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s9\n";
-  var s: seq<int> := [-60, -59, -61, -62];
+  var s: seq<int> := [97, 79, 97, 98, 80, 82, 96, 81, 53, 2];
   var x: int := -4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
