@@ -39,6 +39,11 @@ CONTRACTS = {
   ensures forall k :: 0 <= k < a.Length ==> a[k] == -old(a[k])""",
     "booleans": """method Any(s: seq<bool>) returns (b: bool)
   ensures b""",
+    "count_neighbours": """predicate V(c: char)
+method CountBetween(s: string) returns (n: int)
+  ensures n == |set i | 1 <= i < |s| - 1 && V(s[i - 1]) && V(s[i + 1])|""",
+    "guarded": """method Positives(a: seq<int>) returns (r: seq<int>)
+  ensures forall i :: 0 <= i < |a| && a[i] > 0 ==> a[i] in r""",
 }
 
 
@@ -76,6 +81,19 @@ def test_a_count_is_pinned_at_its_last_and_first_index_and_away_from_the_length(
     assert got["counted-first"] == "0 < |s| && s[0] > 0"
     assert got["not-counted"] == "exists i :: 0 <= i < |s| && !(s[i] > 0)"
     assert got["count-inner"] == "0 < c < |s|"
+
+
+def test_a_property_of_several_conditions_fails_one_of_them_at_some_index():
+    got = [pin for family, pin in pins("count_neighbours") if family == "near-miss"]
+    assert got == ["exists i :: 1 <= i < |s| - 1 && V(s[i + 1]) && !V(s[i - 1])",
+                   "exists i :: 1 <= i < |s| - 1 && V(s[i - 1]) && !V(s[i + 1])"]
+    assert dict(pins("count_neighbours"))["counted-first"] == "1 < |s| - 1 && (V(s[0]) && V(s[2]))"
+
+
+def test_a_guarded_forall_gets_an_index_where_its_guard_holds_and_one_where_it_fails():
+    got = dict(pins("guarded"))
+    assert got["guard-held"] == "exists i :: 0 <= i < |a| && a[i] > 0"
+    assert got["guard-failed"] == "exists i :: 0 <= i < |a| && !(a[i] > 0)"
 
 
 def test_exists_and_not_forall_literals_give_witnesses_at_the_ends_and_a_second_one():

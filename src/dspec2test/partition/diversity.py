@@ -35,10 +35,12 @@ from dspec2test.partition.contracts import Contract, Var, in_pre_state, pre_stat
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import bound_names, children, free_names, substitute
+from dspec2test.partition.walk import bound_names, children, free_names, rebuild, substitute
 from dspec2test.records import Scenario, ScenarioKind
 
 MAX_SCENARIOS = 6  # diverse scenarios kept per member
+MAX_POINTS = 2_000  # assignments of bound variables one evaluation of a pin on a model may try
+MAX_NEAR_MISSES = 3  # conjuncts of a witness property, each failing alone at some index
 MAX_ATTEMPTS = 10  # pins tried per member (a pin the partition contradicts costs a query too)
 # Z3 resource units (roughly 0.15 to 2.5 million a second) of the query that tells whether a pin is possible:
 # a pin the partition contradicts often leaves Z3 undecided (quantifiers), and waiting for the clock there
@@ -120,10 +122,33 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex) -> lis
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, pin)
-    if contract.pre_state:
-        # the pins speak of inputs: a modified array's input is its state before the call
-        out = [Candidate(_input_state(cand.pin, contract), cand.family) for cand in out]
-    return out
+    # constant offsets folded (`s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`); the pins speak of inputs: a modified
+    # array's input is its state before the call
+    return [Candidate(_input_state(_fold(cand.pin), contract), cand.family) for cand in out]
+
+
+def _fold(e: ast.Expr) -> ast.Expr:
+    """`t + a - b` with literals a and b as `t + (a - b)` (or `t` alone), bottom up."""
+
+    def offset(n: ast.Node) -> tuple[ast.Expr, int] | None:
+        if isinstance(n, ast.BinOp) and n.op in ("+", "-") and isinstance(n.right, ast.IntLit):
+            return n.left, n.right.value if n.op == "+" else -n.right.value
+        return None
+
+    def fn(n: ast.Node) -> ast.Node | None:
+        outer = offset(n)
+        if outer is None:
+            return None
+        inner = offset(outer[0])
+        base, k = (inner[0], inner[1] + outer[1]) if inner is not None else outer
+        if isinstance(base, ast.IntLit):
+            k += base.value
+            return ast.IntLit(k) if k >= 0 else ast.UnOp("-", ast.IntLit(-k))
+        if k == 0:
+            return base
+        return ast.BinOp("+" if k > 0 else "-", base, ast.IntLit(abs(k)))
+
+    return rebuild(e, fn)  # type: ignore[return-value]
 
 
 def _input_state(pin: ast.Expr, contract: Contract) -> ast.Expr:
@@ -282,6 +307,8 @@ def _witness_pins(literals: tuple[ast.Expr, ...], taken: set[str]) -> Iterator[t
         q = _as_exists(lit)
         if q is not None:
             yield from _exists_pins(q, taken)
+        elif isinstance(lit, ast.Quantifier) and lit.kind == "forall":
+            yield from _guard_pins(lit)
         for n, bound in _free_nodes(lit):
             if isinstance(n, ast.SetComprehension) and len(n.vars) == 1 and n.term is None and n.range is not None \
                     and not bound:
@@ -315,6 +342,7 @@ def _exists_pins(q: ast.Quantifier, taken: set[str]) -> Iterator[tuple[str, ast.
             lo, hi, rest = bounds
             if rest:
                 yield from _ends("witness", i, lo, hi, rest)
+                yield from _near_misses(i, lo, hi, rest)
     # a second witness: some bound variable differs
     inner = taken | _all_names(q)
     primed: dict[str, str] = {}
@@ -335,15 +363,57 @@ def _comprehension_pins(s: ast.SetComprehension) -> Iterator[tuple[str, ast.Expr
     if not rest:
         return
     yield from _ends("counted", i, lo, hi, rest)
+    yield from _near_misses(i, lo, hi, rest)
     yield "not-counted", ast.Quantifier("exists", s.vars, None,
                                         ast.BinOp("&&", _chain(lo, "<=", ast.Name(i), "<", hi), _not(_and(*rest))))
 
 
+def _near_misses(i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
+    """For a property of several conjuncts, an index where all hold but one (the first few conjuncts):
+    a body that drops or garbles one condition counts or finds that index, the contract does not."""
+    if len(rest) < 2:
+        return
+    for k, c in enumerate(rest[:MAX_NEAR_MISSES]):
+        others = rest[:k] + rest[k + 1:]
+        yield "near-miss", _exists([ast.Name(i)], _and(_chain(lo, "<=", ast.Name(i), "<", hi), *others, _not(c)))
+
+
+def _guard_pins(q: ast.Quantifier) -> Iterator[tuple[str, ast.Expr]]:
+    """A `forall i :: lo <= i < hi && G(i) ==> B(i)` literal (G also as `==> (G ==> B)`): an index where the
+    guard holds and one where it fails, so that the literal is neither vacuous nor only ever exercised."""
+    if len(q.vars) != 1:
+        return
+    if q.range is not None:
+        conds, body = _conjuncts(q.range), q.body
+    elif isinstance(q.body, ast.BinOp) and q.body.op == "==>":
+        conds, body = _conjuncts(q.body.left), q.body.right
+    else:
+        return
+    while isinstance(body, ast.BinOp) and body.op == "==>":
+        conds, body = conds + _conjuncts(body.left), body.right
+    i = q.vars[0].name
+    bounds = _bounds(i, conds)
+    if bounds is None or not bounds[2]:
+        return
+    lo, hi, guards = bounds
+    within = _chain(lo, "<=", ast.Name(i), "<", hi)
+    yield "guard-held", _exists([ast.Name(i)], _and(within, *guards))
+    yield "guard-failed", _exists([ast.Name(i)], _and(within, _not(_and(*guards))))
+
+
 def _ends(what: str, i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
     """The property at the last index and at the first (the range non-empty, so they are defined)."""
-    last = _minus(hi, 1)
-    yield f"{what}-last", ast.BinOp("&&", ast.BinOp("<", lo, hi), substitute(_and(*rest), {i: last}))
-    yield f"{what}-first", ast.BinOp("&&", ast.BinOp("<", lo, hi), substitute(_and(*rest), {i: lo}))
+    for end, at in (("last", _minus(hi, 1)), ("first", lo)):
+        there = [substitute(r, {i: at}) for r in rest]
+        if not any(_self_contradiction(r) for r in there):  # `!(s[0] == s[0])`: "differs from the first" at it
+            yield f"{what}-{end}", ast.BinOp("&&", ast.BinOp("<", lo, hi), _and(*there))
+
+
+def _self_contradiction(e: ast.Expr) -> bool:
+    """`!(t == t)`, `t != t`, `t < t` or `t > t`."""
+    if isinstance(e, ast.UnOp) and e.op == "!" and isinstance(e.operand, ast.BinOp):
+        return e.operand.op in ("==", "<=", ">=") and e.operand.left == e.operand.right
+    return isinstance(e, ast.BinOp) and e.op in ("!=", "<", ">") and e.left == e.right
 
 
 def _bounds(i: str, conjuncts: list[ast.Expr]) -> tuple[ast.Expr, ast.Expr, list[ast.Expr]] | None:
@@ -411,6 +481,7 @@ class _Eval:
 
     def __init__(self, raw: dict[str, Any]):
         self.raw = raw
+        self.points = MAX_POINTS  # bound-variable assignments left: four nested over ten elements is too many
 
     def value(self, e: ast.Expr, env: dict[str, Any]) -> Any:
         method = getattr(self, "e_" + type(e).__name__, None)
@@ -555,6 +626,9 @@ class _Eval:
         if lo is None or hi is None:
             raise _Undecided("unbounded " + name)
         for k in range(lo, hi):
+            self.points -= 1
+            if self.points < 0:
+                raise _Undecided("too many points")
             yield from self._points(names[1:], conjuncts, {**env, name: k})
 
     def _bound(self, e: ast.Expr, env: dict[str, Any]) -> int:
