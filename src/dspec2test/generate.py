@@ -18,7 +18,7 @@ from dspec2test.emit.tests_file import (
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.partition.contracts import Contract, pre_state_name, select
-from dspec2test.partition.diversity import PartitionState, diversify
+from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
@@ -295,7 +295,7 @@ class MemberGeneration:
                 # after every partition's boundaries, so that the budget is shared round robin
                 diversify(c, self.states, self.ctx.types, solver,
                           lambda state, sc, constraints: self.diverse(state, sc, constraints, solver, checks, whole),
-                          stop=lambda: self.out_of_time(solver))
+                          Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others

@@ -222,3 +222,14 @@ def test_candidates_are_deterministic_and_distinct():
     once, again = candidates(c, part, types), candidates(c, part, types)
     assert once == again and len({x.pin for x in once}) == len(once)
     assert all(isinstance(x, Candidate) for x in once)
+
+
+def test_a_witness_about_the_state_after_the_call_keeps_it_and_collections_are_read_before_it():
+    prog = parse_program("""method Zero(a: array<int>)
+  modifies a
+  ensures exists k :: 0 <= k < a.Length && a[k] == 0""", "t.dfy")
+    [c] = select(prog)
+    part = PartitionSpec(1, (c.ensures[0].expr,), "", ())
+    got = {cand.family: print_expr(cand.pin) for cand in candidates(c, part, TypeIndex.of(prog))}
+    assert got["witness-last"] == "0 < a.Length && a[a.Length - 1] == 0"
+    assert got["descent"] == "exists i :: 0 <= i < old(a).Length - 1 && old(a)[i] > old(a)[i + 1]"

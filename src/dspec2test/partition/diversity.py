@@ -25,13 +25,13 @@ round robin over a member's partitions, within a budget of scenarios and of solv
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import Contract, Var, in_pre_state, pre_state_name
+from dspec2test.partition.contracts import Contract, Var, iter_members, pre_state_name
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.partition.types import TypeIndex
@@ -39,6 +39,7 @@ from dspec2test.partition.walk import bound_names, children, free_names, rebuild
 from dspec2test.records import Scenario, ScenarioKind
 
 MAX_SCENARIOS = 6  # diverse scenarios kept per member
+INLINE_DEPTH = 2  # levels of predicates inlined into the literals the pins are derived from
 MAX_POINTS = 2_000  # assignments of bound variables one evaluation of a pin on a model may try
 MAX_NEAR_MISSES = 3  # conjuncts of a witness property, each failing alone at some index
 MAX_ATTEMPTS = 10  # pins tried per member (a pin the partition contradicts costs a query too)
@@ -67,7 +68,8 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Collection:
-    """An input sequence or array, as the pins speak of it (an array a method modifies: its input, old(a))."""
+    """An input sequence or array, as the pins speak of it: an array the method modifies by its input
+    state, `old(a)` (pins taken from a literal keep the literal's own words, whichever state they read)."""
 
     name: str
     term: ast.Expr  # `s`, `a` or `old(a)`
@@ -85,8 +87,51 @@ class Collection:
 # ---------------------------------------------------------------- candidates of one partition
 
 
-def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex) -> list[Candidate]:
+@dataclass(frozen=True)
+class Functions:
+    """The program's functions and predicates whose bodies the pins may be derived from: a contract that says
+    `found(a, x, i)` uses `i` as an index as much as one that says `a[i] == x`."""
+
+    bodies: dict[str, ast.Function]  # by short name, where the name is unambiguous
+
+    @staticmethod
+    def of(program: ast.Program) -> "Functions":
+        seen: dict[str, list[ast.Function]] = {}
+        for _, d in iter_members(program.decls):
+            if isinstance(d, ast.Function) and d.body is not None and d.kind in ("function", "predicate") \
+                    and not any(a.name in ("opaque", "extern") for a in d.attributes):
+                seen.setdefault(d.name, []).append(d)
+        bodies = {name: fs[0] for name, fs in seen.items()
+                  if len(fs) == 1 and name not in free_names(fs[0].body)}  # not recursive
+        return Functions(bodies)
+
+    def inline(self, e: ast.Expr, depth: int = INLINE_DEPTH) -> ast.Expr:
+        """Calls of these functions replaced by their bodies on the arguments, `depth` levels deep; a call
+        whose arguments mention a name the body binds stays (no capture)."""
+        if depth <= 0 or not self.bodies:
+            return e
+
+        def fn(n: ast.Node) -> ast.Node | None:
+            if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and not n.arg_names):
+                return None
+            f = self.bodies.get(n.callee.name)
+            if f is None or len(f.params) != len(n.args) or f.body is None:
+                return None
+            if any(free_names(a) & _all_names(f.body) - {p.name for p in f.params} for a in n.args):
+                return None
+            return substitute(f.body, {p.name: a for p, a in zip(f.params, n.args)})
+
+        out = rebuild(e, fn)
+        return e if out == e else self.inline(out, depth - 1)  # type: ignore[arg-type]
+
+
+NO_FUNCTIONS = Functions({})
+
+
+def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
+               functions: Functions = NO_FUNCTIONS) -> list[Candidate]:
     """The diversity pins of a partition, most wanted first, without repeats."""
+    part = replace(part, literals=tuple(functions.inline(lit) for lit in part.literals))
     colls = _collections(contract, types)
     by_term = {c.term: c for c in colls}
     names = {v.name for v in contract.vars}
@@ -113,7 +158,6 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex) -> lis
         add(family, pin)
     for x, c in _keys(part.literals, by_term, contract, types):
         i = ast.Name(_fresh("i", taken))
-        j = ast.Name(_fresh("j", taken | {i.name}))
         add("key-repeated", ast.BinOp(">", _count(i, _and(c.index(i), _eq(c.at(i), ast.Name(x)))), ast.IntLit(1)))
     indexed = {v for v, _ in indexes}
     for out_var, size in _counts(part.literals, contract, colls, indexed, types):
@@ -122,9 +166,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex) -> lis
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, pin)
-    # constant offsets folded (`s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`); the pins speak of inputs: a modified
-    # array's input is its state before the call
-    return [Candidate(_input_state(_fold(cand.pin), contract), cand.family) for cand in out]
+    # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
+    return [Candidate(_fold(cand.pin), cand.family) for cand in out]
 
 
 def _fold(e: ast.Expr) -> ast.Expr:
@@ -149,11 +192,6 @@ def _fold(e: ast.Expr) -> ast.Expr:
         return ast.BinOp("+" if k > 0 else "-", base, ast.IntLit(abs(k)))
 
     return rebuild(e, fn)  # type: ignore[return-value]
-
-
-def _input_state(pin: ast.Expr, contract: Contract) -> ast.Expr:
-    """Names of modified arrays read as their input (old) state, except where a pin already says old()."""
-    return in_pre_state(pin, contract.pre_state) if not any(isinstance(n, ast.Old) for n in _nodes(pin)) else pin
 
 
 def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
@@ -665,12 +703,14 @@ SolveScenario = Callable[[PartitionState, Scenario, tuple[ast.Expr, ...]], Any]
 
 
 def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex, solver: SolverLike,
-              solve: SolveScenario, stop: Callable[[], bool] = lambda: False, max_scenarios: int = MAX_SCENARIOS,
-              max_attempts: int = MAX_ATTEMPTS) -> int:
+              solve: SolveScenario, functions: Functions = NO_FUNCTIONS, stop: Callable[[], bool] = lambda: False,
+              max_scenarios: int = MAX_SCENARIOS, max_attempts: int = MAX_ATTEMPTS) -> int:
     """Diverse scenarios for a member's partitions, within the budget: the specific candidates round robin
-    over the partitions (each one's most wanted first), then the generic ones the same way. A pin is first checked with a small resource budget, then `solve` runs its
-    scenario and records it. Returns the number of pins tried."""
-    queues = [candidates(contract, s.part, types) if any(m is not None for m in s.models) else [] for s in states]
+    over the partitions (each one's most wanted first), then the generic ones the same way. A pin is first
+    checked with a small resource budget, then `solve` runs its scenario and records it. Returns the number
+    of pins tried."""
+    queues = [candidates(contract, s.part, types, functions) if any(m is not None for m in s.models) else []
+              for s in states]
     specific = [[c for c in q if c.specific] for q in queues]
     generic = [[c for c in q if not c.specific] for q in queues]
     kept = attempts = 0
