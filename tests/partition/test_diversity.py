@@ -9,7 +9,7 @@ from golden_util import check_golden
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.partition.contracts import select
-from dspec2test.partition.diversity import Candidate, PartitionState, candidates, diversify, novel
+from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.partition.types import TypeIndex
 from dspec2test.records import ScenarioKind
@@ -233,3 +233,18 @@ def test_a_witness_about_the_state_after_the_call_keeps_it_and_collections_are_r
     got = {cand.family: print_expr(cand.pin) for cand in candidates(c, part, TypeIndex.of(prog))}
     assert got["witness-last"] == "0 < a.Length && a[a.Length - 1] == 0"
     assert got["descent"] == "exists i :: 0 <= i < old(a).Length - 1 && old(a)[i] > old(a)[i + 1]"
+
+
+def test_predicates_with_structure_are_looked_into_and_leaf_predicates_stay_calls():
+    prog = parse_program("""predicate Found(a: seq<int>, x: int, i: int) { 0 <= i < |a| && a[i] == x }
+predicate Small(v: int) { v < 10 }
+method Find(a: seq<int>, x: int) returns (i: int)
+  ensures Found(a, x, i)
+  ensures exists k :: 0 <= k < |a| && Small(a[k])""", "t.dfy")
+    [c] = select(prog)
+    part = PartitionSpec(1, tuple(cl.expr for cl in c.ensures), "", ())
+    got = {cand.family: print_expr(cand.pin) for cand in candidates(c, part, TypeIndex.of(prog), Functions.of(prog))}
+    assert got["index-repeated-after"] == "0 <= i < |a| && (exists j :: i < j < |a| && a[j] == a[i])"
+    assert got["witness-last"] == "0 < |a| && Small(a[|a| - 1])"
+    plain = {cand.family for cand in candidates(c, part, TypeIndex.of(prog))}
+    assert "index-repeated-after" not in plain

@@ -102,7 +102,7 @@ class Functions:
                     and not any(a.name in ("opaque", "extern") for a in d.attributes):
                 seen.setdefault(d.name, []).append(d)
         bodies = {name: fs[0] for name, fs in seen.items()
-                  if len(fs) == 1 and name not in free_names(fs[0].body)}  # not recursive
+                  if len(fs) == 1 and name not in free_names(fs[0].body) and _structural(fs[0])}  # not recursive
         return Functions(bodies)
 
     def inline(self, e: ast.Expr, depth: int = INLINE_DEPTH) -> ast.Expr:
@@ -126,6 +126,15 @@ class Functions:
 
 
 NO_FUNCTIONS = Functions({})
+
+
+def _structural(f: ast.Function) -> bool:
+    """Does the body say something the pins build on (a quantifier, a comprehension, an index into a
+    parameter)? Others (`IsVowel(c)`, `IsEven(n)`) stay calls, which keeps the pins short."""
+    params = {p.name for p in f.params}
+    return any(isinstance(n, (ast.Quantifier, ast.SetComprehension))
+               or isinstance(n, ast.Index) and isinstance(n.seq, ast.Name) and n.seq.name in params
+               for n in _nodes(f.body))  # type: ignore[arg-type]
 
 
 def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
