@@ -80,7 +80,7 @@ def test_a_count_is_pinned_at_its_last_and_first_index_and_away_from_the_length(
     assert got["counted-last"] == "0 < |s| && s[|s| - 1] > 0"
     assert got["counted-first"] == "0 < |s| && s[0] > 0"
     assert got["not-counted"] == "exists i :: 0 <= i < |s| && !(s[i] > 0)"
-    assert got["count-inner"] == "0 < c < |s|"
+    assert got["count-inner"] == "1 < c < |s|"
 
 
 def test_a_property_of_several_conditions_fails_one_of_them_at_some_index():
@@ -135,7 +135,8 @@ class M:
     ("distinct", {"s": (5,)}, True),  # too short to count
     ("counted-last", {"s": (1, -1)}, True),
     ("counted-last", {"s": (-1, 1)}, False),
-    ("count-inner", {"s": (1, -1), "c": 1}, False),
+    ("count-inner", {"s": (1, 2, -1), "c": 2}, False),
+    ("count-inner", {"s": (1, -1), "c": 1}, True),
     ("not-counted", {"s": (1, 2), "c": 2}, True),
 ])
 def test_a_pin_some_earlier_input_already_has_is_not_new(pin, raw, is_new):

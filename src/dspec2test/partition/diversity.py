@@ -3,23 +3,26 @@ earlier ones where the contract leaves freedom.
 
 Z3's models are small and regular: elements all distinct and ascending, the answer of a search at one end,
 the only witness of an `exists` at the first index. Mutants that skip the last element, stop at the first
-match or start a maximum at 0 pass on such inputs. Each candidate here is a pin, a Dafny expression
-conjoined to the partition like a boundary pin, derived from the contract's variables, their types and how
-the literals use them:
+match, drop one condition of a filter or start a maximum at 0 pass on such inputs. Each candidate here is a
+pin, a Dafny expression conjoined to the partition like a boundary pin, derived from the contract's
+variables, their types and how the literals use them (looking into the predicates they call):
 
 - an integer variable used as an index into an input sequence or array (`s[v]`): the element at it again
   after it, again before it, and the index away from both ends;
-- an `exists` literal (also `!forall`) or a set comprehension with a bounded index: a witness at the last
-  index, at the first, two witnesses, and (a count) an index not counted;
-- a scalar input compared with the elements of a sequence (a search key): occurring twice;
-- an integer output compared with a count over a collection: away from 0 and from the length;
-- each input sequence or array: a repeated element, a descent (not sorted), negative and positive entries,
-  all elements distinct, sorted (where the contract compares its elements), all negative.
+- an `exists` literal (also `!forall`) or a set comprehension over a bounded index: the property at the
+  last index and at the first, an index where all its conditions but one hold (a near miss), a second
+  witness, and (a count) an index not counted;
+- a `forall` literal with a guard: an index where the guard holds and one where it fails;
+- a scalar input compared with the elements of a collection (a search key): present twice;
+- an integer output equal to a count over a collection: away from 0 and from the length;
+- each input sequence or array (generic): a repeated element, a descent, negative and positive entries,
+  all elements distinct, sorted (where the contract orders its elements), all negative.
 
 A candidate is tried only when no earlier scenario of the partition already has the property (decided on
-the models' values here, without the solver), and kept only when the solver finds an input with it, so a
-pin is never one the partition contradicts or one its earlier inputs already met. Candidates are taken
-round robin over a member's partitions, within a budget of scenarios and of solver calls per member.
+the models' values here, without the solver), then checked with a small resource budget and kept only when
+the solver finds an input with it: a pin is never one the partition contradicts or one its earlier inputs
+met. The specific candidates go first, round robin over a member's partitions, then the generic ones, within
+a budget of scenarios and of pins tried per member.
 """
 
 from __future__ import annotations
@@ -170,7 +173,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
         add("key-repeated", ast.BinOp(">", _count(i, _and(c.index(i), _eq(c.at(i), ast.Name(x)))), ast.IntLit(1)))
     indexed = {v for v, _ in indexes}
     for out_var, size in _counts(part.literals, contract, colls, indexed, types):
-        add("count-inner", _chain(_ZERO, "<", ast.Name(out_var), "<", size))
+        # more than one counted, not all: a count that stops at its first match, or never skips, is off
+        add("count-inner", _chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
     compared = _compared_elements(part.literals, by_term)
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
@@ -308,8 +312,8 @@ def _keys(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection], c
 
 def _counts(literals: tuple[ast.Expr, ...], contract: Contract, colls: list[Collection], indexed: set[str],
             types: TypeIndex) -> list[tuple[str, ast.Expr]]:
-    """(c, size) for each integer output c equal to a count over a collection (the cardinality of a set
-    comprehension that mentions it) and no index into it."""
+    """(c, size) for each integer output c equal to what may be a count over a collection: the cardinality
+    of a set comprehension, or a function applied to it (`countMin(v, ...)`), and no index into it."""
     outs = {v.name for v in contract.outputs if types.kind(v.type) == "int"} - indexed
     out: list[tuple[str, ast.Expr]] = []
     for lit in literals:
@@ -317,8 +321,9 @@ def _counts(literals: tuple[ast.Expr, ...], contract: Contract, colls: list[Coll
             if not (isinstance(n, ast.BinOp) and n.op == "=="):
                 continue
             for a, b in ((n.left, n.right), (n.right, n.left)):
-                if not (isinstance(a, ast.Name) and a.name in outs and a.name not in bound
-                        and isinstance(b, ast.Cardinality) and isinstance(b.expr, ast.SetComprehension)):
+                counted = isinstance(b, ast.Cardinality) and isinstance(b.expr, ast.SetComprehension) \
+                    or isinstance(b, ast.Call)
+                if not (isinstance(a, ast.Name) and a.name in outs and a.name not in bound and counted):
                     continue
                 for c in colls:
                     if c.name in free_names(b) and (a.name, c.size) not in out:
