@@ -19,6 +19,7 @@ from dspec2test.emit.tests_file import (
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select
+from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
@@ -45,6 +46,7 @@ class GenerateOptions:
     methods: tuple[str, ...] = ()  # --method NAME (qualified or short); empty: every member with a contract
     fdnf: bool = False  # --fdnf
     bva: int | None = None  # --bva [N]: None off, else the default extreme (100)
+    diverse: bool = True  # with bva: diverse scenarios after the boundary ones (partition/diversity.py)
     simplify: bool = False  # --simplify: concrete expected outputs where unique
     repeat: int = 1  # --repeat N (ignored with bva)
     max_partitions: int = 64
@@ -223,6 +225,7 @@ class MemberGeneration:
         self.cases: list[TestCase] = []
         self.diagnostics: list[Diagnostic] = []
         self.timed_out = False  # out_of_time said so once
+        self.states: list[PartitionState] = []  # partitions with their models, for the diverse scenarios
         self.report: Report = ignore_report  # hands the results so far to the parent process
         # a guess at the work, to start the costliest members first: contract text length follows the
         # generation time of the paper's members closely (torneo's 359 characters and 8 s lead both)
@@ -267,7 +270,10 @@ class MemberGeneration:
         return self.so_far()
 
     def so_far(self) -> MemberResult:
-        return MemberResult(tuple(self.tests), tuple(self.cases), self.entry, tuple(self.diagnostics))
+        # in partition order: diverse scenarios are solved after every partition's boundaries
+        order = sorted(range(len(self.cases)), key=lambda i: (self.cases[i].partition, self.cases[i].scenario))
+        return MemberResult(tuple(self.tests[i] for i in order), tuple(self.cases[i] for i in order), self.entry,
+                            tuple(self.diagnostics))
 
     def failed(self, failed: Failed) -> MemberResult:
         """The result of a member whose child process gave no final result. With tests reported before it
@@ -309,6 +315,11 @@ class MemberGeneration:
             whole = tuple(cl.expr for cl in usable)
             for part in self.partitions(usable, solver):
                 self.partition(part, solver, checks, whole)
+            if self.options.bva is not None and self.options.diverse:
+                # after every partition's boundaries, so that the budget is shared round robin
+                diversify(c, self.states, self.ctx.types, solver,
+                          lambda state, sc, constraints: self.diverse(state, sc, constraints, solver, checks, whole),
+                          Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
@@ -363,6 +374,16 @@ class MemberGeneration:
                     break  # no further distinct input exists (or the solver gave up)
                 self.add(out, entry)
                 models.append(model)
+        self.states.append(PartitionState(part, out, models))
+
+    def diverse(self, state: PartitionState, sc: Scenario, constraints: tuple[ast.Expr, ...], solver: SolverLike,
+                checks: Checks, whole: tuple[ast.Expr, ...]) -> Any:
+        """One diverse scenario: recorded when the solver finds an input, dropped (silently) when not."""
+        entry, model = self.scenario(state.part, ScenarioSpec(sc, constraints), solver, checks, whole, (),
+                                     tuple(m for m in state.models if m is not None))
+        if model is not None:
+            self.add(state.entry, entry)
+        return model
 
     def add(self, partition: dict, scenario: dict) -> None:
         partition["scenarios"].append(scenario)
@@ -391,7 +412,7 @@ class MemberGeneration:
         if model is None:
             status = result_name(getattr(solver, "status_of_last", "UNKNOWN")).lower()
             entry["status"] = "unsat" if status == "unsat" else "unknown"
-            if sc.kind is not ScenarioKind.REPEAT:
+            if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
                 self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({entry['status']})")
             return entry, None
         missing = [v.name for v in c.vars if v.name not in model.values]

@@ -15,6 +15,7 @@ class ScenarioKind(str, Enum):
     BASE = "base"
     BVA = "bva"
     REPEAT = "repeat"
+    DIVERSE = "diverse"  # with --bva, after the boundary ones: inputs unlike the earlier ones (partition/diversity.py)
 
 
 class CheckKind(str, Enum):
@@ -92,7 +93,8 @@ class Partition:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A partition, possibly with one variable pinned to a boundary (BVA) or previous inputs excluded."""
+    """A partition, possibly with one variable pinned to a boundary (BVA), a property its earlier inputs
+    lack (diverse), or previous inputs excluded."""
 
     partition: int
     id: int  # 1-based within the partition; 1 is the base scenario

@@ -149,7 +149,7 @@ class FakeSolver:
         s.add(*self._base(limit), *[self.enc(c) for c in constraints])
         return s
 
-    def check(self, constraints):
+    def check(self, constraints, budget=0):
         self.calls.append("check")
         r = self._solver(constraints).check()
         if r == z3.sat:

@@ -28,7 +28,8 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Full DNF: every non-empty subset of disjuncts; drops short-circuit safety, so a "
                              "partition may evaluate an expression outside its guard")
     parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=d.bva, metavar="N",
-                        help=f"boundary scenarios; N is the extreme used where a value is unbounded (default {BVA_EXTREME})")
+                        help=f"boundary scenarios, then diverse ones; N is the extreme used where a value is unbounded "
+                             f"(default {BVA_EXTREME})")
     parser.add_argument("--simplify", action="store_true",
                         help="expect concrete outputs where Z3 proves them unique")
     parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N",

@@ -12,7 +12,8 @@ from dspec2test.dafny import ast
 
 
 class SolverLike(Protocol):
-    def check(self, constraints: Sequence[ast.Expr]) -> Any: ...  # SolveResult: SAT / UNSAT / UNKNOWN
+    # SolveResult: SAT / UNSAT / UNKNOWN; `budget` (Z3 resource units, 0: none) limits each query
+    def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> Any: ...
 
     def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Any] = (),
               relevant: Sequence[ast.Expr] | None = None, avoid: Sequence[Any] = ()) -> Any: ...  # Model | None

@@ -460,11 +460,12 @@ class Solver:
     def _collections(self) -> frozenset[str]:
         return frozenset(v.name for v in self.vars if v.tv.t.base.kind in ("seq", "array", "set", "multiset", "map"))
 
-    def check(self, constraints: Sequence[ast.Expr]) -> SolveResult:
-        return self._widened(self._check, constraints)
+    def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
+        """Satisfiability; `budget` limits each query by Z3's resource counter (0: the clock only)."""
+        return self._widened(self._check, constraints, budget)
 
-    def _check(self, constraints: Sequence[ast.Expr]) -> SolveResult:
-        s = self._new()
+    def _check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
+        s = self._new(budget=budget)
         s.add(*self._wf(), *self._encode(constraints))
         return self._run(s)
 

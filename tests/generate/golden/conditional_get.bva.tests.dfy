@@ -91,6 +91,60 @@ method {:test} Test_ConditionalGet_p1_s5()
   print "\n[dspec2test:RUN] done\n";
 }
 
+// @dspec2test {"name": "Test_ConditionalGet_p1_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 6, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: x < j < |s| && s[j] == s[x])", "inputs": {"s": "[28, 30, 27, 28, 29, 30, 28, 30, 28, 30]", "x": "0"}, "outputs": {"r": "28"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
+// scenario 6 (diverse): 0 <= x < |s| && (exists j :: x < j < |s| && s[j] == s[x])
+method {:test} Test_ConditionalGet_p1_s6()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s6\n";
+  var s: seq<int> := [28, 30, 27, 28, 29, 30, 28, 30, 28, 30];
+  var x: int := 0;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
+// @dspec2test {"name": "Test_ConditionalGet_p1_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 7, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])", "inputs": {"s": "[58, 56, 57, 58, 57, 56, 58, 56, 57, 58]", "x": "9"}, "outputs": {"r": "58"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
+// scenario 7 (diverse): 0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])
+method {:test} Test_ConditionalGet_p1_s7()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s7\n";
+  var s: seq<int> := [58, 56, 57, 58, 57, 56, 58, 56, 57, 58];
+  var x: int := 9;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
+// @dspec2test {"name": "Test_ConditionalGet_p1_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 8, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-23, -21, -20, -22, -18, -17, -16, -15, -14, -19]", "x": "8"}, "outputs": {"r": "-14"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
+// scenario 8 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
+method {:test} Test_ConditionalGet_p1_s8()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s8\n";
+  var s: seq<int> := [-23, -21, -20, -22, -18, -17, -16, -15, -14, -19];
+  var x: int := 8;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
 // @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 1 (base)
@@ -217,6 +271,42 @@ method {:test} Test_ConditionalGet_p2_s7()
   print "\n[dspec2test:RUN] done\n";
 }
 
+// @dspec2test {"name": "Test_ConditionalGet_p2_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 8, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[64, 66, 64, 68, 67, 65, 4, 6, 5, 7]", "x": "10"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
+// scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
+method {:test} Test_ConditionalGet_p2_s8()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s8\n";
+  var s: seq<int> := [64, 66, 64, 68, 67, 65, 4, 6, 5, 7];
+  var x: int := 10;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
+// @dspec2test {"name": "Test_ConditionalGet_p2_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 9, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-64, -63, -65]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
+// scenario 9 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
+method {:test} Test_ConditionalGet_p2_s9()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s9\n";
+  var s: seq<int> := [-64, -63, -65];
+  var x: int := 3;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
 // @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 76, 78]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 1 (base)
@@ -316,6 +406,24 @@ method {:test} Test_ConditionalGet_p3_s6()
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s6\n";
   var s: seq<int> := [-1, 7, 6];
   var x: int := -1;
+  print "\n[dspec2test:RUN] call\n";
+  var r := ConditionalGet(s, x);
+  print "\n[dspec2test:RUN] returned\n";
+  print "\n[dspec2test:RUN] actual r = ", r, "\n";
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  print "\n[dspec2test:RUN] done\n";
+}
+
+// @dspec2test {"name": "Test_ConditionalGet_p3_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 8, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[97, 79, 97, 98, 80, 82, 96, 81, 53, 2]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
+// scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
+method {:test} Test_ConditionalGet_p3_s8()
+{
+  print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s8\n";
+  var s: seq<int> := [97, 79, 97, 98, 80, 82, 96, 81, 53, 2];
+  var x: int := -4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";

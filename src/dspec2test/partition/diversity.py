@@ -1,0 +1,843 @@
+"""Diversity within a partition: after its base and boundary scenarios, a few whose inputs differ from the
+earlier ones where the contract leaves freedom.
+
+Z3's models are small and regular: elements all distinct and ascending, the answer of a search at one end,
+the only witness of an `exists` at the first index. Mutants that skip the last element, stop at the first
+match, drop one condition of a filter or start a maximum at 0 pass on such inputs. Each candidate here is a
+pin, a Dafny expression conjoined to the partition like a boundary pin, derived from the contract's
+variables, their types and how the literals use them (looking into the predicates they call):
+
+- an integer variable used as an index into an input sequence or array (`s[v]`): the element at it again
+  after it, again before it, and the index away from both ends;
+- an `exists` literal (also `!forall`) or a set comprehension over a bounded index: the property at the
+  last index and at the first, an index where all its conditions but one hold (a near miss), a second
+  witness, and (a count) an index not counted;
+- a `forall` literal with a guard: an index where the guard holds and one where it fails;
+- a scalar input compared with the elements of a collection (a search key): present twice;
+- an integer output equal to a count over a collection: away from 0 and from the length;
+- each input sequence or array (generic): a repeated element, a descent, negative and positive entries,
+  all elements distinct, sorted (where the contract orders its elements), all negative.
+
+A candidate is tried only when no earlier scenario of the partition already has the property (decided on
+the models' values here, without the solver), then checked with a small resource budget and kept only when
+the solver finds an input with it: a pin is never one the partition contradicts or one its earlier inputs
+met. The specific candidates go first, round robin over a member's partitions, then the generic ones, within
+a budget of scenarios and of pins tried per member.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.partition.contracts import Contract, Var, iter_members, pre_state_name
+from dspec2test.partition.oracle import SolverLike, result_name
+from dspec2test.partition.partitions import PartitionSpec
+from dspec2test.partition.types import TypeIndex
+from dspec2test.partition.walk import bound_names, children, free_names, rebuild, substitute
+from dspec2test.records import Scenario, ScenarioKind
+
+MAX_SCENARIOS = 6  # diverse scenarios kept per member
+INLINE_DEPTH = 2  # levels of predicates inlined into the literals the pins are derived from
+MAX_POINTS = 2_000  # assignments of bound variables one evaluation of a pin on a model may try
+MAX_NEAR_MISSES = 3  # conjuncts of a witness property, each failing alone at some index
+MAX_ATTEMPTS = 10  # pins tried per member (a pin the partition contradicts costs a query too)
+# Z3 resource units (roughly 0.15 to 2.5 million a second) of the query that tells whether a pin is possible:
+# a pin the partition contradicts often leaves Z3 undecided (quantifiers), and waiting for the clock there
+# cost seconds a pin
+CHECK_RLIMIT = 300_000
+
+_ORDERED = {"int", "real", "char"}  # element kinds with < (a descent, sortedness)
+_SIGNED = {"int", "real"}  # element kinds with negative values
+_ORDER_OPS = {"<", "<=", ">", ">="}
+_GENERIC = {"repeated", "descent", "mixed-signs", "distinct", "sorted", "all-negative"}  # any input collection
+
+
+@dataclass(frozen=True)
+class Candidate:
+    pin: ast.Expr
+    family: str  # what it diversifies, e.g. "index-repeated-after" (for tests and notes)
+
+    @property
+    def specific(self) -> bool:
+        """Derived from how the literals use a variable (an index, a witness, a key, a count), not only
+        from a collection's type: these are tried first, in every partition, before the generic ones."""
+        return self.family not in _GENERIC
+
+
+@dataclass(frozen=True)
+class Collection:
+    """An input sequence or array, as the pins speak of it: an array the method modifies by its input
+    state, `old(a)` (pins taken from a literal keep the literal's own words, whichever state they read)."""
+
+    name: str
+    term: ast.Expr  # `s`, `a` or `old(a)`
+    size: ast.Expr  # `|s|` or `a.Length`
+    elem: str  # TypeIndex kind of its elements
+
+    def at(self, i: ast.Expr) -> ast.Expr:
+        return ast.Index(self.term, (i,))
+
+    def index(self, i: ast.Expr) -> ast.Expr:
+        """`0 <= i < |s|`"""
+        return _chain(_ZERO, "<=", i, "<", self.size)
+
+
+# ---------------------------------------------------------------- candidates of one partition
+
+
+@dataclass(frozen=True)
+class Functions:
+    """The program's functions and predicates whose bodies the pins may be derived from: a contract that says
+    `found(a, x, i)` uses `i` as an index as much as one that says `a[i] == x`."""
+
+    bodies: dict[str, ast.Function]  # by short name, where the name is unambiguous
+
+    @staticmethod
+    def of(program: ast.Program) -> "Functions":
+        seen: dict[str, list[ast.Function]] = {}
+        for _, d in iter_members(program.decls):
+            if isinstance(d, ast.Function) and d.body is not None and d.kind in ("function", "predicate") \
+                    and not any(a.name in ("opaque", "extern") for a in d.attributes):
+                seen.setdefault(d.name, []).append(d)
+        bodies = {name: fs[0] for name, fs in seen.items()
+                  if len(fs) == 1 and name not in free_names(fs[0].body) and _structural(fs[0])}  # not recursive
+        return Functions(bodies)
+
+    def inline(self, e: ast.Expr, depth: int = INLINE_DEPTH) -> ast.Expr:
+        """Calls of these functions replaced by their bodies on the arguments, `depth` levels deep; a call
+        whose arguments mention a name the body binds stays (no capture)."""
+        if depth <= 0 or not self.bodies:
+            return e
+
+        def fn(n: ast.Node) -> ast.Node | None:
+            if not (isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and not n.arg_names):
+                return None
+            f = self.bodies.get(n.callee.name)
+            if f is None or len(f.params) != len(n.args) or f.body is None:
+                return None
+            if any(free_names(a) & _all_names(f.body) - {p.name for p in f.params} for a in n.args):
+                return None
+            return substitute(f.body, {p.name: a for p, a in zip(f.params, n.args)})
+
+        out = rebuild(e, fn)
+        return e if out == e else self.inline(out, depth - 1)  # type: ignore[arg-type]
+
+
+NO_FUNCTIONS = Functions({})
+
+
+def _structural(f: ast.Function) -> bool:
+    """Does the body say something the pins build on (a quantifier, a comprehension, an index into a
+    parameter)? Others (`IsVowel(c)`, `IsEven(n)`) stay calls, which keeps the pins short."""
+    params = {p.name for p in f.params}
+    return any(isinstance(n, (ast.Quantifier, ast.SetComprehension))
+               or isinstance(n, ast.Index) and isinstance(n.seq, ast.Name) and n.seq.name in params
+               for n in _nodes(f.body))  # type: ignore[arg-type]
+
+
+def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
+               functions: Functions = NO_FUNCTIONS) -> list[Candidate]:
+    """The diversity pins of a partition, most wanted first, without repeats."""
+    part = replace(part, literals=tuple(functions.inline(lit) for lit in part.literals))
+    colls = _collections(contract, types)
+    by_term = {c.term: c for c in colls}
+    names = {v.name for v in contract.vars}
+    taken = set(names)  # a pin's own bound names need only avoid the variables it reads
+    out: list[Candidate] = []
+
+    def add(family: str, pin: ast.Expr | None) -> None:
+        if pin is not None and all(c.pin != pin for c in out):
+            out.append(Candidate(pin, family))
+
+    ints = {v.name for v in contract.vars if types.kind(v.type) == "int"}
+    indexes = _index_uses(part.literals, by_term, ints)
+    for v, c in indexes:
+        j = ast.Name(_fresh("j", taken))
+        vv = ast.Name(v)
+        # (each bound variable's range an atom of its own: the encoder expands those cheaply)
+        within = _chain(_ZERO, "<=", vv, "<", c.size)
+        add("index-repeated-after", _and(within, _exists([j], _and(_chain(vv, "<", j, "<", c.size),
+                                                                   _eq(c.at(j), c.at(vv))))))
+        add("index-repeated-before", _and(within, _exists([j], _and(_chain(_ZERO, "<=", j, "<", vv),
+                                                                    _eq(c.at(j), c.at(vv))))))
+        add("index-inner", _chain(_ZERO, "<", vv, "<", _minus(c.size, 1)))
+    for family, pin in _witness_pins(part.literals, taken):
+        add(family, pin)
+    for x, c in _keys(part.literals, by_term, contract, types):
+        i = ast.Name(_fresh("i", taken))
+        add("key-repeated", ast.BinOp(">", _count(i, _and(c.index(i), _eq(c.at(i), ast.Name(x)))), ast.IntLit(1)))
+    indexed = {v for v, _ in indexes}
+    for out_var, size in _counts(part.literals, contract, colls, indexed, types):
+        # more than one counted, not all: a count that stops at its first match, or never skips, is off
+        add("count-inner", _chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
+    compared = _compared_elements(part.literals, by_term)
+    for c in colls:
+        for family, pin in _collection_pins(c, c.term in compared, taken):
+            add(family, pin)
+    # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
+    return [Candidate(_fold(cand.pin), cand.family) for cand in out]
+
+
+def _fold(e: ast.Expr) -> ast.Expr:
+    """`t + a - b` with literals a and b as `t + (a - b)` (or `t` alone), bottom up."""
+
+    def offset(n: ast.Node) -> tuple[ast.Expr, int] | None:
+        if isinstance(n, ast.BinOp) and n.op in ("+", "-") and isinstance(n.right, ast.IntLit):
+            return n.left, n.right.value if n.op == "+" else -n.right.value
+        return None
+
+    def fn(n: ast.Node) -> ast.Node | None:
+        outer = offset(n)
+        if outer is None:
+            return None
+        inner = offset(outer[0])
+        base, k = (inner[0], inner[1] + outer[1]) if inner is not None else outer
+        if isinstance(base, ast.IntLit):
+            k += base.value
+            return ast.IntLit(k) if k >= 0 else ast.UnOp("-", ast.IntLit(-k))
+        if k == 0:
+            return base
+        return ast.BinOp("+" if k > 0 else "-", base, ast.IntLit(abs(k)))
+
+    return rebuild(e, fn)  # type: ignore[return-value]
+
+
+def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
+    out = []
+    for v in contract.params:
+        kind = types.kind(v.type)
+        if kind not in ("seq", "array") or v.ghost:
+            continue
+        elem = _element_kind(v, types)
+        if elem is None:
+            continue
+        term: ast.Expr = ast.Old(ast.Name(v.name)) if v.name in contract.pre_state else ast.Name(v.name)
+        size = ast.MemberSelect(term, "Length") if kind == "array" else ast.Cardinality(term)
+        out.append(Collection(v.name, term, size, elem))
+    return out
+
+
+def _element_kind(v: Var, types: TypeIndex) -> str | None:
+    base = types.base(v.type)
+    if not isinstance(base, ast.NamedType):
+        return None
+    if base.name == "string":
+        return "char"
+    if base.name in ("seq", "array") and len(base.args) == 1:
+        kind = types.kind(base.args[0])
+        return kind if kind in _ORDERED or kind == "bool" else None
+    return None
+
+
+def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+    i = ast.Name(_fresh("i", taken))
+    j = ast.Name(_fresh("j", taken | {i.name}))
+    if c.elem == "bool":
+        return
+    # fewer distinct values than elements: a set's cardinality costs the encoder far less than `exists i, j`
+    values = ast.Cardinality(ast.SetComprehension((ast.BoundVar(i.name),), c.index(i), c.at(i)))
+    yield "repeated", ast.BinOp("<", values, c.size)
+    if c.elem in _ORDERED:
+        yield "descent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
+                                               ast.BinOp(">", c.at(i), c.at(_plus(i, 1)))))
+    if c.elem in _SIGNED:
+        zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
+        yield "mixed-signs", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), zero))),
+                                  _exists([j], _and(c.index(j), ast.BinOp(">", c.at(j), zero))))
+    yield "distinct", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)), ast.BinOp("==", values, c.size))
+    if c.elem in _ORDERED and compared:
+        yield "sorted", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(2)),
+                                  _forall([i], _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
+                                          ast.BinOp("<=", c.at(i), c.at(_plus(i, 1)))))
+    if c.elem in _SIGNED:
+        zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
+        yield "all-negative", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
+                                        _forall([i], c.index(i), ast.BinOp("<", c.at(i), zero)))
+
+
+# ---------------------------------------------------------------- how the literals use the variables
+
+
+def _free_nodes(e: ast.Node, bound: frozenset[str] = frozenset()) -> Iterator[tuple[ast.Node, frozenset[str]]]:
+    """Every node with the names bound above it."""
+    yield e, bound
+    inner = bound | bound_names(e)
+    for c in children(e):
+        yield from _free_nodes(c, inner)
+
+
+def _collection_of(e: ast.Expr, by_term: dict[ast.Expr, Collection], bound: frozenset[str]) -> Collection | None:
+    name = e.name if isinstance(e, ast.Name) else e.expr.name if (
+        isinstance(e, ast.Old) and isinstance(e.expr, ast.Name)) else None
+    if name is None or name in bound:
+        return None
+    return next((c for c in by_term.values() if c.name == name), None)
+
+
+def _index_uses(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection],
+                ints: set[str]) -> list[tuple[str, Collection]]:
+    """(v, s) for each contract integer variable v that indexes an input collection s (`s[v]`), first seen first."""
+    out: list[tuple[str, Collection]] = []
+    for lit in literals:
+        for n, bound in _free_nodes(lit):
+            if isinstance(n, ast.Index) and len(n.indices) == 1 and isinstance(n.indices[0], ast.Name):
+                v = n.indices[0].name
+                c = _collection_of(n.seq, by_term, bound)
+                if c is not None and v in ints and v not in bound and (v, c) not in out:
+                    out.append((v, c))
+    return out
+
+
+def _keys(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection], contract: Contract,
+          types: TypeIndex) -> list[tuple[str, Collection]]:
+    """(x, s) for each scalar input x compared for (in)equality with an element of an input collection s."""
+    scalars = {v.name: types.kind(v.type) for v in contract.params if types.kind(v.type) in _ORDERED | {"bool"}}
+    out: list[tuple[str, Collection]] = []
+    for lit in literals:
+        for n, bound in _free_nodes(lit):
+            if not (isinstance(n, ast.BinOp) and n.op in ("==", "!=")):
+                continue
+            for a, b in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(a, ast.Index) and isinstance(b, ast.Name) and b.name in scalars and b.name not in bound:
+                    c = _collection_of(a.seq, by_term, bound)
+                    if c is not None and c.elem == scalars[b.name] and (b.name, c) not in out:
+                        out.append((b.name, c))
+    return out
+
+
+def _counts(literals: tuple[ast.Expr, ...], contract: Contract, colls: list[Collection], indexed: set[str],
+            types: TypeIndex) -> list[tuple[str, ast.Expr]]:
+    """(c, size) for each integer output c equal to what may be a count over a collection: the cardinality
+    of a set comprehension, or a function applied to it (`countMin(v, ...)`), and no index into it."""
+    outs = {v.name for v in contract.outputs if types.kind(v.type) == "int"} - indexed
+    out: list[tuple[str, ast.Expr]] = []
+    for lit in literals:
+        for n, bound in _free_nodes(lit):
+            if not (isinstance(n, ast.BinOp) and n.op == "=="):
+                continue
+            for a, b in ((n.left, n.right), (n.right, n.left)):
+                counted = isinstance(b, ast.Cardinality) and isinstance(b.expr, ast.SetComprehension) \
+                    or isinstance(b, ast.Call)
+                if not (isinstance(a, ast.Name) and a.name in outs and a.name not in bound and counted):
+                    continue
+                for c in colls:
+                    if c.name in free_names(b) and (a.name, c.size) not in out:
+                        out.append((a.name, c.size))
+    return out
+
+
+def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection]) -> set[ast.Expr]:
+    """Terms of the collections two of whose elements some literal orders (`s[i] <= s[j]`)."""
+    out: set[ast.Expr] = set()
+    for lit in literals:
+        for n, bound in _free_nodes(lit):
+            pairs: list[tuple[ast.Expr, ast.Expr]] = []
+            if isinstance(n, ast.BinOp) and n.op in _ORDER_OPS:
+                pairs = [(n.left, n.right)]
+            elif isinstance(n, ast.Chain):
+                pairs = [(a, b) for op, a, b in zip(n.ops, n.operands, n.operands[1:]) if op in _ORDER_OPS]
+            for a, b in pairs:
+                if isinstance(a, ast.Index) and isinstance(b, ast.Index):
+                    ca, cb = _collection_of(a.seq, by_term, bound), _collection_of(b.seq, by_term, bound)
+                    if ca is not None and ca == cb:
+                        out.add(ca.term)
+    return out
+
+
+# ---------------------------------------------------------------- witnesses of exists and comprehensions
+
+
+def _witness_pins(literals: tuple[ast.Expr, ...], taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+    """Pins from the literals' `exists` (and `!forall`) and from set comprehensions outside any binder: the
+    pins keep the literal's own words (functions, constants), which the partition already reads."""
+    for lit in literals:
+        q = _as_exists(lit)
+        if q is not None:
+            yield from _exists_pins(q, taken)
+        elif isinstance(lit, ast.Quantifier) and lit.kind == "forall":
+            yield from _guard_pins(lit)
+        for n, bound in _free_nodes(lit):
+            if isinstance(n, ast.SetComprehension) and len(n.vars) == 1 and n.term is None and n.range is not None \
+                    and not bound:
+                yield from _comprehension_pins(n)
+
+
+def _as_exists(lit: ast.Expr) -> ast.Quantifier | None:
+    """A literal that says some index has a property: `exists` (range folded into the body), or `!forall`."""
+    if isinstance(lit, ast.Quantifier) and lit.kind == "exists":
+        body = lit.body if lit.range is None else ast.BinOp("&&", lit.range, lit.body)
+        return ast.Quantifier("exists", lit.vars, None, body)
+    if isinstance(lit, ast.UnOp) and lit.op == "!" and isinstance(lit.operand, ast.Quantifier) \
+            and lit.operand.kind == "forall":
+        q = lit.operand
+        if q.range is not None:
+            body = ast.BinOp("&&", q.range, _not(q.body))
+        elif isinstance(q.body, ast.BinOp) and q.body.op == "==>":
+            body = ast.BinOp("&&", q.body.left, _not(q.body.right))
+        else:
+            body = _not(q.body)
+        return ast.Quantifier("exists", q.vars, None, body)
+    return None
+
+
+def _exists_pins(q: ast.Quantifier, taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+    conjuncts = _conjuncts(q.body)
+    if len(q.vars) == 1:
+        i = q.vars[0].name
+        bounds = _bounds(i, conjuncts)
+        if bounds is not None:
+            lo, hi, rest = bounds
+            if rest:
+                yield from _ends("witness", i, lo, hi, rest)
+                yield from _near_misses(i, lo, hi, rest)
+    # a second witness: some bound variable differs
+    inner = taken | _all_names(q)
+    primed: dict[str, str] = {}
+    for v in q.vars:
+        primed[v.name] = _fresh(v.name, inner | set(primed.values()))
+    other = substitute(q.body, {k: ast.Name(p) for k, p in primed.items()})
+    differ = _or(*[ast.BinOp("!=", ast.Name(k), ast.Name(p)) for k, p in primed.items()])
+    vars_ = q.vars + tuple(ast.BoundVar(p, v.type) for v, p in zip(q.vars, primed.values()))
+    yield "two-witnesses", ast.Quantifier("exists", vars_, None, _and(q.body, other, differ))
+
+
+def _comprehension_pins(s: ast.SetComprehension) -> Iterator[tuple[str, ast.Expr]]:
+    i = s.vars[0].name
+    bounds = _bounds(i, _conjuncts(s.range))  # type: ignore[arg-type]
+    if bounds is None:
+        return
+    lo, hi, rest = bounds
+    if not rest:
+        return
+    yield from _ends("counted", i, lo, hi, rest)
+    yield from _near_misses(i, lo, hi, rest)
+    yield "not-counted", ast.Quantifier("exists", s.vars, None,
+                                        ast.BinOp("&&", _chain(lo, "<=", ast.Name(i), "<", hi), _not(_and(*rest))))
+
+
+def _near_misses(i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
+    """For a property of several conjuncts, an index where all hold but one (the first few conjuncts):
+    a body that drops or garbles one condition counts or finds that index, the contract does not."""
+    if len(rest) < 2:
+        return
+    for k, c in enumerate(rest[:MAX_NEAR_MISSES]):
+        others = rest[:k] + rest[k + 1:]
+        yield "near-miss", _exists([ast.Name(i)], _and(_chain(lo, "<=", ast.Name(i), "<", hi), *others, _not(c)))
+
+
+def _guard_pins(q: ast.Quantifier) -> Iterator[tuple[str, ast.Expr]]:
+    """A `forall i :: lo <= i < hi && G(i) ==> B(i)` literal (G also as `==> (G ==> B)`): an index where the
+    guard holds and one where it fails, so that the literal is neither vacuous nor only ever exercised."""
+    if len(q.vars) != 1:
+        return
+    if q.range is not None:
+        conds, body = _conjuncts(q.range), q.body
+    elif isinstance(q.body, ast.BinOp) and q.body.op == "==>":
+        conds, body = _conjuncts(q.body.left), q.body.right
+    else:
+        return
+    while isinstance(body, ast.BinOp) and body.op == "==>":
+        conds, body = conds + _conjuncts(body.left), body.right
+    i = q.vars[0].name
+    bounds = _bounds(i, conds)
+    if bounds is None or not bounds[2]:
+        return
+    lo, hi, guards = bounds
+    within = _chain(lo, "<=", ast.Name(i), "<", hi)
+    yield "guard-held", _exists([ast.Name(i)], _and(within, *guards))
+    yield "guard-failed", _exists([ast.Name(i)], _and(within, _not(_and(*guards))))
+
+
+def _ends(what: str, i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
+    """The property at the last index and at the first (the range non-empty, so they are defined)."""
+    for end, at in (("last", _minus(hi, 1)), ("first", lo)):
+        there = [substitute(r, {i: at}) for r in rest]
+        if not any(_self_contradiction(r) for r in there):  # `!(s[0] == s[0])`: "differs from the first" at it
+            yield f"{what}-{end}", ast.BinOp("&&", ast.BinOp("<", lo, hi), _and(*there))
+
+
+def _self_contradiction(e: ast.Expr) -> bool:
+    """`!(t == t)`, `t != t`, `t < t` or `t > t`."""
+    if isinstance(e, ast.UnOp) and e.op == "!" and isinstance(e.operand, ast.BinOp):
+        return e.operand.op in ("==", "<=", ">=") and e.operand.left == e.operand.right
+    return isinstance(e, ast.BinOp) and e.op in ("!=", "<", ">") and e.left == e.right
+
+
+def _bounds(i: str, conjuncts: list[ast.Expr]) -> tuple[ast.Expr, ast.Expr, list[ast.Expr]] | None:
+    """`lo <= i < hi` among the conjuncts (as `lo <= i < hi`, or `lo <= i` and `i < hi`, with `<` and `<=`
+    either way): (inclusive lo, exclusive hi, the other conjuncts); None when a bound is missing."""
+    lo = hi = None
+    rest: list[ast.Expr] = []
+    for c in conjuncts:
+        pairs = _comparisons(c)
+        if len(pairs) > 2 or not pairs or not all(_is(a, i) != _is(b, i) for a, _, b in pairs) \
+                or any(i in free_names(x) for a, _, b in pairs for x in (a, b) if not _is(x, i)):
+            rest.append(c)
+            continue
+        for a, op, b in pairs:
+            if _is(b, i) and lo is None:
+                lo = a if op == "<=" else _plus(a, 1)
+            elif _is(a, i) and hi is None:
+                hi = b if op == "<" else _plus(b, 1)
+    if lo is None or hi is None:
+        return None
+    return lo, hi, rest
+
+
+def _is(e: ast.Expr, name: str) -> bool:
+    return isinstance(e, ast.Name) and e.name == name
+
+
+def _comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """A comparison or chain as (left, op, right) pairs, `>`/`>=` turned around; [] for anything else."""
+    if isinstance(c, ast.BinOp) and c.op in _ORDER_OPS:
+        pairs = [(c.left, c.op, c.right)]
+    elif isinstance(c, ast.Chain) and all(op in _ORDER_OPS for op in c.ops):
+        pairs = list(zip(c.operands, c.ops, c.operands[1:]))
+    else:
+        return []
+    flip = {">": "<", ">=": "<="}
+    return [(b, flip[op], a) if op in flip else (a, op, b) for a, op, b in pairs]
+
+
+# ---------------------------------------------------------------- which pins are new to the partition
+
+
+def novel(pin: ast.Expr, models: list[Any]) -> bool:
+    """Is the pin new to the partition, that is: does no earlier scenario's input already have it? A pin
+    that cannot be evaluated here (a function call, a model without plain values) counts as new."""
+    for m in models:
+        raw = getattr(m, "raw", None)
+        if not isinstance(raw, dict):
+            continue
+        try:
+            if _Eval(raw).value(pin, {}) is True:
+                return False
+        except _Undecided:
+            continue
+    return True
+
+
+class _Undecided(Exception):
+    pass
+
+
+class _Eval:
+    """Evaluates a pin on a model's plain values (ints, chars as ints, Fractions, tuples): the vocabulary
+    of the pins above plus what partitions' literals commonly hold; anything else is undecided."""
+
+    def __init__(self, raw: dict[str, Any]):
+        self.raw = raw
+        self.points = MAX_POINTS  # bound-variable assignments left: four nested over ten elements is too many
+
+    def value(self, e: ast.Expr, env: dict[str, Any]) -> Any:
+        method = getattr(self, "e_" + type(e).__name__, None)
+        if method is None:
+            raise _Undecided(type(e).__name__)
+        return method(e, env)
+
+    def e_IntLit(self, e: ast.IntLit, env: dict[str, Any]) -> Any:
+        return e.value
+
+    def e_BoolLit(self, e: ast.BoolLit, env: dict[str, Any]) -> Any:
+        return e.value
+
+    def e_CharLit(self, e: ast.CharLit, env: dict[str, Any]) -> Any:
+        return ord(e.value)
+
+    def e_RealLit(self, e: ast.RealLit, env: dict[str, Any]) -> Any:
+        try:
+            return Fraction(e.text)
+        except ValueError:
+            raise _Undecided(e.text) from None
+
+    def e_Name(self, e: ast.Name, env: dict[str, Any]) -> Any:
+        if e.name in env:
+            return env[e.name]
+        if e.name in self.raw:
+            return self.raw[e.name]
+        raise _Undecided(e.name)
+
+    def e_Old(self, e: ast.Old, env: dict[str, Any]) -> Any:
+        if isinstance(e.expr, ast.Name) and pre_state_name(e.expr.name) in self.raw and e.expr.name not in env:
+            return self.raw[pre_state_name(e.expr.name)]
+        raise _Undecided("old")
+
+    def e_Cardinality(self, e: ast.Cardinality, env: dict[str, Any]) -> Any:
+        v = self.value(e.expr, env)
+        if isinstance(v, (tuple, set, frozenset)):
+            return len(v)
+        raise _Undecided("|...|")
+
+    def e_MemberSelect(self, e: ast.MemberSelect, env: dict[str, Any]) -> Any:
+        v = self.value(e.obj, env)
+        if e.name == "Length" and isinstance(v, tuple):
+            return len(v)
+        raise _Undecided(e.name)
+
+    def e_Index(self, e: ast.Index, env: dict[str, Any]) -> Any:
+        s = self.value(e.seq, env)
+        k = self.value(e.indices[0], env) if len(e.indices) == 1 else None
+        if isinstance(s, tuple) and isinstance(k, int) and not isinstance(k, bool) and 0 <= k < len(s):
+            return s[k]
+        raise _Undecided("index")
+
+    def e_UnOp(self, e: ast.UnOp, env: dict[str, Any]) -> Any:
+        v = self.value(e.operand, env)
+        if e.op == "!" and isinstance(v, bool):
+            return not v
+        if e.op == "-" and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
+            return -v
+        raise _Undecided(e.op)
+
+    def e_BinOp(self, e: ast.BinOp, env: dict[str, Any]) -> Any:
+        op = e.op
+        if op in ("&&", "||", "==>"):  # short-circuit, as Dafny evaluates them
+            a = self._bool(e.left, env)
+            if a == (op == "||"):  # false && _, true || _, false ==> _
+                return op != "&&"
+            return self._bool(e.right, env)
+        a, b = self.value(e.left, env), self.value(e.right, env)
+        if op in ("==", "!=", "<==>"):
+            return (a == b) == (op != "!=")
+        if not all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in (a, b)):
+            raise _Undecided(op)
+        if op in _ORDER_OPS:
+            return _compare(a, op, b)
+        if op in ("+", "-", "*"):
+            return a + b if op == "+" else a - b if op == "-" else a * b
+        raise _Undecided(op)
+
+    def e_Chain(self, e: ast.Chain, env: dict[str, Any]) -> Any:
+        vals = [self.value(o, env) for o in e.operands]
+        for a, op, b in zip(vals, e.ops, vals[1:]):
+            if op in ("==", "!="):
+                ok = (a == b) == (op == "==")
+            elif op in _ORDER_OPS and all(isinstance(x, (int, Fraction)) for x in (a, b)):
+                ok = _compare(a, op, b)
+            else:
+                raise _Undecided(op)
+            if not ok:
+                return False
+        return True
+
+    def e_Quantifier(self, e: ast.Quantifier, env: dict[str, Any]) -> Any:
+        exists = e.kind == "exists"
+        if e.range is not None:
+            body, domain = ast.BinOp("&&" if exists else "==>", e.range, e.body), e.range
+        elif exists:
+            body, domain = e.body, e.body
+        elif isinstance(e.body, ast.BinOp) and e.body.op == "==>":
+            body, domain = e.body, e.body.left
+        else:
+            raise _Undecided("forall without range")
+        for point in self._points([v.name for v in e.vars], _conjuncts(domain), env):
+            if self._bool(body, point) == exists:
+                return exists
+        return not exists
+
+    def e_SetComprehension(self, e: ast.SetComprehension, env: dict[str, Any]) -> Any:
+        if e.range is None or len(e.vars) != 1:
+            raise _Undecided("set comprehension")
+        name = e.vars[0].name
+        term = e.term if e.term is not None else ast.Name(name)
+        return frozenset(self.value(term, p) for p in self._points([name], _conjuncts(e.range), env)
+                         if self._bool(e.range, p))
+
+    def _points(self, names: list[str], conjuncts: list[ast.Expr], env: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        """The assignments of the bound names, outer first, within bounds the conjuncts give them (a superset
+        of the range: the caller evaluates the range itself on each)."""
+        if not names:
+            yield env
+            return
+        name, later = names[0], set(names[1:])
+        lows, highs = [], []
+        for c in conjuncts:
+            pairs = _comparisons(c)
+            for k, (a, op, b) in enumerate(pairs):
+                # in a chain `0 <= i < j < |s|`, every operand before i bounds it from below, every one
+                # after it from above (transitively)
+                if _is(b, name):
+                    strict = False
+                    for x, o, _ in pairs[:k + 1][::-1]:
+                        strict = strict or o == "<"
+                        lows.append((x, strict))
+                if _is(a, name):
+                    strict = False
+                    for _, o, y in pairs[k:]:
+                        strict = strict or o == "<"
+                        highs.append((y, strict))
+        lo = max((self._bound(x, env) + strict for x, strict in lows if not free_names(x) & later), default=None)
+        hi = min((self._bound(y, env) + (not strict) for y, strict in highs if not free_names(y) & later),
+                 default=None)
+        if lo is None or hi is None:
+            raise _Undecided("unbounded " + name)
+        for k in range(lo, hi):
+            self.points -= 1
+            if self.points < 0:
+                raise _Undecided("too many points")
+            yield from self._points(names[1:], conjuncts, {**env, name: k})
+
+    def _bound(self, e: ast.Expr, env: dict[str, Any]) -> int:
+        v = self.value(e, env)
+        if not isinstance(v, int) or isinstance(v, bool) or abs(v) > 10_000:
+            raise _Undecided("bound")
+        return v
+
+    def _bool(self, e: ast.Expr, env: dict[str, Any]) -> bool:
+        v = self.value(e, env)
+        if not isinstance(v, bool):
+            raise _Undecided("not a boolean")
+        return v
+
+
+def _compare(a: Any, op: str, b: Any) -> bool:
+    return a < b if op == "<" else a <= b if op == "<=" else a > b if op == ">" else a >= b
+
+
+# ---------------------------------------------------------------- scheduling over a member's partitions
+
+
+@dataclass
+class PartitionState:
+    """A partition as the diversity pass sees it: its spec, manifest entry and the models solved so far."""
+
+    part: PartitionSpec
+    entry: dict  # the manifest's partition entry, whose scenarios the diverse ones join
+    models: list[Any]
+
+
+# (partition state, scenario) -> the model solved for it, or None (no input with the pin)
+SolveScenario = Callable[[PartitionState, Scenario, tuple[ast.Expr, ...]], Any]
+
+
+def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex, solver: SolverLike,
+              solve: SolveScenario, functions: Functions = NO_FUNCTIONS, stop: Callable[[], bool] = lambda: False,
+              max_scenarios: int = MAX_SCENARIOS, max_attempts: int = MAX_ATTEMPTS) -> int:
+    """Diverse scenarios for a member's partitions, within the budget: the specific candidates round robin
+    over the partitions (each one's most wanted first), then the generic ones the same way. A pin is first
+    checked with a small resource budget, then `solve` runs its scenario and records it. Returns the number
+    of pins tried."""
+    queues = [candidates(contract, s.part, types, functions) if any(m is not None for m in s.models) else []
+              for s in states]
+    specific = [[c for c in q if c.specific] for q in queues]
+    generic = [[c for c in q if not c.specific] for q in queues]
+    kept = attempts = 0
+    for cand, k in [*_round_robin(specific), *_round_robin(generic)]:
+        if kept >= max_scenarios or attempts >= max_attempts or stop():
+            break
+        state = states[k]
+        if not novel(cand.pin, [m for m in state.models if m is not None]):
+            continue
+        attempts += 1
+        constraints = state.part.literals + (cand.pin,)
+        if result_name(solver.check(constraints, budget=CHECK_RLIMIT)) != "SAT":
+            continue  # the partition contradicts the pin, or Z3 cannot tell quickly
+        sc = Scenario(state.part.id, len(state.entry["scenarios"]) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
+        model = solve(state, sc, constraints)
+        if model is not None:
+            state.models.append(model)
+            kept += 1
+    return attempts
+
+
+def _round_robin(queues: list[list[Candidate]]) -> Iterator[tuple[Candidate, int]]:
+    depth = max((len(q) for q in queues), default=0)
+    for d in range(depth):
+        for k, q in enumerate(queues):
+            if d < len(q):
+                yield q[d], k
+
+
+# ---------------------------------------------------------------- small AST helpers
+
+
+_ZERO = ast.IntLit(0)
+
+
+def _nodes(e: ast.Node) -> Iterator[ast.Node]:
+    yield e
+    for c in children(e):
+        yield from _nodes(c)
+
+
+def _all_names(e: ast.Node) -> set[str]:
+    out: set[str] = set()
+    for n in _nodes(e):
+        if isinstance(n, ast.Name):
+            out.add(n.name)
+        out |= bound_names(n)
+    return out
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    name = base
+    while name in taken:
+        name += "'"
+    return name
+
+
+def _chain(*parts: Any) -> ast.Expr:
+    operands = tuple(parts[0::2])
+    ops = tuple(parts[1::2])
+    if len(ops) == 1:
+        return ast.BinOp(ops[0], operands[0], operands[1])
+    return ast.Chain(operands, ops)
+
+
+def _eq(a: ast.Expr, b: ast.Expr) -> ast.Expr:
+    return ast.BinOp("==", a, b)
+
+
+def _and(*es: ast.Expr) -> ast.Expr:
+    out = es[0]
+    for e in es[1:]:
+        out = ast.BinOp("&&", out, e)
+    return out
+
+
+def _or(*es: ast.Expr) -> ast.Expr:
+    out = es[0]
+    for e in es[1:]:
+        out = ast.BinOp("||", out, e)
+    return out
+
+
+def _not(e: ast.Expr) -> ast.Expr:
+    return ast.UnOp("!", e)
+
+
+def _plus(e: ast.Expr, k: int) -> ast.Expr:
+    if isinstance(e, ast.IntLit):
+        return ast.IntLit(e.value + k)
+    return ast.BinOp("+", e, ast.IntLit(k))
+
+
+def _minus(e: ast.Expr, k: int) -> ast.Expr:
+    if isinstance(e, ast.IntLit) and e.value >= k:
+        return ast.IntLit(e.value - k)
+    return ast.BinOp("-", e, ast.IntLit(k))
+
+
+def _exists(vs: list[ast.Name], body: ast.Expr) -> ast.Expr:
+    return ast.Quantifier("exists", tuple(ast.BoundVar(v.name) for v in vs), None, body)
+
+
+def _count(i: ast.Name, range_: ast.Expr) -> ast.Expr:
+    """`|set i | range|`"""
+    return ast.Cardinality(ast.SetComprehension((ast.BoundVar(i.name),), range_, None))
+
+
+def _forall(vs: list[ast.Name], range_: ast.Expr, body: ast.Expr) -> ast.Expr:
+    return ast.Quantifier("forall", tuple(ast.BoundVar(v.name) for v in vs), None, ast.BinOp("==>", range_, body))
+
+
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    if isinstance(e, ast.BinOp) and e.op == "&&":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]

@@ -1,0 +1,251 @@
+"""Diversity pins of small contracts (golden), their evaluation on models, and the member-wide schedule."""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from golden_util import check_golden
+
+from dspec2test.dafny.parser import parse_program
+from dspec2test.dafny.printer import print_expr
+from dspec2test.partition.contracts import select
+from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
+from dspec2test.partition.partitions import PartitionSpec, label_of
+from dspec2test.partition.types import TypeIndex
+from dspec2test.records import ScenarioKind
+
+GOLDEN = Path(__file__).parent / "golden"
+
+# Each: a member whose contract clauses are one partition's literals, as the partition stage hands them over.
+CONTRACTS = {
+    "find_first": """method FindFirst(a: seq<int>, x: int) returns (r: int)
+  ensures 0 <= r < |a|
+  ensures a[r] == x
+  ensures forall k :: 0 <= k < r ==> a[k] != x""",
+    "count": """method CountPositive(s: seq<int>) returns (c: int)
+  ensures c == |set i | 0 <= i < |s| && s[i] > 0|""",
+    "contains": """method Contains(a: array<int>, x: int) returns (b: bool)
+  ensures b
+  ensures exists i :: 0 <= i < a.Length && a[i] == x""",
+    "not_all_equal": """method AllEqual(s: string) returns (b: bool)
+  ensures !b
+  ensures !(forall i :: 0 <= i < |s| ==> s[i] == s[0])""",
+    "sorted_search": """method Search(a: seq<real>, key: real) returns (n: int)
+  requires forall i, j :: 0 <= i < j < |a| ==> a[i] <= a[j]
+  ensures 0 <= n <= |a|""",
+    "in_place": """method Negate(a: array<int>)
+  modifies a
+  requires a.Length > 0
+  ensures forall k :: 0 <= k < a.Length ==> a[k] == -old(a[k])""",
+    "booleans": """method Any(s: seq<bool>) returns (b: bool)
+  ensures b""",
+    "count_neighbours": """predicate V(c: char)
+method CountBetween(s: string) returns (n: int)
+  ensures n == |set i | 1 <= i < |s| - 1 && V(s[i - 1]) && V(s[i + 1])|""",
+    "guarded": """method Positives(a: seq<int>) returns (r: seq<int>)
+  ensures forall i :: 0 <= i < |a| && a[i] > 0 ==> a[i] in r""",
+}
+
+
+def partition_of(text: str):
+    prog = parse_program(text, "t.dfy")
+    [c] = select(prog)
+    literals = tuple(cl.expr for cl in c.clauses)
+    return c, PartitionSpec(1, literals, label_of(literals), ()), TypeIndex.of(prog)
+
+
+def pins(name: str) -> list[tuple[str, str]]:
+    c, part, types = partition_of(CONTRACTS[name])
+    return [(cand.family, print_expr(cand.pin)) for cand in candidates(c, part, types)]
+
+
+def test_golden_pins():
+    text = "".join(f"== {name}\n" + "".join(f"{family}: {pin}\n" for family, pin in pins(name)) for name in CONTRACTS)
+    check_golden(GOLDEN / "diversity_pins.txt", text)
+
+
+def test_an_index_answer_gets_its_element_again_after_and_before_it_and_the_key_twice():
+    got = dict(pins("find_first"))
+    assert got["index-repeated-after"] == "0 <= r < |a| && (exists j :: r < j < |a| && a[j] == a[r])"
+    assert got["index-repeated-before"] == "0 <= r < |a| && (exists j :: 0 <= j < r && a[j] == a[r])"
+    assert got["index-inner"] == "0 < r < |a| - 1"
+    assert got["key-repeated"] == "|set i | 0 <= i < |a| && a[i] == x| > 1"
+    # the specific families come before the generic ones
+    families = [f for f, _ in pins("find_first")]
+    assert families.index("key-repeated") < families.index("repeated")
+
+
+def test_a_count_is_pinned_at_its_last_and_first_index_and_away_from_the_length():
+    got = dict(pins("count"))
+    assert got["counted-last"] == "0 < |s| && s[|s| - 1] > 0"
+    assert got["counted-first"] == "0 < |s| && s[0] > 0"
+    assert got["not-counted"] == "exists i :: 0 <= i < |s| && !(s[i] > 0)"
+    assert got["count-inner"] == "1 < c < |s|"
+
+
+def test_a_property_of_several_conditions_fails_one_of_them_at_some_index():
+    got = [pin for family, pin in pins("count_neighbours") if family == "near-miss"]
+    assert got == ["exists i :: 1 <= i < |s| - 1 && V(s[i + 1]) && !V(s[i - 1])",
+                   "exists i :: 1 <= i < |s| - 1 && V(s[i - 1]) && !V(s[i + 1])"]
+    assert dict(pins("count_neighbours"))["counted-first"] == "1 < |s| - 1 && (V(s[0]) && V(s[2]))"
+
+
+def test_a_guarded_forall_gets_an_index_where_its_guard_holds_and_one_where_it_fails():
+    got = dict(pins("guarded"))
+    assert got["guard-held"] == "exists i :: 0 <= i < |a| && a[i] > 0"
+    assert got["guard-failed"] == "exists i :: 0 <= i < |a| && !(a[i] > 0)"
+
+
+def test_exists_and_not_forall_literals_give_witnesses_at_the_ends_and_a_second_one():
+    got = dict(pins("contains"))
+    assert got["witness-last"] == "0 < a.Length && a[a.Length - 1] == x"
+    assert got["two-witnesses"] == ("exists i, i' :: 0 <= i < a.Length && a[i] == x && "
+                                    "(0 <= i' < a.Length && a[i'] == x) && i != i'")
+    got = dict(pins("not_all_equal"))
+    assert got["witness-last"] == "0 < |s| && !(s[|s| - 1] == s[0])"
+
+
+def test_element_types_decide_the_generic_families():
+    assert "sorted" in dict(pins("sorted_search"))  # the contract orders two elements of a
+    assert "sorted" not in dict(pins("find_first"))
+    chars = dict(pins("not_all_equal"))  # a string: ordered, no signs
+    assert "descent" in chars and "mixed-signs" not in chars and "all-negative" not in chars
+    assert pins("booleans") == []
+    assert dict(pins("sorted_search"))["mixed-signs"] == \
+        "(exists i :: 0 <= i < |a| && a[i] < 0.0) && (exists j :: 0 <= j < |a| && a[j] > 0.0)"
+
+
+def test_pins_of_an_array_changed_in_place_speak_of_its_input():
+    got = dict(pins("in_place"))
+    assert got["repeated"] == "|set i | 0 <= i < old(a).Length :: old(a)[i]| < old(a).Length"
+
+
+@dataclass
+class M:
+    raw: dict
+
+
+@pytest.mark.parametrize("pin, raw, is_new", [
+    ("repeated", {"s": (1, 2, 1)}, False),
+    ("repeated", {"s": (1, 2, 3)}, True),
+    ("descent", {"s": (1, 2, 3)}, True),
+    ("descent", {"s": (1, 3, 2)}, False),
+    ("all-negative", {"s": (-1, -2)}, False),
+    ("all-negative", {"s": (-1, 2)}, True),
+    ("distinct", {"s": (5,)}, True),  # too short to count
+    ("counted-last", {"s": (1, -1)}, True),
+    ("counted-last", {"s": (-1, 1)}, False),
+    ("count-inner", {"s": (1, 2, -1), "c": 2}, False),
+    ("count-inner", {"s": (1, -1), "c": 1}, True),
+    ("not-counted", {"s": (1, 2), "c": 2}, True),
+])
+def test_a_pin_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
+    c, part, types = partition_of(CONTRACTS["count"])
+    [cand] = [x for x in candidates(c, part, types) if x.family == pin]
+    assert novel(cand.pin, [M(raw)]) is is_new
+
+
+def test_a_pin_that_cannot_be_evaluated_counts_as_new():
+    prog = parse_program("""predicate P(x: int) { x > 0 }
+method M(s: seq<int>) returns (b: bool)
+  ensures exists i :: 0 <= i < |s| && P(s[i])""", "t.dfy")
+    [c] = select(prog)
+    part = PartitionSpec(1, (c.ensures[0].expr,), "", ())
+    [last] = [x for x in candidates(c, part, TypeIndex.of(prog)) if x.family == "witness-last"]
+    assert novel(last.pin, [M({"s": (1, 2)})])  # P(s[1]) holds, but only Dafny knows P
+    assert novel(last.pin, [object()])  # a model without plain values
+
+
+# ---------------------------------------------------------------- the schedule over a member
+
+
+@dataclass
+class StubSolver:
+    """SAT for every pin but those listed."""
+
+    unsat: set[str] = field(default_factory=set)
+    checked: list[str] = field(default_factory=list)
+
+    def check(self, constraints, budget=0):
+        text = print_expr(constraints[-1])
+        self.checked.append(text)
+        return "UNSAT" if text in self.unsat else "SAT"
+
+
+def states_of(text: str, count: int, solved: bool = True):
+    c, part, types = partition_of(text)
+    out = []
+    for k in range(1, count + 1):
+        p = PartitionSpec(k, part.literals, part.label, ())
+        out.append(PartitionState(p, {"scenarios": [{}]}, [M({}) if solved else None]))
+    return c, out, types
+
+
+def run_schedule(c, states, types, solver, **budget):
+    solved = []
+
+    def solve(state, sc, constraints):
+        assert sc.kind is ScenarioKind.DIVERSE and sc.pin == print_expr(constraints[-1])
+        state.entry["scenarios"].append({"id": sc.id, "pin": sc.pin})
+        solved.append((state.part.id, sc.id, sc.pin))
+        return M({})
+
+    tried = diversify(c, states, types, solver, solve, **budget)
+    return solved, tried
+
+
+def test_specific_candidates_go_round_robin_over_partitions_before_generic_ones_within_the_budget():
+    c, states, types = states_of(CONTRACTS["find_first"], 2)
+    solved, tried = run_schedule(c, states, types, StubSolver(), max_scenarios=5, max_attempts=10)
+    first = [cand for cand in candidates(c, states[0].part, types)]
+    specific = [print_expr(x.pin) for x in first if x.specific]
+    assert [(p, pin) for p, _, pin in solved] == [(1, specific[0]), (2, specific[0]), (1, specific[1]),
+                                                  (2, specific[1]), (1, specific[2])]
+    assert [sid for p, sid, _ in solved if p == 1] == [2, 3, 4]  # ids continue the partition's scenarios
+    assert tried == 5
+
+
+def test_pins_the_partition_contradicts_cost_an_attempt_and_no_scenario():
+    c, states, types = states_of(CONTRACTS["find_first"], 1)
+    every = [print_expr(x.pin) for x in candidates(c, states[0].part, types)]
+    solver = StubSolver(unsat=set(every[:3]))
+    solved, tried = run_schedule(c, states, types, solver, max_scenarios=2, max_attempts=4)
+    assert solver.checked == every[:4] and [pin for _, _, pin in solved] == every[3:4] and tried == 4
+
+
+def test_a_partition_with_no_input_gets_no_diverse_scenario():
+    c, states, types = states_of(CONTRACTS["find_first"], 1, solved=False)
+    assert run_schedule(c, states, types, StubSolver()) == ([], 0)
+
+
+def test_candidates_are_deterministic_and_distinct():
+    c, part, types = partition_of(CONTRACTS["find_first"])
+    once, again = candidates(c, part, types), candidates(c, part, types)
+    assert once == again and len({x.pin for x in once}) == len(once)
+    assert all(isinstance(x, Candidate) for x in once)
+
+
+def test_a_witness_about_the_state_after_the_call_keeps_it_and_collections_are_read_before_it():
+    prog = parse_program("""method Zero(a: array<int>)
+  modifies a
+  ensures exists k :: 0 <= k < a.Length && a[k] == 0""", "t.dfy")
+    [c] = select(prog)
+    part = PartitionSpec(1, (c.ensures[0].expr,), "", ())
+    got = {cand.family: print_expr(cand.pin) for cand in candidates(c, part, TypeIndex.of(prog))}
+    assert got["witness-last"] == "0 < a.Length && a[a.Length - 1] == 0"
+    assert got["descent"] == "exists i :: 0 <= i < old(a).Length - 1 && old(a)[i] > old(a)[i + 1]"
+
+
+def test_predicates_with_structure_are_looked_into_and_leaf_predicates_stay_calls():
+    prog = parse_program("""predicate Found(a: seq<int>, x: int, i: int) { 0 <= i < |a| && a[i] == x }
+predicate Small(v: int) { v < 10 }
+method Find(a: seq<int>, x: int) returns (i: int)
+  ensures Found(a, x, i)
+  ensures exists k :: 0 <= k < |a| && Small(a[k])""", "t.dfy")
+    [c] = select(prog)
+    part = PartitionSpec(1, tuple(cl.expr for cl in c.ensures), "", ())
+    got = {cand.family: print_expr(cand.pin) for cand in candidates(c, part, TypeIndex.of(prog), Functions.of(prog))}
+    assert got["index-repeated-after"] == "0 <= i < |a| && (exists j :: i < j < |a| && a[j] == a[i])"
+    assert got["witness-last"] == "0 < |a| && Small(a[|a| - 1])"
+    plain = {cand.family for cand in candidates(c, part, TypeIndex.of(prog))}
+    assert "index-repeated-after" not in plain
