@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import map_children, rebuild, substitute, walk
+from dspec2test.partition.walk import conj, map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
 MAX_DEPTH = 2  # objects reached through fields of objects: `this.next` yes, `this.next.next.next` no
@@ -588,12 +588,7 @@ def expand_unchanged(e: ast.Expr, objects: Objects) -> ast.Expr:
                     continue  # what a test can compare: the compiled fields
                 sel = ast.MemberSelect(x, f.name)
                 parts.append(ast.BinOp("==", sel, ast.Old(sel)))
-        if not parts:
-            return ast.BoolLit(True)
-        out = parts[0]
-        for p in parts[1:]:
-            out = ast.BinOp("&&", out, p)
-        return out
+        return conj(parts)
 
     return rebuild(e, fn)  # type: ignore[return-value]
 

@@ -88,26 +88,9 @@ def free_names(e: ast.Node) -> frozenset[str]:
 
 def rebuild(node: ast.Node, fn: Callable[[ast.Node], ast.Node | None]) -> ast.Node:
     """Bottom-up rewrite: children first, then `fn(node)` (None keeps the node as rebuilt)."""
-    changes = {}
-    for f in dataclasses.fields(node):
-        if f.name == "span":
-            continue
-        v = getattr(node, f.name)
-        nv = _rebuild_value(v, fn)
-        if nv is not v:
-            changes[f.name] = nv
-    new = dataclasses.replace(node, **changes) if changes else node
+    new = map_children(node, lambda child: rebuild(child, fn))
     out = fn(new)
     return new if out is None else out
-
-
-def _rebuild_value(v: object, fn: Callable[[ast.Node], ast.Node | None]) -> object:
-    if _is_node(v):
-        return rebuild(v, fn)  # type: ignore[arg-type]
-    if isinstance(v, tuple):
-        items = tuple(_rebuild_value(i, fn) for i in v)
-        return v if all(a is b for a, b in zip(items, v)) else items
-    return v
 
 
 def map_children(node: ast.Node, fn: Callable[[ast.Node], ast.Node]) -> ast.Node:
