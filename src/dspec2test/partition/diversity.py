@@ -15,7 +15,7 @@ variables, their types and how the literals use them (looking into the predicate
 - a `forall` literal with a guard: an index where the guard holds and one where it fails;
 - a scalar input compared with the elements of a collection (a search key): present twice;
 - an integer output equal to a count over a collection: away from 0 and from the length;
-- each input sequence or array (generic): a repeated element, a descent, negative and positive entries,
+- each input sequence or array (generic): a repeated element, a descent, an ascent, negative and positive entries,
   all elements distinct, sorted (where the contract orders its elements), all negative.
 
 A candidate is tried only when no earlier scenario of the partition already has the property (decided on
@@ -54,7 +54,7 @@ CHECK_RLIMIT = 300_000
 _ORDERED = {"int", "real", "char"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
-_GENERIC = {"repeated", "descent", "mixed-signs", "distinct", "sorted", "all-negative"}  # any input collection
+_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative"}  # any input collection
 
 
 @dataclass(frozen=True)
@@ -245,6 +245,9 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
     if c.elem in _ORDERED:
         yield "descent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
                                                ast.BinOp(">", c.at(i), c.at(_plus(i, 1)))))
+        # and a rise: a later element above an earlier one is what running maxima and searches react to
+        yield "ascent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
+                                              ast.BinOp("<", c.at(i), c.at(_plus(i, 1)))))
     if c.elem in _SIGNED:
         zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
         yield "mixed-signs", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), zero))),
@@ -736,8 +739,9 @@ def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex
             continue
         attempts += 1
         constraints = state.part.literals + (cand.pin,)
-        if result_name(solver.check(constraints, budget=CHECK_RLIMIT)) != "SAT":
-            continue  # the partition contradicts the pin, or Z3 cannot tell quickly
+        if result_name(solver.check(constraints, budget=CHECK_RLIMIT)) == "UNSAT":
+            continue  # the partition contradicts the pin; when Z3 cannot tell quickly, the solver's tiers
+            # (and their bounded fallback) may still find an input
         sc = Scenario(state.part.id, len(state.entry["scenarios"]) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
         model = solve(state, sc, constraints)
         if model is not None:
