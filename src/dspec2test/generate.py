@@ -5,6 +5,7 @@ Implemented by the partition/solve/emit stages; this module only wires them (see
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -27,7 +28,7 @@ from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scen
 from dspec2test.partition.walk import conj
 from dspec2test.probe import PROBE_S, probe, probe_test, probeable
 from dspec2test.records import Scenario, ScenarioKind, TestCase
-from dspec2test.solve import Solver
+from dspec2test.solve import Solver, fresh_z3
 from dspec2test.solve.solver import TIMEOUTS_BEFORE_SHORT
 
 
@@ -106,10 +107,17 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
 
 
 def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions) -> list[Any]:
-    jobs = [g.result for g in gens]
     if options.isolate:
+        jobs = [functools.partial(_afresh, g) for g in gens]
         return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s))
-    return [job(ignore_report) for job in jobs]
+    return [g.result(ignore_report) for g in gens]
+
+
+def _afresh(gen: "MemberGeneration", report: Report) -> "MemberResult":
+    """In a member's child process: Z3 starts afresh, so that its tests do not depend on what the parent
+    solved before it forked (same tests for a file alone, in a batch, or after other work)."""
+    fresh_z3()
+    return gen.result(report)
 
 
 def _probed(plan: "_Plan", results: list["MemberResult"], options: GenerateOptions) -> list["MemberResult"]:

@@ -4,6 +4,6 @@ The only door to Z3 in the project: `Solver(program, vars, ...)` with `check`, `
 `outputs_unique` and `status_of_last`. Constructs it cannot encode raise `errors.Unsupported`.
 """
 
-from dspec2test.solve.solver import Model, SolveResult, Solver, Unbounded, skip_python_checks
+from dspec2test.solve.solver import Model, SolveResult, Solver, Unbounded, fresh_z3, skip_python_checks
 
-__all__ = ["Model", "SolveResult", "Solver", "Unbounded", "skip_python_checks"]
+__all__ = ["Model", "SolveResult", "Solver", "Unbounded", "fresh_z3", "skip_python_checks"]

@@ -942,6 +942,13 @@ def skip_python_checks() -> None:
     z3.z3.Z3_DEBUG = False
 
 
+def fresh_z3() -> None:
+    """Start Z3 afresh in this process: a new main context, so that a member's models do not depend on
+    what the process solved before (Z3 shares terms and their order within a context). For a member's
+    child process, before it builds any term; Z3 objects made earlier must not be used after it."""
+    z3.z3._main_ctx = None
+
+
 def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
     # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
     return z3.Const("_", sort).translate(ctx).sort()
