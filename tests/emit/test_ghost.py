@@ -26,3 +26,13 @@ def test_a_ghost_out_parameter_is_neither_printed_nor_checked():
                   kind=ScenarioKind.BASE, pin=None, inputs={"x": "1"}, outputs={"r": "2", "g": "1"})
     text = emit_test(c, tc, checks, ctx, simplify=True)
     assert "var r, g := M(x);" in text and "actual r" in text and "actual g" not in text
+
+
+def test_a_clause_calling_a_predicate_without_a_body_is_unchecked_not_a_broken_build():
+    # the tests' build turns a bodiless function ghost (run/stubs.py): a check calling it could not compile
+    prog = parse_program("predicate Q(x: int)\npredicate P(x: int) { x > 0 }\n"
+                         "method M(x: int) returns (r: int)\n  ensures Q(r)\n  ensures P(r)\n{ r := 1; }\n", "p.dfy")
+    [c] = select(prog)
+    checks = checks_of(c, EmitContext.of(prog))
+    assert [(cl.line, why) for cl, why in checks.unchecked] == [(4, "Q has no body")]
+    assert [print_expr(e) for _, e in checks.ensures] == ["P(r)"]

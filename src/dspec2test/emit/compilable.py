@@ -1,7 +1,7 @@
 """Can a contract clause be compiled into an `expect`? If not, why (it is then listed as unchecked).
 
 Not compilable: two-state and allocation forms (old, fresh, unchanged, allocated), calls of ghost
-members (lemmas, ghost functions, least/greatest predicates), ghost fields and constants, statements in
+members (lemmas, ghost functions, least/greatest predicates), functions without a body, ghost fields and constants, statements in
 expressions, let-such-that, and quantifiers or comprehensions whose bound variables have no bounds
 Dafny could enumerate (`forall x: int :: ...`).
 """
@@ -22,18 +22,21 @@ _UPPER = {"<", "<="}  # v OP hi
 @dataclass(frozen=True)
 class GhostIndex:
     names: frozenset[str]  # short names of ghost members anywhere in the program
+    bodiless: frozenset[str] = frozenset()  # functions without a body: nothing a test could call
 
     @staticmethod
     def of(program: ast.Program) -> "GhostIndex":
-        ghosts = set()
+        ghosts, bodiless = set(), set()
         for _, d in iter_members(program.decls):
+            if isinstance(d, ast.Function) and d.body is None:
+                bodiless.add(d.name)  # the tests' build makes it ghost (run/stubs.py); a check cannot call it
             if isinstance(d, ast.Method) and (d.kind != "method" or d.ghost):
                 ghosts.add(d.name)
             elif isinstance(d, ast.Function) and (d.ghost or d.kind in _GHOST_FUNCTION_KINDS):
                 ghosts.add(d.name)
             elif isinstance(d, (ast.Field, ast.Const)) and d.ghost:
                 ghosts.add(d.name)
-        return GhostIndex(frozenset(ghosts))
+        return GhostIndex(frozenset(ghosts), frozenset(bodiless))
 
 
 def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
@@ -54,6 +57,8 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             return "two-state call"
         if isinstance(n, ast.Name) and n.name in ghosts.names:
             return f"{n.name} is ghost"
+        if isinstance(n, (ast.Name, ast.MemberSelect)) and n.name in ghosts.bodiless - ghosts.names:
+            return f"{n.name} has no body"
         if isinstance(n, ast.MemberSelect) and n.name in ghosts.names:
             return f"{n.name} is ghost"
         if isinstance(n, (ast.Quantifier, ast.SetComprehension, ast.MapComprehension)):
