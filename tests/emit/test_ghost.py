@@ -3,6 +3,7 @@
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.tests_file import EmitContext, checks_of, emit_test
+from dspec2test.generate import GenerateOptions, generate
 from dspec2test.partition.contracts import select
 from dspec2test import records
 from dspec2test.records import ScenarioKind
@@ -36,3 +37,18 @@ def test_a_clause_calling_a_predicate_without_a_body_is_unchecked_not_a_broken_b
     checks = checks_of(c, EmitContext.of(prog))
     assert [(cl.line, why) for cl, why in checks.unchecked] == [(4, "Q has no body")]
     assert [print_expr(e) for _, e in checks.ensures] == ["P(r)"]
+
+
+def test_requires_and_reads_of_a_function_input_hold_for_the_built_lambda_and_stay_unchecked(tmp_path):
+    src = ("method Map(f: int -> int, a: array<int>)\n  requires forall j :: 0 <= j < a.Length ==> f.requires(j)\n"
+           "  requires forall j :: 0 <= j < a.Length ==> a !in f.reads(j)\n  modifies a\n"
+           "  ensures forall j :: 0 <= j < a.Length ==> a[j] == f(j)\n{ }\n")
+    prog = parse_program(src, "p.dfy")
+    [c] = select(prog)
+    checks = checks_of(c, EmitContext.of(prog))
+    assert [why for _, why in checks.unchecked] == [".requires of a function is ghost", ".reads of a function is ghost"]
+    path = tmp_path / "p.dfy"
+    path.write_text(src)
+    got = generate(str(path), GenerateOptions(isolate=False))
+    [m] = got.manifest["methods"]
+    assert not m["unsupported"] and got.cases  # the solver takes both requires as true of its lambdas

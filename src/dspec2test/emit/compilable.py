@@ -59,6 +59,8 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             return f"{n.name} is ghost"
         if isinstance(n, (ast.Name, ast.MemberSelect)) and n.name in ghosts.bodiless - ghosts.names:
             return f"{n.name} has no body"
+        if isinstance(n, ast.MemberSelect) and n.name in ("requires", "reads"):
+            return f".{n.name} of a function is ghost"  # keywords: no field can have these names
         if isinstance(n, ast.MemberSelect) and n.name in ghosts.names:
             return f"{n.name} is ghost"
         if isinstance(n, (ast.Quantifier, ast.SetComprehension, ast.MapComprehension)):

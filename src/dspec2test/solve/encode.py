@@ -888,6 +888,8 @@ class Encoder:
         if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or head in env.vars
                                                      or (head and self._is_field(head, env))):
             target = self.enc(callee.obj, env)
+            if target.t.base.kind == "arrow" and callee.name in ("requires", "reads"):
+                return self._arrow_member(callee.name)
             if target.t.base.kind == "class":
                 return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
             member = self._datatype_member(target, callee.name) if target.t.base.kind == "data" else None
@@ -914,6 +916,14 @@ class Encoder:
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    @staticmethod
+    def _arrow_member(name: str) -> TV:
+        """`f.requires(x)` and `f.reads(x)` of a function value: the functions a test builds (a lambda
+        from the model) are total and read nothing, so true and the empty set."""
+        if name == "requires":
+            return TV(z3.BoolVal(True), BOOL)
+        return TV(SetV(()), RType("set", (NULL,)))
 
     def _apply(self, f: TV, args: list[TV], node) -> TV:
         ptypes = f.t.base.args[:-1]
