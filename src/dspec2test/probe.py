@@ -25,13 +25,14 @@ from dspec2test.run import RunOptions, run_tests
 PROBE_S = 2.0  # wall and CPU seconds a test's checks may take on the Python target
 
 
-def reaches_recursion(contract: Contract, program: ast.Program) -> bool:
-    """Whether the contract calls, directly or through other functions, a function that calls itself
-    (or is part of a cycle of calls)."""
+def reaches_recursion(contract: Contract, program: ast.Program, kinds: frozenset[str] | None = None) -> bool:
+    """Whether the contract (its clauses of `kinds`, default all) calls, directly or through other
+    functions, a function that calls itself (or is part of a cycle of calls)."""
     bodies = {f.name: f.body for _, f in iter_members(program.decls)
               if isinstance(f, ast.Function) and f.body is not None}
     calls = {name: _called(body) & set(bodies) for name, body in bodies.items()}
-    start = set().union(*(_called(c.expr) for c in contract.clauses)) & set(bodies) if contract.clauses else set()
+    clauses = [c for c in contract.clauses if kinds is None or c.kind in kinds]
+    start = set().union(*(_called(c.expr) for c in clauses)) & set(bodies) if clauses else set()
     for root in start:
         seen: set[str] = set()
         stack = list(calls[root])

@@ -53,6 +53,8 @@ class Encoder:
     # the frame holds more than array parameters, so old() cannot be modelled
     pre_state: dict[str, tuple[TV, TV]] | None = field(default_factory=dict)
     width: int = 11  # quantifier expansion steps
+    # recursive functions as uninterpreted ones: for a member whose solver hung on their definitions
+    opaque_recursion: bool = False
     _recfuns: dict = field(default_factory=dict)
     rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
     _recursive: dict = field(default_factory=dict)
@@ -974,7 +976,10 @@ class Encoder:
         args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
         if f.body is None:
             return self._opaque(f, ptypes, rtype, args, heap)
-        if not self._is_recursive(f, fscope):
+        recursive = self._is_recursive(f, fscope)
+        if recursive and self.opaque_recursion:
+            return self._opaque(f, ptypes, rtype, args, heap)
+        if not recursive:
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget))
             return self.coerce(out, rtype)

@@ -181,13 +181,13 @@ class Solver:
     """Z3 queries about one member's variables. Each query starts a fresh Z3 solver (no shared state)."""
 
     def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
-                 length_limit: int = 10, member=None):
+                 length_limit: int = 10, member=None, opaque_recursion: bool = False):
         # strings held in collections: first as atoms (Z3 4.8.12 does not decide sets of strings), unless
         # the contract takes a string apart
         atoms = _strings_in_collections(Resolver(program), member, vars)
-        self._setup(program, vars, timeout_s, length_limit, member, atoms)
+        self._setup(program, vars, timeout_s, length_limit, member, atoms, opaque_recursion)
         if atoms and not self._atoms_fit(program, member):
-            self._setup(program, vars, timeout_s, length_limit, member, False)
+            self._setup(program, vars, timeout_s, length_limit, member, False, opaque_recursion)
 
     def _atoms_fit(self, program: ast.Program, member) -> bool:
         contract = member_contract(program, member)
@@ -200,13 +200,14 @@ class Solver:
         return True
 
     def _setup(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float,
-               length_limit: int, member, atoms: bool) -> None:
+               length_limit: int, member, atoms: bool, opaque_recursion: bool = False) -> None:
         self.resolver = Resolver(program)
         self.scope = self.resolver.scope_of(member)
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
-        self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1)
+        self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1,
+                               opaque_recursion=opaque_recursion)
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
