@@ -52,3 +52,17 @@ def test_requires_and_reads_of_a_function_input_hold_for_the_built_lambda_and_st
     got = generate(str(path), GenerateOptions(isolate=False))
     [m] = got.manifest["methods"]
     assert not m["unsupported"] and got.cases  # the solver takes both requires as true of its lambdas
+
+
+def test_a_ghost_predicate_with_a_compilable_body_is_checked_through_its_body():
+    src = ("ghost predicate Pair(p: (int, int), s: seq<int>) { var (i, j) := p; 0 <= i < j < |s| }\n"
+           "ghost function Len(s: seq<int>): nat { if s == [] then 0 else 1 + Len(s[1..]) }\n"
+           "method M(s: seq<int>) returns (p: (int, int), n: int)\n  requires |s| > 1\n"
+           "  ensures Pair(p, s)\n  ensures n == Len(s)\n{ p := (0, 1); n := |s|; }\n")
+    prog = parse_program(src, "p.dfy")
+    [c] = select(prog)
+    checks = checks_of(c, EmitContext.of(prog))
+    # the recursive one stays a listed clause; the other is checked through its body, bound by a let
+    assert [(cl.line, why) for cl, why in checks.unchecked] == [(6, "Len is ghost")]
+    [(clause, expr)] = checks.ensures
+    assert clause.line == 5 and print_expr(expr) == "var p, s := p, s; var (i, j) := p; 0 <= i < j < |s|"

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import iter_members
-from dspec2test.partition.walk import walk
+from dspec2test.partition.walk import rebuild, walk
 
 _GHOST_FUNCTION_KINDS = {"least predicate", "greatest predicate", "twostate function", "twostate predicate"}
 _LOWER = {"<=", "<"}  # lo OP v
@@ -23,11 +23,16 @@ _UPPER = {"<", "<="}  # v OP hi
 class GhostIndex:
     names: frozenset[str]  # short names of ghost members anywhere in the program
     bodiless: frozenset[str] = frozenset()  # functions without a body: nothing a test could call
+    # ghost functions a check can use through their bodies: module-level, with a body, not recursive,
+    # their short name unique in the program
+    inlinable: tuple[tuple[str, ast.Function], ...] = ()
 
     @staticmethod
     def of(program: ast.Program) -> "GhostIndex":
         ghosts, bodiless = set(), set()
-        for _, d in iter_members(program.decls):
+        named: dict[str, list[tuple[object, ast.Decl]]] = {}
+        for scope, d in iter_members(program.decls):
+            named.setdefault(getattr(d, "name", ""), []).append((scope, d))
             if isinstance(d, ast.Function) and d.body is None:
                 bodiless.add(d.name)  # the tests' build makes it ghost (run/stubs.py); a check cannot call it
             if isinstance(d, ast.Method) and (d.kind != "method" or d.ghost):
@@ -36,7 +41,40 @@ class GhostIndex:
                 ghosts.add(d.name)
             elif isinstance(d, (ast.Field, ast.Const)) and d.ghost:
                 ghosts.add(d.name)
-        return GhostIndex(frozenset(ghosts), frozenset(bodiless))
+        inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
+                          if isinstance(d, ast.Function) and name in ghosts and d.body is not None
+                          and getattr(scope, "owner", None) is None and name not in _called(d.body))
+        return GhostIndex(frozenset(ghosts), frozenset(bodiless), inlinable)
+
+
+def unghosted(e: ast.Expr, ghosts: GhostIndex, depth: int = 3) -> ast.Expr | None:
+    """`e` with calls of inlinable ghost functions replaced by their bodies (`var p := arg; body`), a
+    few levels deep, when that makes it compilable; else None. `ensures correct_pair(r, s, t)` over a ghost
+    predicate whose body a test can evaluate is then checked, not listed."""
+    bodies = dict(ghosts.inlinable)
+    if not bodies or any(isinstance(n, ast.Old) for n in walk(e)):
+        return None  # a body under old() would need a snapshot of all it reads: left as it was
+
+    def inline(n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name in bodies and n.label is None:
+            f = bodies[n.callee.name]
+            if len(n.args) != len(f.params) or any(a is not None for a in n.arg_names):
+                return None
+            if not f.params:
+                return f.body
+            return ast.Let(tuple(ast.PatVar(p.name) for p in f.params), n.args, f.body)
+        return None
+
+    out = e
+    for _ in range(depth):
+        out = rebuild(out, inline)  # type: ignore[assignment]
+        if why_not_compilable(out, ghosts) is None:
+            return out
+    return None
+
+
+def _called(e: ast.Expr) -> set[str]:
+    return {n.callee.name for n in walk(e) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name)}
 
 
 def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
