@@ -313,7 +313,7 @@ def pre_state_arrays(member: ast.Method | ast.Function, with_objects: bool = Fal
     anything else is not modelled), or `with_objects`, where objects.py models the rest of the frame."""
     if not isinstance(member, ast.Method) or not member.spec.modifies:
         return ()
-    arrays = {p.name for p in member.params if _is_array_type(p.type)}
+    arrays = {p.name for p in member.params if is_array_type(p.type)}
     frames = [e for c in member.spec.modifies for e in c.exprs]
     names = [e.name if isinstance(e, ast.Name) else None for e in frames]
     if any(n not in arrays for n in names) and not with_objects:
@@ -321,7 +321,7 @@ def pre_state_arrays(member: ast.Method | ast.Function, with_objects: bool = Fal
     return tuple(dict.fromkeys(n for n in names if n in arrays))
 
 
-def _is_array_type(t: ast.Type) -> bool:
+def is_array_type(t: ast.Type) -> bool:
     return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("array", "array2", "array3") \
         and len(t.args) <= 1  # `array`: inferred
 
