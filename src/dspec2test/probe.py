@@ -90,8 +90,11 @@ def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modul
     # contract that takes milliseconds, and good tests were left out; the clock is only a backstop
     result = run_tests(program, text, [tc for tc, _ in tests], RunOptions(target="py", timeout_s=PROBE_WALL_S,
                                                                            cpu_s=PROBE_S))
-    if result.build_errors or any("dafny not found" in v.message for v in result.verdicts):
-        why = result.build_errors[0].render() if result.build_errors else "dafny not found"
+    if result.build_errors or not result.ran:
+        why = result.build_errors[0].render() if result.build_errors else result.verdicts[0].message
         return ProbeResult(frozenset(), f"the contracts' evaluation was not measured ({why})")
-    slow = {v.test for v in result.verdicts if v.status in (Status.NOT_TESTED, Status.CRASHED, Status.TIMEOUT)}
+    # only a probe that ran can be slow: one that did not build (dafny refused to start under a memory
+    # cap, say) says nothing of the contract, and its test is kept
+    slow = {v.test for v in result.verdicts
+            if v.test in result.ran and v.status in (Status.NOT_TESTED, Status.CRASHED, Status.TIMEOUT)}
     return ProbeResult(frozenset(slow))

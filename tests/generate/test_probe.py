@@ -1,8 +1,11 @@
 """Which members the oracle probe stands in for (probe.py)."""
 
+import dspec2test.probe as probe_module
 from dspec2test.dafny.parser import parse_program
 from dspec2test.partition.contracts import select
 from dspec2test.probe import probeable, reaches_recursion
+from dspec2test.records import ScenarioKind, Status, TestCase, Verdict
+from dspec2test.run.runner import RunResult
 
 PROG = """
 function Count(s: seq<int>): nat { if s == [] then 0 else Count(s[1..]) + 1 }
@@ -25,3 +28,26 @@ def test_members_with_a_recursive_contract_are_probed_unless_an_output_has_no_li
     assert probeable(c["Size"], prog) and not probeable(c["Double"], prog)
     assert reaches_recursion(c["Size"], prog, frozenset({"requires"}))
     assert not reaches_recursion(c["Double"], prog)
+
+
+def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
+    # dafny refused to start (under a memory cap): every probe is not-tested, none ran, none is slow
+    tcs = [TestCase(name=f"Test_Size_p1_s{k}", method="Size", file="p.dfy", line=5, partition=1, scenario=k,
+                    label="", kind=ScenarioKind.BASE, pin=None, inputs={}, outputs={}) for k in (1, 2)]
+
+    def never_ran(program, text, cases, options):
+        return RunResult(program, tuple(Verdict(tc.name, tc.method, 1, tc.scenario, Status.NOT_TESTED,
+                                                "build failed: dafny exited with 134") for tc in cases))
+
+    monkeypatch.setattr(probe_module, "run_tests", never_ran)
+    got = probe_module.probe("p.dfy", [[(tc, "") for tc in tcs]], [])
+    assert got.slow == frozenset() and "not measured" in got.skipped and "exited with 134" in got.skipped
+
+    def one_hung(program, text, cases, options):
+        verdicts = (Verdict(cases[0].name, "Size", 1, 1, Status.NOT_TESTED, "too slow"),
+                    Verdict(cases[1].name, "Size", 1, 2, Status.NOT_TESTED, "build failed: x"))
+        return RunResult(program, verdicts, ran=frozenset({cases[0].name}))
+
+    monkeypatch.setattr(probe_module, "run_tests", one_hung)
+    got = probe_module.probe("p.dfy", [[(tc, "") for tc in tcs]], [])
+    assert got.slow == frozenset({"Test_Size_p1_s1"}) and not got.skipped

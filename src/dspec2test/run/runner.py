@@ -54,6 +54,7 @@ class RunResult:
     no_body: tuple[str, ...] = ()  # members without a body (TDD red state)
     rounds: int = 0
     wall_s: float = 0.0
+    ran: frozenset[str] = frozenset()  # tests seen running (any marker): not those that never built
 
 
 class Progress(Protocol):
@@ -100,6 +101,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     progress.started(len(unique), program, options.target)
     done: dict[str, Verdict] = {}
     extra: dict = {}
+    ran: set[str] = set()
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce)
@@ -131,6 +133,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 break
             for (_, name), obs in got.seen.items():
                 done[name] = verdict_of(by_name[name], obs, options.timeout_s)
+                ran.add(name)
             for name in pending:
                 if name not in done:
                     done[name] = base_verdict(by_name[name], *_unexplained(got, options))
@@ -144,7 +147,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     if any(_wants_facts(v) for v in verdicts):
         facts = source_facts(program)
         verdicts = tuple(_with_facts(v, facts) for v in verdicts)
-    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, **extra)
+    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran), **extra)
 
 
 def _wants_facts(v: Verdict) -> bool:
