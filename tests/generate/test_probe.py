@@ -4,7 +4,8 @@ import dspec2test.probe as probe_module
 from dspec2test.dafny.parser import parse_program
 from dspec2test.partition.contracts import select
 from dspec2test.probe import probeable, reaches_recursion
-from dspec2test.records import ScenarioKind, Status, TestCase, Verdict
+from dspec2test import records
+from dspec2test.records import ScenarioKind, Status, Verdict
 from dspec2test.run.runner import RunResult
 
 PROG = """
@@ -32,7 +33,7 @@ def test_members_with_a_recursive_contract_are_probed_unless_an_output_has_no_li
 
 def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
     # dafny refused to start (under a memory cap): every probe is not-tested, none ran, none is slow
-    tcs = [TestCase(name=f"Test_Size_p1_s{k}", method="Size", file="p.dfy", line=5, partition=1, scenario=k,
+    tcs = [records.TestCase(name=f"Test_Size_p1_s{k}", method="Size", file="p.dfy", line=5, partition=1, scenario=k,
                     label="", kind=ScenarioKind.BASE, pin=None, inputs={}, outputs={}) for k in (1, 2)]
 
     def never_ran(program, text, cases, options):
