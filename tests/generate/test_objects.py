@@ -165,3 +165,11 @@ def _caught(tmp_path: Path, fixture: str, *versions: list[tuple[str, str]]) -> l
             (v.test, v.message) for v in verdicts]
         out.append({v.method for v in verdicts if v.status is Status.FAILED})
     return out
+
+
+@pytest.mark.dafny
+def test_old_of_an_array_field_is_the_array_it_held_and_its_elements_are_read_from_a_copy(tmp_path):
+    # `mem == old(mem)` compares references: a copy of the contents there did not type-check
+    [wrote_elsewhere] = _caught(tmp_path, "objects_array_field.dfy",
+                                [("    mem[off] := v;", "    mem[off] := v; if off > 0 { mem[0] := v + 1; }")])
+    assert wrote_elsewhere == {"Log.Write"}

@@ -100,6 +100,9 @@ class Snapshots:
         an object is copied as a value, where it reads no bound variable."""
         fields = {print_expr(ast.MemberSelect(r.expr, f.name)): f for r in self.contract.objects.roots
                   for f in r.fields}
+        whole = print_expr(inner)
+        if isinstance(inner, ast.MemberSelect) and whole in fields and _is_array(fields[whole].type):
+            return self._value(inner)  # old(o.a) is the array the field held before the call, not its contents
 
         def go(n: ast.Node) -> ast.Node:
             if isinstance(n, ast.MemberSelect) and print_expr(n) in fields:
