@@ -133,11 +133,13 @@ def _retried(gens: Sequence["MemberGeneration"], results: list[Any], options: Ge
     with recursive functions left open to the solver: its inputs then meet every clause but those calls,
     and the tests still check every clause at run time. Not where a requires calls one: an input could
     break it, and the test would be bad input."""
+    if options.opaque_recursion:
+        return results
     again = [i for i, (g, r) in enumerate(zip(gens, results))
              if isinstance(r, Failed) and not (isinstance(r.partial, MemberResult) and r.partial.tests)
              and reaches_recursion(g.contract, g.ctx.program)
              and not reaches_recursion(g.contract, g.ctx.program, frozenset({"requires"}))]
-    if not again or options.opaque_recursion:
+    if not again:
         return results
     # no concrete expected values (--simplify): the outputs of a model with open functions mean nothing
     opts = replace(options, opaque_recursion=True, simplify=False,
@@ -472,8 +474,8 @@ class MemberGeneration:
                          outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
             return entry, model
         admits = getattr(solver, "admits", None)
-        raw = {v.name: model.raw[pre_state_name(v.name) if v.name in c.pre_state else v.name]
-               for v in c.params if (pre_state_name(v.name) if v.name in c.pre_state else v.name) in model.raw}
+        state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
+        raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
         if admits is not None and admits(inputs, [cl.expr for cl in c.requires], raw) is False:
             # the literals a test would hold break a requires or a type constraint: never written
             entry.update(status="bad-input", inputs=inputs,

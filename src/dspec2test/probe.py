@@ -18,7 +18,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
 from dspec2test.emit.tests_file import Checks, EmitContext, emit_file, emit_test
 from dspec2test.partition.contracts import Contract, is_array_type, iter_members
-from dspec2test.partition.walk import walk
+from dspec2test.partition.walk import called_names
 from dspec2test.records import Status, TestCase
 from dspec2test.run import RunOptions, run_tests
 
@@ -31,9 +31,9 @@ def reaches_recursion(contract: Contract, program: ast.Program, kinds: frozenset
     functions, a function that calls itself (or is part of a cycle of calls)."""
     bodies = {f.name: f.body for _, f in iter_members(program.decls)
               if isinstance(f, ast.Function) and f.body is not None}
-    calls = {name: _called(body) & set(bodies) for name, body in bodies.items()}
+    calls = {name: called_names(body) & set(bodies) for name, body in bodies.items()}
     clauses = [c for c in contract.clauses if kinds is None or c.kind in kinds]
-    start = set().union(*(_called(c.expr) for c in clauses)) & set(bodies) if clauses else set()
+    start = set().union(*(called_names(c.expr) for c in clauses)) & set(bodies) if clauses else set()
     for root in start:
         seen: set[str] = set()
         stack = list(calls[root])
@@ -45,17 +45,6 @@ def reaches_recursion(contract: Contract, program: ast.Program, kinds: frozenset
                 seen.add(name)
                 stack += calls.get(name, ())
     return False
-
-
-def _called(e: ast.Node) -> set[str]:
-    out = set()
-    for n in walk(e):
-        if isinstance(n, ast.Call):
-            if isinstance(n.callee, ast.Name):
-                out.add(n.callee.name)
-            elif isinstance(n.callee, ast.MemberSelect):
-                out.add(n.callee.name)
-    return out
 
 
 def probeable(contract: Contract, program: ast.Program) -> bool:

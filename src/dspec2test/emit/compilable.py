@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import iter_members
-from dspec2test.partition.walk import rebuild, walk
+from dspec2test.partition.walk import called_names, rebuild, walk
 
 _GHOST_FUNCTION_KINDS = {"least predicate", "greatest predicate", "twostate function", "twostate predicate"}
 _LOWER = {"<=", "<"}  # lo OP v
@@ -22,7 +22,7 @@ _UPPER = {"<", "<="}  # v OP hi
 @dataclass(frozen=True)
 class GhostIndex:
     names: frozenset[str]  # short names of ghost members anywhere in the program
-    bodiless: frozenset[str] = frozenset()  # functions without a body: nothing a test could call
+    bodiless: frozenset[str] = frozenset()  # non-ghost functions without a body: nothing a test could call
     # ghost functions a check can use through their bodies: module-level, with a body, not recursive,
     # their short name unique in the program
     inlinable: tuple[tuple[str, ast.Function], ...] = ()
@@ -43,8 +43,8 @@ class GhostIndex:
                 ghosts.add(d.name)
         inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
                           if isinstance(d, ast.Function) and name in ghosts and d.body is not None
-                          and getattr(scope, "owner", None) is None and name not in _called(d.body))
-        return GhostIndex(frozenset(ghosts), frozenset(bodiless), inlinable)
+                          and getattr(scope, "owner", None) is None and name not in called_names(d.body))
+        return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable)
 
 
 def unghosted(e: ast.Expr, ghosts: GhostIndex, depth: int = 3) -> ast.Expr | None:
@@ -73,9 +73,6 @@ def unghosted(e: ast.Expr, ghosts: GhostIndex, depth: int = 3) -> ast.Expr | Non
     return None
 
 
-def _called(e: ast.Expr) -> set[str]:
-    return {n.callee.name for n in walk(e) if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name)}
-
 
 def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
     for n in walk(e):
@@ -95,7 +92,7 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             return "two-state call"
         if isinstance(n, ast.Name) and n.name in ghosts.names:
             return f"{n.name} is ghost"
-        if isinstance(n, (ast.Name, ast.MemberSelect)) and n.name in ghosts.bodiless - ghosts.names:
+        if isinstance(n, (ast.Name, ast.MemberSelect)) and n.name in ghosts.bodiless:
             return f"{n.name} has no body"
         if isinstance(n, ast.MemberSelect) and n.name in ("requires", "reads"):
             return f".{n.name} of a function is ghost"  # keywords: no field can have these names

@@ -147,6 +147,12 @@ def _sub_value(v: object, live: dict[str, ast.Expr], go: Callable) -> object:
     return v
 
 
+def called_names(e: ast.Node) -> set[str]:
+    """Short names of the functions `e` calls, by name or as a member (`f(x)`, `o.f(x)`)."""
+    return {n.callee.name for n in walk(e)
+            if isinstance(n, ast.Call) and isinstance(n.callee, (ast.Name, ast.MemberSelect))}
+
+
 def conj(lits: tuple[ast.Expr, ...] | list[ast.Expr]) -> ast.Expr:
     """Left-nested `&&` of the literals; `true` when there are none."""
     if not lits:

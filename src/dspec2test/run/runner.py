@@ -27,7 +27,7 @@ from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
 from dspec2test.run.observe import Observed, observe
 from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
-from dspec2test.run.verdicts import base_verdict, verdict_of
+from dspec2test.run.verdicts import base_verdict, no_body_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
@@ -123,8 +123,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                     ws, broken = dropped  # our bug in some generated tests: report those, run the others
                     for name, diagnostic in broken.items():
                         tc = by_name[name]
-                        done[name] = (base_verdict(tc, Status.NO_IMPLEMENTATION, f"no implementation yet: {tc.method} "
-                                                   "has no body") if tc.method in ws.no_body else
+                        done[name] = (base_verdict(tc, Status.NO_IMPLEMENTATION, no_body_message(tc.method))
+                                      if tc.method in ws.no_body else
                                       base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}"))
                     pending = [n for n in pending if n not in done]
                     continue
@@ -203,7 +203,7 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...], build: Attemp
         names = ", ".join(missing)
         for tc in cases:
             member = _matching_member(tc, missing)
-            message = (f"no implementation yet: {member} has no body" if member else
+            message = (no_body_message(member) if member else
                        f"not run: Dafny cannot compile the program while {names} "
                        f"{'has' if len(missing) == 1 else 'have'} no body")
             verdicts[tc.name] = base_verdict(tc, Status.NO_IMPLEMENTATION, message)

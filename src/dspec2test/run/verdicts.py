@@ -15,6 +15,13 @@ from dspec2test.records import CheckKind, Status, TestCase, Verdict
 from dspec2test.run.reader import End, Observation, Phase
 
 
+def no_body_message(member: str, stub: str | None = None) -> str:
+    """Why a test of `member` is no-implementation: it, or the `stub` it calls, has no body."""
+    if stub is None or stub == member:
+        return f"no implementation yet: {member} has no body"
+    return f"no implementation yet: {member} calls {stub}, which has no body"
+
+
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
@@ -50,9 +57,7 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
             return Status.FAILED, f"expected {check.text} (ensures, line {check.line})"
         return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}"
     if obs.end is End.NO_BODY:
-        if obs.member == member:
-            return Status.NO_IMPLEMENTATION, f"no implementation yet: {member} has no body"
-        return Status.NO_IMPLEMENTATION, f"no implementation yet: {member} calls {obs.member}, which has no body"
+        return Status.NO_IMPLEMENTATION, no_body_message(member, obs.member)
     if obs.end in (End.HUNG, End.CPU_LIMIT):
         limit = (f"{obs.message}" if obs.end is End.CPU_LIMIT and obs.message
                  else f"no verdict within {wall_s:g} s (wall clock)")

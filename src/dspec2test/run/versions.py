@@ -23,7 +23,7 @@ from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.executors import Limits, TestRef, make_executor
 from dspec2test.run.observe import observe
 from dspec2test.run.stubs import stubbed
-from dspec2test.run.verdicts import status_of
+from dspec2test.run.verdicts import no_body_message, status_of
 from dspec2test.toolchain import Toolchain
 
 SUBJECT_MODULE = "BenchSubject"  # batched runs wrap program version k in module BenchSubject<kkk>
@@ -122,7 +122,7 @@ def run_alone(version: Version, suite: Suite, config: VersionsConfig, tools: Too
     if not taken_out or got.build_error is not None:
         return got
     cases = {t.name: t.case for t in suite.tests}
-    dropped = tuple(Outcome(name, Status.NO_IMPLEMENTATION, f"no implementation yet: {case.method} has no body")
+    dropped = tuple(Outcome(name, Status.NO_IMPLEMENTATION, no_body_message(case.method))
                     if (case := cases.get(name)) is not None and case.method in stubs
                     else Outcome(name, Status.NOT_TESTED, f"the test does not build: {error}")
                     for name, error in taken_out.items())
