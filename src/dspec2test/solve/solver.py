@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Sequence
@@ -22,6 +21,7 @@ from dspec2test.solve.objects import object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types, cells
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_
+from dspec2test.solve.watchdog import Watchdog
 
 NICE_INT = 100  # first attempt keeps numbers within +-NICE_INT and chars alphanumeric, for readable tests
 SEED = 0
@@ -84,6 +84,7 @@ class _Z3:
         self.defined = 0
         self._cache: dict[int, tuple] = {}
         self.interrupted = False
+        self.watch = Watchdog(self.ctx.interrupt)
 
     def tr(self, term):
         hit = self._cache.get(term.get_id())
@@ -103,8 +104,7 @@ class _Z3:
 class _Query:
     """One Z3 solver in the Solver's context.
 
-    The time limit is a Python timer that interrupts the context, not Z3's own `timeout`: Z3 4.8.12's
-    timer thread pool can deadlock after a timeout fires (Z3Prover/z3#5371)."""
+    The time limit is the context's watchdog (watchdog.py), not Z3's own `timeout`."""
 
     def __init__(self, z: _Z3, timeout_ms: int, optimize: bool = False, budget: int = 0):
         self.z = z
@@ -123,27 +123,12 @@ class _Query:
         self.solver.add(*[self.z.tr(f) for f in formulas])
 
     def check(self, *assumptions):
-        done = threading.Event()
-        fired = []
-
-        def interrupt() -> None:
-            # An interrupt that lands before Z3 starts searching is lost, so repeat until the check returns.
-            if done.wait(self.timeout_ms / 1000.0):
-                return
-            while not done.is_set():
-                fired.append(True)
-                self.z.ctx.interrupt()
-                done.wait(0.05)
-
-        watcher = threading.Thread(target=interrupt, daemon=True)
-        watcher.start()
+        self.z.watch.arm(self.timeout_ms / 1000.0)
         try:
             return self.solver.check(*[self.z.tr(a) for a in assumptions])
         finally:
-            done.set()
-            watcher.join()
-            self.timed_out = bool(fired)
-            if fired:
+            self.timed_out = self.z.watch.disarm()
+            if self.timed_out:
                 self.z.interrupted = True  # the context may keep the cancel flag: later queries use a new one
 
     def model(self) -> z3.ModelRef:

@@ -1,0 +1,61 @@
+"""The clock of Z3 queries: interrupts a context when a check outlives its time limit.
+
+Z3's own `timeout` is not used: Z3 4.8.12's timer thread pool can deadlock after a timeout fires
+(Z3Prover/z3#5371). A Python thread per check did the job but cost about a millisecond each to start and
+join, a fifth of a typical member's generation time (dozens of quick checks); so one thread per context
+waits for deadlines while checks come, and ends after a while without any.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+IDLE_S = 2.0  # a watchdog's thread ends after this long without a check (a new check starts another)
+REPEAT_S = 0.05  # an interrupt that lands before Z3 starts searching is lost: repeated until the check ends
+
+
+class Watchdog:
+    """Calls `interrupt` (repeatedly) once the check between `arm` and `disarm` has run `seconds`."""
+
+    def __init__(self, interrupt: Callable[[], None]):
+        self._interrupt = interrupt
+        self._cond = threading.Condition()
+        self._deadline: float | None = None
+        self._fired = False
+        self._thread: threading.Thread | None = None
+
+    def arm(self, seconds: float) -> None:
+        with self._cond:
+            self._deadline = time.monotonic() + seconds
+            self._fired = False
+            # a thread of a parent process does not run in a forked child
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._watch, daemon=True)
+                self._thread.start()
+            else:
+                self._cond.notify()
+
+    def disarm(self) -> bool:
+        """End the check's watch; whether the interrupt fired. Once this returns, no interrupt of this
+        check lands (the thread interrupts only under the lock, and only while a deadline is set)."""
+        with self._cond:
+            self._deadline = None
+            return self._fired
+
+    def _watch(self) -> None:
+        with self._cond:
+            while True:
+                if self._deadline is None:
+                    if not self._cond.wait(IDLE_S) and self._deadline is None:
+                        self._thread = None
+                        return
+                    continue
+                left = self._deadline - time.monotonic()
+                if left > 0:
+                    self._cond.wait(left)
+                    continue
+                self._fired = True
+                self._interrupt()
+                self._cond.wait(REPEAT_S)
