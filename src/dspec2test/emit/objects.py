@@ -18,7 +18,7 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
 from dspec2test.partition.contracts import Contract, Var, pre_state_name
-from dspec2test.partition.objects import ELEMENT
+from dspec2test.partition.objects import ELEMENT, Build, drive_arg_name, drive_op_name
 from dspec2test.partition.types import TypeIndex
 from dspec2test.solve.literal import ObjRef
 
@@ -63,6 +63,8 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             made[ident] = v.name
             build = root.builds[ref.cls if ref.cls < len(root.builds) else 0]
             out[v.name] = build.call([values[arg] for arg, _ in build.args])
+            if root.driven:
+                out.update(drive_calls(root.name, build, values))
     _elements(contract, values, raw, out)
     # the fields of a null object, or of one another input already is, are not the test's to set
     for r in roots.values():
@@ -70,6 +72,44 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             for f in r.fields:
                 out.pop(r.field_var(f), None)
     return out
+
+
+def drive_calls(root: str, build: Build, values: dict[str, str]) -> dict[str, str]:
+    """The method calls that bring a driven root to its state, in order: `root#1` -> `Enqueue(3)`."""
+    out: dict[str, str] = {}
+    for k in range(1, build.steps + 1):
+        op = int(values.get(drive_op_name(root, k), "0"))
+        if not 0 < op <= len(build.drivers):
+            break
+        m = build.drivers[op - 1]
+        args = ", ".join(values[drive_arg_name(root, k, m, p.name)] for p in m.params)
+        out[f"{root}{DRIVE}{k}"] = f"{m.name}({args})"
+    return out
+
+
+def drive_lines(contract: Contract, inputs: dict[str, str]) -> list[str]:
+    """`o.Enqueue(3);` per call after a driven root's construction (a method that returns values has them
+    held in variables nobody reads)."""
+    lines: list[str] = []
+    for r in contract.objects.roots:
+        if not r.driven or r.output or not r.builds:
+            continue
+        build = r.builds[0]
+        for k in range(1, build.steps + 1):
+            call = inputs.get(f"{r.name}{DRIVE}{k}")
+            if call is None:
+                break
+            m = next(d for d in build.drivers if call.startswith(d.name + "("))
+            target = f"{test_var(r.name)}.{call}"
+            if m.returns:
+                names = ", ".join(f"{test_var(r.name)}_{k}_{p.name}" for p in m.returns)
+                lines.append(f"var {names} := {target};")
+            else:
+                lines.append(f"{target};")
+    return lines
+
+
+DRIVE = "#call"  # key of a driven root's k-th call in a test's inputs: `this#call1`
 
 
 def _elements(contract: Contract, values: dict[str, str], raw: dict[str, Any], out: dict[str, str]) -> None:
@@ -147,6 +187,7 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
         annotation = f": {typed(r.type)}" if r.name != "this" else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
+    lines += drive_lines(contract, inputs)
     for r in roots:
         if inputs[r.name] == "null" or (inputs[r.name] in {x.name for x in roots} and inputs[r.name] != r.name):
             continue

@@ -283,7 +283,7 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
             sel = ast.MemberSelect(r.expr, f.name)
             state.append(Var(r.field_var(f), f.type, r.output, f.ghost, ast.Old(sel) if f.modified else sel))
         for b in r.builds:
-            hidden += [Var(name, t, False) for name, t in b.args]
+            hidden += [Var(name, t, False) for name, t in b.args + b.drive_vars(r.name)]
     hidden = list({v.name: v for v in hidden}.values())
     return replace(c, requires=tuple(requires), ensures=tuple(ensures), pre_state=arrays + objects.pre_state,
                    objects=objects, state=tuple(state), hidden=tuple(hidden))

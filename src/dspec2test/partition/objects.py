@@ -36,6 +36,28 @@ def ctor_field_name(root: str, field_name: str) -> str:
     return f"{root}#new.{field_name}"
 
 
+DRIVE_STEPS = 3  # method calls after a driven root's construction: short sequences, the solver picks them
+
+
+def opaque_name(pred: ast.Function) -> str:
+    """A parameterless predicate of a driven root held as a value of its state (`Valid()`)."""
+    return f"{pred.name}()"
+
+
+def drive_op_name(root: str, step: int) -> str:
+    """The solver's variable saying which method a driven root's step calls (0: none, k: the k-th driver)."""
+    return f"{root}#drive{step}"
+
+
+def drive_arg_name(root: str, step: int, method: ast.Method, formal: str) -> str:
+    return f"{root}#drive{step}:{method.name}:{formal}"
+
+
+def drive_state_name(root: str, step: int, field_name: str) -> str:
+    """A field of a driven root in the state after its constructor (step 0) and each call."""
+    return f"{root}#state{step}.{field_name}"
+
+
 # ---------------------------------------------------------------- the program's classes
 
 
@@ -135,12 +157,14 @@ class FieldUse:
     ghost: bool
     const: bool  # set only by a constructor
     modified: bool  # the member may change it: the solver has its pre-state too
-    decl: ast.Field | ast.Const = field(compare=False, repr=False)
+    decl: ast.Field | ast.Const | ast.Function = field(compare=False, repr=False)
+    # the test cannot assign it: the object's state comes from its constructor and methods (a driven root)
+    fixed: bool = False
 
     @property
     def settable(self) -> bool:
-        """A test may assign it (`o.f := v;`): a compiled `var` field."""
-        return not self.ghost and not self.const
+        """A test may assign it (`o.f := v;`): a compiled `var` field of an object the test sets up."""
+        return not self.ghost and not self.const and not self.fixed
 
 
 @dataclass(frozen=True)
@@ -153,6 +177,16 @@ class Build:
     args: tuple[tuple[str, ast.Type], ...] = ()  # (solver variable, type) per constructor formal
     # const fields whose value only this constructor decides: the solver needs its ensures for them
     decides: tuple[str, ...] = ()
+    # a driven root: after construction, up to `steps` calls of these methods (chosen by the solver) bring
+    # the object to the state the member requires
+    drivers: tuple[ast.Method, ...] = field(default=(), compare=False, repr=False)
+    steps: int = 0
+    drive_args: tuple[tuple[str, ast.Type], ...] = ()  # (solver variable, type) per step, driver and formal
+
+    def drive_vars(self, root: str) -> tuple[tuple[str, ast.Type], ...]:
+        """The solver's variables of the calls after construction: which method per step, and its arguments."""
+        ops = tuple((drive_op_name(root, k), ast.NamedType("int")) for k in range(1, self.steps + 1))
+        return ops + self.drive_args
 
     def call(self, literals: list[str]) -> str:
         if self.ctor is None:
@@ -181,6 +215,9 @@ class Root:
     builds: tuple[Build, ...]  # per class it can be built as (several for a trait with several classes)
     fields: tuple[FieldUse, ...]
     parent: str | None = None  # the root holding it in a field, for `this.next`
+    # built only through its class's constructor and methods (deep_invariant): its fields are the abstract
+    # state their contracts speak of, its predicates (`Valid()`) opaque values of that state
+    driven: bool = False
 
     @property
     def expr(self) -> ast.Expr:
@@ -311,6 +348,7 @@ class _Deriver:
     frames: list[ast.Expr]  # the modifies clause's expressions (contract's spelling: `this.f`, `o`)
     print_type: object
     whole: list[ast.Expr]  # objects of which the contract reads every field (`unchanged(o)`)
+    exprs: list[ast.Expr] = field(default_factory=list)  # the contract's own clauses
     roots: list[Root] = field(default_factory=list)
     unsupported: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
@@ -390,6 +428,9 @@ class _Deriver:
         if decl is None:
             self.unsupported.append(f"{name}: type {self.print_type(t)}")
             return
+        if depth == 0 and decl.kind == "class" and deep_invariant(self.index, decl, self.names):
+            self.add_driven(name, t, decl, output)
+            return
         impls = self.index.implementations(decl)
         if not impls and not output:
             self.unsupported.append(f"{name}: no class of the program implements trait {decl.name}")
@@ -422,6 +463,52 @@ class _Deriver:
             if self.index.lookup(f.type) is not None and not f.ghost:
                 self.add(root.field_var(f), f.type, output, name, depth + 1)
 
+    def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool) -> None:
+        """An object whose invariant reaches beyond its own fields (deep_invariant): no assignment of
+        fields makes a valid one, so a test makes it as a user would, by its constructor and then calls
+        of its methods. Its state is what their contracts say: the fields they and the member's contract
+        name (none of the objects those hold) and its parameterless predicates, as opaque values."""
+        tsub = class_type_args(t, cls)
+        ctors = [m for m in cls.members if isinstance(m, ast.Method) and m.kind == "constructor"]
+        drivers = tuple(m for m in self.index.members(cls) if _drives(self.index, m))
+        clauses: list[ast.Node] = []
+        for m in ctors + list(drivers):
+            clauses += [c.expr for c in (*m.spec.requires, *m.spec.ensures)]
+        said = {n.name for e in clauses for n in walk(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
+        direct = {n.name for e in self.exprs for n in walk(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
+        fields: dict[str, FieldUse] = {}
+        here = root_expr(name)
+        for m in self.index.members(cls):
+            if getattr(m, "static", False) or getattr(m, "name", None) not in said | direct:
+                continue
+            if isinstance(m, ast.Field) or (isinstance(m, ast.Const) and m.value is None):
+                if m.type is None:
+                    continue
+                ftype = instantiate(m.type, tsub)
+                fields[m.name] = FieldUse(m.name, ftype, m.ghost, isinstance(m, ast.Const),
+                                          not output and not isinstance(m, ast.Const) and self.modified(here, m.name),
+                                          decl=m, fixed=True)
+            elif isinstance(m, ast.Function) and not m.params and m.result_type is not None and not m.type_params:
+                rtype = instantiate(m.result_type, tsub)
+                fields[opaque_name(m)] = FieldUse(opaque_name(m), rtype, True, False,
+                                                  not output and self.modified(here, m.name), decl=m, fixed=True)
+        builds: tuple[Build, ...] = ()
+        if not output:
+            if not ctors:
+                self.unsupported.append(f"{name}: an object of class {cls.name}, whose invariant reads other "
+                                        f"objects, and which has no constructor to make a valid one")
+                return
+            text = class_text(cls, self.index, tsub, self.print_type)
+            # the constructor that says most of the new object's state, then the one with fewest arguments
+            best = max(ctors, key=lambda c: (len(c.spec.ensures), -len(c.params)))
+            args = tuple((ctor_arg_name(name, p.name), instantiate(p.type, tsub)) for p in best.params)
+            steps = DRIVE_STEPS if drivers else 0
+            dargs = tuple((drive_arg_name(name, k, m, p.name), instantiate(p.type, tsub))
+                          for k in range(1, steps + 1) for m in drivers for p in m.params)
+            builds = (Build(cls, text, best, args, (), drivers, steps, dargs),)
+        nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
+        self.roots.append(Root(name, t, nullable, output, builds, tuple(fields.values()), None, driven=True))
+
     def build(self, root: str, cls: ast.ClassDecl, t: ast.Type, decl: ast.ClassDecl,
               fields: dict[str, FieldUse]) -> Build:
         tsub = class_type_args(t, cls) if cls is decl else {p.name: DEFAULT_TYPE_ARG for p in cls.type_params}
@@ -443,6 +530,34 @@ class _Deriver:
                 self.notes.append(f"{root}.{n} is a const only {cls.name}'s constructor sets, and its ensures do "
                                   f"not say to what: the tests take what it gives, the solver cannot choose it")
         return Build(cls, text, best, args, decided(best))
+
+
+def deep_invariant(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bool:
+    """Does a parameterless predicate of the class that objects keep or the contract names reach
+    beyond the object's own fields by calling a predicate of another object (`n.Valid()` for the nodes
+    of a list, `root.valid()`)? That is recursion through the heap: the solver holds an object's fields,
+    and those of the objects its fields hold, not such graphs."""
+    kept = class_invariants(index, cls, None)
+    preds = [m for m in index.members(cls) if isinstance(m, ast.Function) and not m.params and not m.static
+             and m.body is not None and (m.name in names or any(m is k for k in kept))]
+    if not preds:
+        return False
+    funcs = {m.name for c in index.order for m in index.members(c) if isinstance(m, ast.Function) and not m.static}
+    for p in preds:
+        body = explicit_this(p.body, index, cls, {x.name for x in p.params})
+        for n in walk(body):
+            if isinstance(n, ast.Call) and isinstance(n.callee, ast.MemberSelect) and n.callee.name in funcs \
+                    and not isinstance(n.callee.obj, ast.ThisExpr):
+                return True
+    return False
+
+
+def _drives(index: ClassIndex, m: ast.Decl) -> bool:
+    """A method a test may call to change an object's state: compiled, of the instance, with a frame, and
+    with parameters of plain types only (their arguments are solved)."""
+    return isinstance(m, ast.Method) and m.kind == "method" and not m.ghost and not m.static \
+        and not m.type_params and bool(m.spec.modifies) and not any(a.name == "test" for a in m.attributes) \
+        and all(index.lookup(p.type) is None and not holds_objects(index, p.type) for p in m.params)
 
 
 def holds_objects(index: ClassIndex, t: ast.Type) -> bool:
@@ -484,7 +599,7 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
               for c in getattr(member.spec, "modifies", ()) for e in c.exprs]
     if not static and cls is not None and _autocontracts(cls) and isinstance(member, ast.Method):
         frames.append(ast.ThisExpr())  # {:autocontracts} adds `modifies Repr`, this among it
-    d = _Deriver(index, member, names, frames, print_type, unchanged_roots(exprs))
+    d = _Deriver(index, member, names, frames, print_type, unchanged_roots(exprs), list(exprs))
     if not static and cls is not None:
         t = ast.NamedType(index.qualified(cls), tuple(DEFAULT_TYPE_ARG for _ in cls.type_params))
         d.add("this", t, is_ctor, None, 0)
@@ -494,7 +609,7 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
         else:
             d.add_elements(name, t)
     for r in list(d.roots):  # collections of objects in the fields of input objects
-        if not r.output:
+        if not r.output and not r.driven:
             for f in r.fields:
                 if f.settable:
                     d.add_elements(r.field_var(f), f.type)

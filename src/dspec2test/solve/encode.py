@@ -18,7 +18,7 @@ from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RT
 from dspec2test.errors import Unsupported
 from dspec2test.solve.types import Types
 from dspec2test.solve import quant
-from dspec2test.solve.values import (HEAP, THIS, TV, Env, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_,
+from dspec2test.solve.values import (HEAP, PRE_HEAP, THIS, TV, Env, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_,
                                      multiset_from_cands, or_, unsupported as _u)
 
 ANY = RType("any")  # element type of `[]` before its context gives one
@@ -111,7 +111,7 @@ class Encoder:
                 if isinstance(x, ast.Name):
                     names.add(x.name)
             # a field read depends on the receiver and the heap state, which no name of the node shows
-            names |= {THIS, HEAP}
+            names |= {THIS, HEAP, PRE_HEAP}
             hit = self._pure[id(e)] = (e, tuple(sorted(names)) if pure else None)
         return hit[1]
 
@@ -234,6 +234,11 @@ class Encoder:
         """`o.F(args)`: F of the object's class, with `this` the object; where the object may be of several
         classes that define F differently, the one of its class."""
         o = obj.v
+        heap = env.vars.get(HEAP)
+        if not args and isinstance(o, ObjV) and o.name and heap is not None:
+            held = heap.v.fields.get(f"{o.name}.{name}()")  # a driven object's predicate: a value of its state
+            if held is not None:
+                return held
         if not isinstance(o, ObjV) or not o.classes:
             raise _u(f"call of {name} on an object of unknown class", node)
         found = []
@@ -868,8 +873,9 @@ class Encoder:
             raise _u("old", e)
         # only the modified arrays differ; a bound variable that shadows one keeps its value
         swap = {n: pre for n, (post, pre) in self.pre_state.items() if env.vars.get(n) is post}
-        if self.pre_heap is not None and HEAP in env.vars:
-            swap[HEAP] = self.pre_heap
+        pre_heap = env.vars.get(PRE_HEAP, self.pre_heap)  # a call's own old() state, else the member's
+        if pre_heap is not None and HEAP in env.vars:
+            swap[HEAP] = pre_heap
         return self.enc(e.expr, env.bind(swap) if swap else env)
 
     def e_StmtExpr(self, e, env):

@@ -17,10 +17,11 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.partition.objects import Build, Elements, Objects, Root, ctor_field_name
+from dspec2test.partition.objects import (Build, Elements, Objects, Root, ctor_field_name, drive_arg_name,
+                                          drive_op_name, drive_state_name)
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import HEAP, THIS, TV, Env, Heap, MultisetV, ObjV, SetV, and_
+from dspec2test.solve.values import HEAP, PRE_HEAP, THIS, TV, Env, Heap, MultisetV, ObjV, SetV, and_
 
 HEAP_T = RType("heap")
 
@@ -61,8 +62,18 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], enco
         for b in inputs[i + 1:]:
             out += _aliasing(a, b, post, pre)
             differ += _differ(a, b, fields_pre)
+    driven = [r for r in inputs if r.driven]
+    for r in driven:  # made by a constructor and calls of its own: a new object, apart from every other
+        o = post[r.name].v
+        if isinstance(o, ObjV):
+            out.append(o.id != 0)
+            out += [z3.Or(x.id == 0, x.id != o.id) for x in (post[q.name].v for q in inputs if q is not r)
+                    if isinstance(x, ObjV)]
     for r in inputs:
         tv = post[r.name]
+        if r.driven:
+            out += driven_state(r, r.builds[0], tv, post, fields_pre, encoder) if r.builds else []
+            continue
         for k, build in enumerate(r.builds):
             facts = _construction(r, build, tv, post, fields_pre, resolver, boolean, declare)
             o = tv.v
@@ -233,6 +244,78 @@ def _construction(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre
             except Unsupported:
                 continue  # a clause it cannot encode only leaves the consts freer (checked at run time)
     return out
+
+
+def driven_state(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre: dict[str, TV],
+                 encoder: Encoder) -> list[z3.BoolRef]:
+    """A driven root's state before the call, as its constructor and then up to `build.steps` calls of
+    its methods leave it: the constructor's ensures hold in state 0, each call's requires in the state
+    before it and its ensures between the two (old() the earlier one); a step that calls nothing keeps
+    the state, and so do all later steps. The last state is the member's pre-state. A method whose
+    contract cannot be encoded is never called (what it does would be unknown); a constructor whose
+    ensures cannot be, makes the object unbuildable (Unsupported)."""
+    types, boolean = encoder.types, encoder.boolean
+    ctor = build.ctor
+    if ctor is None:
+        return []
+    steps = build.steps
+    resolver = encoder.resolver
+
+    def state(k: int) -> dict[str, TV]:
+        if k == steps:
+            return {r.field_var(f): fields_pre[r.field_var(f)] for f in r.fields if r.field_var(f) in fields_pre}
+        return {r.field_var(f): types.declare(drive_state_name(r.name, k, f.name), fields_pre[r.field_var(f)].t)
+                for f in r.fields if r.field_var(f) in fields_pre}
+
+    states = [state(k) for k in range(steps + 1)]
+    heaps = [TV(Heap(st), HEAP_T) for st in states]
+    out: list[z3.BoolRef] = []
+    for st in states[:-1]:
+        for x in st.values():
+            out += types.wf(x, True, encoder.constraint_of)
+    scope = resolver.scope_of(ctor)
+    args = {p.name: post[name] for p, (name, _) in zip(ctor.params, build.args) if name in post}
+    env = Env({**args, THIS: tv, HEAP: heaps[0]}, scope)
+    for c in ctor.spec.requires:
+        out.append(_encode(boolean, c.expr, env, "constructor requires"))
+    for c in ctor.spec.ensures:
+        out.append(_encode(boolean, c.expr, env, f"ensures of {r.name}'s constructor"))
+    ops = [post[drive_op_name(r.name, k)].v for k in range(1, steps + 1)]
+    consts = {r.field_var(f) for f in r.fields if f.const}
+    for k in range(1, steps + 1):
+        op = ops[k - 1]
+        out.append(z3.And(op >= 0, op <= len(build.drivers)))
+        if k < steps:
+            out.append(z3.Implies(op == 0, ops[k] == 0))  # the calls come first, then nothing
+        out.append(z3.Implies(op == 0, and_(_same(encoder, states[k - 1], states[k], states[k]))))
+        out += _same(encoder, states[k - 1], states[k], consts)
+    for j, m in enumerate(build.drivers, 1):
+        try:
+            calls = [_call(r, build, k, m, tv, post, heaps[k - 1], heaps[k], encoder) for k in range(1, steps + 1)]
+        except Unsupported:
+            out += [op != j for op in ops]  # what it does is not known: never called
+            continue
+        out += [z3.Implies(op == j, call) for op, call in zip(ops, calls)]
+    return out
+
+
+def _call(r: Root, build: Build, k: int, m: ast.Method, tv: TV, post: dict[str, TV], before: TV, after: TV,
+          encoder: Encoder) -> z3.BoolRef:
+    """Step k calls m: its requires in the state before, its ensures between the two."""
+    scope = encoder.resolver.scope_of(m)
+    binds = {p.name: post[drive_arg_name(r.name, k, m, p.name)] for p in m.params}
+    for p in m.returns:  # what it returns, the test does not use
+        binds[p.name] = encoder.types.declare(f"{r.name}#drive{k}:{m.name}->{p.name}",
+                                              encoder.resolver.rtype(p.type, scope))
+    pre = Env({**binds, THIS: tv, HEAP: before}, scope)
+    postenv = Env({**binds, THIS: tv, HEAP: after, PRE_HEAP: before}, scope)
+    parts = [encoder.boolean(c.expr, pre) for c in m.spec.requires]
+    parts += [encoder.boolean(c.expr, postenv) for c in m.spec.ensures]
+    return and_(parts)
+
+
+def _same(encoder: Encoder, a: dict[str, TV], b: dict[str, TV], names) -> list[z3.BoolRef]:
+    return [encoder.eq(a[n], b[n], None) for n in names if n in a and n in b]
 
 
 def _conjuncts(e: ast.Expr) -> list[ast.Expr]:

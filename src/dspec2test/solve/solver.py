@@ -236,6 +236,7 @@ class Solver:
         self._linear_z: _Z3 | None = None
         self._objects_differ: list[z3.BoolRef] = []
         self._element_facts = None  # objects held in collections (solve/objects.py)
+        self._objects = objects
         if objects.roots or objects.elements:
             self._add_objects(objects)
 
@@ -812,6 +813,8 @@ class Solver:
         """With the model's inputs fixed, can the outputs differ? Unsat means they are unique."""
         outs = [v for v in self.vars if v.output]
         ins = [v for v in self.vars if not v.output]
+        if any(r.driven for r in self._objects.roots):
+            return False  # the pinned state of a driven object is a belief, not what the test holds
         if any(isinstance(v.tv.v, FuncV) for v in self.vars):
             return False
         # nothing is length-limited here (inputs are pinned anyway), so uniqueness is no artefact of the limit
@@ -828,6 +831,25 @@ class Solver:
             return False
         finally:
             self._unlimited = frozenset()
+
+    def state_entailed(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
+        """With everything a test chooses pinned to the model (arguments, the constructor's and the calls'
+        of driven objects), does every state those calls can leave meet the constraints? The model's own
+        state of a driven object is only what the solver believed of it: a field no ensures decides could
+        hold anything at run time. True when there is no driven object."""
+        driven = [r for r in self._objects.roots if r.driven and not r.output]
+        if not driven:
+            return True
+        free = {r.field_var(f) for r in driven for f in r.fields}
+        free |= {pre_state_name(n) for n in free}
+        try:
+            pins = [self._pin(v, model.raw[v.name]) for v in self.vars
+                    if not v.output and v.name not in free and v.name in model.raw]
+            s = self._new(budget=PROVE_RLIMIT)
+            s.add(*self._wf(), *[p for p in pins if p is not None], z3.Not(and_(self._encode(constraints))))
+            return self._run(s) is SolveResult.UNSAT
+        except Unsupported:
+            return False
 
     def holds(self, e: ast.Expr, model: Model) -> bool | None:
         """The truth of e on the model's values (None: not decided without a query, e.g. a value with no

@@ -108,6 +108,7 @@ class Heap:
 
 HEAP = "#heap"  # the environment's entry holding the current Heap: not a Dafny name, so it clashes with none
 THIS = "this"  # the environment's entry holding the receiver
+PRE_HEAP = "#old-heap"  # where present, the Heap old() reads (a method's contract in a call sequence)
 
 
 @dataclass(frozen=True)
