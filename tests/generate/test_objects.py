@@ -173,3 +173,60 @@ def test_old_of_an_array_field_is_the_array_it_held_and_its_elements_are_read_fr
     [wrote_elsewhere] = _caught(tmp_path, "objects_array_field.dfy",
                                 [("    mem[off] := v;", "    mem[off] := v; if off > 0 { mem[0] := v + 1; }")])
     assert wrote_elsewhere == {"Log.Write"}
+
+
+NO_WAY_IN = """
+class Cell {
+  var v: int
+  ghost var repr: set<object>
+  ghost predicate ok() reads this, repr { this in repr }
+  constructor(x: int) ensures ok() && v == x { v := x; repr := {this}; }
+}
+class Box {
+  var c: Cell
+  var n: nat
+  ghost var repr: set<object>
+  ghost predicate valid() reads this, repr { c in repr && c.repr <= repr && c.ok() }
+  constructor() { c := new Cell(0); n := 0; }
+  method Get() returns (x: int) requires valid() && n > 0 ensures x == c.v { x := c.v; }
+}
+"""
+
+
+def test_an_object_whose_invariant_recurses_through_the_heap_is_built_by_its_constructor_and_methods():
+    by_name, _ = contracts((FIXTURES / "objects_linked_stack.dfy").read_text())
+    pop = by_name["Stack.Pop"]
+    [root] = pop.objects.roots
+    # its state is what the contracts of its constructor and methods speak of, the predicate an opaque value
+    assert root.driven and {f.name for f in root.fields} >= {"size", "elems", "Valid()"}
+    assert not any(f.settable for f in root.fields)  # the test never assigns a field of it
+    [build] = root.builds
+    assert [m.name for m in build.drivers] == ["Push", "Pop"] and build.steps == 3
+    assert {"this#drive1", "this#drive1:Push:x"} <= {v.name for v in pop.hidden}
+    # a class whose invariant reads only its own fields keeps the field-by-field receiver
+    counter, _ = contracts(COUNTER)
+    assert not counter["Counter.Inc"].objects.roots[0].driven
+
+
+def test_the_calls_that_make_a_driven_object_are_chosen_to_meet_the_requires_or_no_test_is_written(tmp_path):
+    prog = tmp_path / "s.dfy"
+    prog.write_text((FIXTURES / "objects_linked_stack.dfy").read_text())
+    by_name = {m["name"]: m for m in generate(str(prog)).manifest["methods"]}
+    pops = [s["inputs"] for p in by_name["Stack.Pop"]["partitions"] for s in p["scenarios"] if s["test"]]
+    assert pops and all(i["this"] == "new Stack()" and i["this#call1"].startswith("Push(") for i in pops)
+    # its requires |elems| > 0 needs one Push more than Pops: the solver counts
+    for i in pops:
+        calls = [i[k] for k in sorted(i) if k.startswith("this#call")]
+        assert sum(c.startswith("Push(") for c in calls) > sum(c == "Pop()" for c in calls)
+    # a constructor that ensures nothing says nothing of valid(): Get gets no test, and a warning says why
+    prog.write_text(NO_WAY_IN)
+    got = generate(str(prog))
+    [get] = [m for m in got.manifest["methods"] if m["name"] == "Box.Get"]
+    assert not get["unsupported"] and not any(s["test"] for p in get["partitions"] for s in p["scenarios"])
+    assert any("not known by their ensures to meet the requires" in d.message for d in got.diagnostics)
+
+
+@pytest.mark.dafny
+def test_linked_stack_tests_pass_on_the_program_and_catch_a_pop_that_keeps_its_size(tmp_path):
+    [pop] = _caught(tmp_path, "objects_linked_stack.dfy", [("    size := size - 1;\n", "")])
+    assert pop == {"Stack.Pop"}

@@ -18,7 +18,7 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
 from dspec2test.partition.contracts import Contract, Var, pre_state_name
-from dspec2test.partition.objects import ELEMENT, Build, drive_arg_name, drive_op_name
+from dspec2test.partition.objects import ELEMENT, Build, Root, drive_arg_name, drive_op_name
 from dspec2test.partition.types import TypeIndex
 from dspec2test.solve.literal import ObjRef
 
@@ -87,25 +87,22 @@ def drive_calls(root: str, build: Build, values: dict[str, str]) -> dict[str, st
     return out
 
 
-def drive_lines(contract: Contract, inputs: dict[str, str]) -> list[str]:
+def drive_lines(r: Root, inputs: dict[str, str]) -> list[str]:
     """`o.Enqueue(3);` per call after a driven root's construction (a method that returns values has them
     held in variables nobody reads)."""
     lines: list[str] = []
-    for r in contract.objects.roots:
-        if not r.driven or r.output or not r.builds:
-            continue
-        build = r.builds[0]
-        for k in range(1, build.steps + 1):
-            call = inputs.get(f"{r.name}{DRIVE}{k}")
-            if call is None:
-                break
-            m = next(d for d in build.drivers if call.startswith(d.name + "("))
-            target = f"{test_var(r.name)}.{call}"
-            if m.returns:
-                names = ", ".join(f"{test_var(r.name)}_{k}_{p.name}" for p in m.returns)
-                lines.append(f"var {names} := {target};")
-            else:
-                lines.append(f"{target};")
+    build = r.builds[0] if r.builds else None
+    for k in range(1, build.steps + 1 if build is not None else 0):
+        call = inputs.get(f"{r.name}{DRIVE}{k}")
+        if call is None:
+            break
+        m = next(d for d in build.drivers if call.startswith(d.name + "("))
+        target = f"{test_var(r.name)}.{call}"
+        if m.returns:
+            names = ", ".join(f"{test_var(r.name)}_{k}_{p.name}" for p in m.returns)
+            lines.append(f"var {names} := {target};")
+        else:
+            lines.append(f"{target};")
     return lines
 
 
@@ -187,7 +184,8 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
         annotation = f": {typed(r.type)}" if r.name != "this" else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
-    lines += drive_lines(contract, inputs)
+        if r.driven:
+            lines += drive_lines(r, inputs)
     for r in roots:
         if inputs[r.name] == "null" or (inputs[r.name] in {x.name for x in roots} and inputs[r.name] != r.name):
             continue

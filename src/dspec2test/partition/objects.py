@@ -423,7 +423,8 @@ class _Deriver:
                 return True
         return False
 
-    def add(self, name: str, t: ast.Type, output: bool, parent: str | None, depth: int) -> None:
+    def add(self, name: str, t: ast.Type, output: bool, parent: str | None, depth: int, fixed: bool = False) -> None:
+        """`fixed`: an object a driven root holds, as its methods made it: never built nor assigned by the test."""
         decl = self.index.lookup(t)
         if decl is None:
             self.unsupported.append(f"{name}: type {self.print_type(t)}")
@@ -450,10 +451,11 @@ class _Deriver:
                     continue
                 # a field holding an object keeps pointing at it (its own fields are that object's): the
                 # model has no pre-state of the reference
-                fixed = isinstance(f, ast.Const) or self.index.lookup(ftype) is not None
+                fixed_ref = isinstance(f, ast.Const) or self.index.lookup(ftype) is not None
                 fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const),
-                                          not output and not fixed and self.modified(here, f.name), decl=f)
-        builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output else ()
+                                          not output and not fixed_ref and self.modified(here, f.name), decl=f,
+                                          fixed=fixed)
+        builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output and not fixed else ()
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), parent)
         self.roots.append(root)
@@ -461,7 +463,7 @@ class _Deriver:
             return
         for f in root.fields:
             if self.index.lookup(f.type) is not None and not f.ghost:
-                self.add(root.field_var(f), f.type, output, name, depth + 1)
+                self.add(root.field_var(f), f.type, output, name, depth + 1, fixed)
 
     def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool) -> None:
         """An object whose invariant reaches beyond its own fields (deep_invariant): no assignment of
@@ -507,7 +509,11 @@ class _Deriver:
                           for k in range(1, steps + 1) for m in drivers for p in m.params)
             builds = (Build(cls, text, best, args, (), drivers, steps, dargs),)
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
-        self.roots.append(Root(name, t, nullable, output, builds, tuple(fields.values()), None, driven=True))
+        root = Root(name, t, nullable, output, builds, tuple(fields.values()), None, driven=True)
+        self.roots.append(root)
+        for f in root.fields:  # objects it holds whose fields the member's contract reads: as it left them
+            if f.name in direct and not f.ghost and self.index.lookup(f.type) is not None:
+                self.add(root.field_var(f), f.type, output, name, 1, fixed=True)
 
     def build(self, root: str, cls: ast.ClassDecl, t: ast.Type, decl: ast.ClassDecl,
               fields: dict[str, FieldUse]) -> Build:

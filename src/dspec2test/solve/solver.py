@@ -840,7 +840,9 @@ class Solver:
         driven = [r for r in self._objects.roots if r.driven and not r.output]
         if not driven:
             return True
-        free = {r.field_var(f) for r in driven for f in r.fields}
+        made = {r.name for r in driven}  # and the objects they hold: `this.c` of a driven `this`
+        made |= {r.name for r in self._objects.roots if r.parent is not None and r.parent.split(".")[0] in made}
+        free = {r.field_var(f) for r in self._objects.roots if r.name in made for f in r.fields}
         free |= {pre_state_name(n) for n in free}
         try:
             pins = [self._pin(v, model.raw[v.name]) for v in self.vars
