@@ -347,6 +347,10 @@ class MemberGeneration:
                 raise cannot
             for note in c.objects.notes:
                 self.warn(note)
+            if c.objects.unreachable:  # a reason, not a construct we lack: no test, and the user is told why
+                for why in c.objects.unreachable:
+                    self.warn(f"no test: {why}")
+                return self
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
             hidden = getattr(solver, "hidden_input_types", lambda: [])()
             if hidden:

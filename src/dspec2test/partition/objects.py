@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import conj, map_children, rebuild, substitute, walk
+from dspec2test.partition.walk import children, conj, map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
 MAX_DEPTH = 2  # objects reached through fields of objects: `this.next` yes, `this.next.next.next` no
@@ -182,6 +182,7 @@ class Build:
     drivers: tuple[ast.Method, ...] = field(default=(), compare=False, repr=False)
     steps: int = 0
     drive_args: tuple[tuple[str, ast.Type], ...] = ()  # (solver variable, type) per step, driver and formal
+    told: frozenset[str] = frozenset()  # what the constructor's and the drivers' ensures speak of
 
     def drive_vars(self, root: str) -> tuple[tuple[str, ast.Type], ...]:
         """The solver's variables of the calls after construction: which method per step, and its arguments."""
@@ -257,6 +258,8 @@ class Objects:
     unsupported: tuple[str, ...] = ()  # why some object input cannot be built (per root)
     notes: tuple[str, ...] = ()  # what the tests cannot choose of an object's state, and why
     elements: tuple[Elements, ...] = ()
+    # why no call sequence is known to bring a driven object to the state the requires ask (per root)
+    unreachable: tuple[str, ...] = ()
 
     @property
     def pre_state(self) -> tuple[str, ...]:
@@ -476,8 +479,8 @@ class _Deriver:
         clauses: list[ast.Node] = []
         for m in ctors + list(drivers):
             clauses += [c.expr for c in (*m.spec.requires, *m.spec.ensures)]
-        said = {n.name for e in clauses for n in walk(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
-        direct = {n.name for e in self.exprs for n in walk(e) if isinstance(n, (ast.Name, ast.MemberSelect))}
+        said = {n for e in clauses for n in _state_names(e)}
+        direct = {n for e in self.exprs for n in _state_names(e)}
         fields: dict[str, FieldUse] = {}
         here = root_expr(name)
         for m in self.index.members(cls):
@@ -507,7 +510,8 @@ class _Deriver:
             steps = DRIVE_STEPS if drivers else 0
             dargs = tuple((drive_arg_name(name, k, m, p.name), instantiate(p.type, tsub))
                           for k in range(1, steps + 1) for m in drivers for p in m.params)
-            builds = (Build(cls, text, best, args, (), drivers, steps, dargs),)
+            told = frozenset(n for m in [best, *drivers] for c in m.spec.ensures for n in _state_names(c.expr))
+            builds = (Build(cls, text, best, args, (), drivers, steps, dargs, told),)
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), None, driven=True)
         self.roots.append(root)
@@ -556,6 +560,17 @@ def deep_invariant(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bo
                     and not isinstance(n.callee.obj, ast.ThisExpr):
                 return True
     return False
+
+
+def _state_names(e: ast.Node) -> Iterator[str]:
+    """The names an expression reads, but for those only under fresh(): allocation is not modelled (fresh()
+    is true to the solver), and a set of objects held for nothing else costs Z3 much."""
+    if isinstance(e, ast.Fresh):
+        return
+    if isinstance(e, (ast.Name, ast.MemberSelect)):
+        yield e.name
+    for c in children(e):
+        yield from _state_names(c)
 
 
 def _drives(index: ClassIndex, m: ast.Decl) -> bool:
@@ -623,7 +638,27 @@ def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast
         if index.lookup(t) is not None:
             d.add(name, t, True, None, 0)
     return Objects(tuple(d.roots), tuple(invariants), tuple(ensured), tuple(d.unsupported), tuple(d.notes),
-                   tuple(d.elements))
+                   tuple(d.elements), unreachable_states(d.roots, [c.expr for c in member.spec.requires], index, cls,
+                                                         {n for n, _ in params}))
+
+
+def unreachable_states(roots: list[Root], requires: list[ast.Expr], index: ClassIndex, cls: ast.ClassDecl | None,
+                       locals_: set[str]) -> tuple[str, ...]:
+    """A driven root whose field (or predicate) the requires read, while neither its constructor's nor any
+    driver's ensures say anything of it: no call sequence is known to meet the requires."""
+    out = []
+    reqs = [explicit_this(e, index, cls, locals_) if cls is not None else e for e in requires]
+    for r in roots:
+        if not r.driven or r.output or not r.builds:
+            continue
+        told = r.builds[0].told
+        fields = {f.name.removesuffix("()") for f in r.fields}
+        for e in reqs:
+            for n in walk(e):
+                if isinstance(n, ast.MemberSelect) and n.obj == r.expr and n.name in fields and n.name not in told:
+                    out.append(f"{r.name}.{n.name}: the requires read it, and no ensures of the constructor or "
+                               f"the methods that make {r.name} says what it holds")
+    return tuple(dict.fromkeys(out))
 
 
 def _autocontracts(cls: ast.ClassDecl) -> bool:
