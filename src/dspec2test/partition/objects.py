@@ -49,6 +49,12 @@ def drive_op_name(root: str, step: int) -> str:
     return f"{root}#drive{step}"
 
 
+def is_drive_op(name: str) -> bool:
+    """Is a solver variable the choice of a driven root's call (not a value a test holds)?"""
+    head, sep, tail = name.rpartition("#drive")
+    return bool(sep) and tail.isdigit()
+
+
 def drive_arg_name(root: str, step: int, method: ast.Method, formal: str) -> str:
     return f"{root}#drive{step}:{method.name}:{formal}"
 

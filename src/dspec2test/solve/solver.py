@@ -12,7 +12,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
-from dspec2test.partition.objects import Objects
+from dspec2test.partition.objects import Objects, is_drive_op
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import AtomMisuse, Encoder
@@ -328,7 +328,9 @@ class Solver:
         if turn % 2 not in self._nontrivial_cache:
             # (an object's fields after the call are the implementation's to choose: no preference on them)
             self._nontrivial_cache[turn % 2] = nontrivial(
-                [(v.name, v.tv) for v in self.vars if not (v.output and "." in v.name)], self.limit, turn,
+                # (nor on which calls make a driven object: the fewer the more readable)
+                [(v.name, v.tv) for v in self.vars if not (v.output and "." in v.name) and not is_drive_op(v.name)],
+                self.limit, turn,
                 self.types.dims)
         return self._nontrivial_cache[turn % 2]
 
