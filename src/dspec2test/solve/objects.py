@@ -42,6 +42,9 @@ class ObjectFacts:
     element_terms: Callable[[int], dict[str, tuple[z3.ExprRef, RType]]] = lambda ident: {}
     element_vars: tuple[str, ...] = ()  # the collections holding them
     element_values: tuple[TV, ...] = ()  # their fields and constructor arguments, slot by slot (for readability)
+    # what the calls that make driven objects require, per step (`op == j ==> requires`): part of the
+    # constraints, and what the state_entailed check asks to hold of every state the calls can leave
+    obligations: tuple[z3.BoolRef, ...] = ()
 
 
 def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], encoder: Encoder) -> ObjectFacts:
@@ -63,6 +66,7 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], enco
             out += _aliasing(a, b, post, pre)
             differ += _differ(a, b, fields_pre)
     driven = [r for r in inputs if r.driven]
+    obligations: list[z3.BoolRef] = []
     for r in driven:  # made by a constructor and calls of its own: a new object, apart from every other
         o = post[r.name].v
         if isinstance(o, ObjV):
@@ -72,7 +76,10 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], enco
     for r in inputs:
         tv = post[r.name]
         if r.driven:
-            out += driven_state(r, r.builds[0], tv, post, fields_pre, encoder) if r.builds else []
+            if r.builds:
+                made, owed = driven_state(r, r.builds[0], tv, post, fields_pre, encoder)
+                out += made + owed
+                obligations += owed
             continue
         for k, build in enumerate(r.builds):
             facts = _construction(r, build, tv, post, fields_pre, resolver, boolean, declare)
@@ -82,7 +89,7 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], enco
         if isinstance(tv.v, ObjV) and objects.elements:
             out.append(tv.v.id < ELEMENT_IDS)
     if not objects.elements:
-        return ObjectFacts(env, pre_heap, out, differ)
+        return ObjectFacts(env, pre_heap, out, differ, obligations=tuple(obligations))
     args = {g.var: _ctor_args(g, resolver, types) for g in objects.elements}
     heap = TV(Heap(fields_pre, elems_pre), HEAP_T)
     shown: list[TV] = []
@@ -112,7 +119,8 @@ def object_facts(objects: Objects, post: dict[str, TV], pre: dict[str, TV], enco
                 out_.setdefault(f"#{ident}#new:{formal}", (fn(z3.IntVal(ident)), ft))
         return out_
 
-    return ObjectFacts(env, pre_heap, out, differ, terms, tuple(g.var for g in objects.elements), tuple(shown))
+    return ObjectFacts(env, pre_heap, out, differ, terms, tuple(g.var for g in objects.elements), tuple(shown),
+                       tuple(obligations))
 
 
 def _element_fields(objects: Objects, resolver: Resolver, types: Types) -> tuple[dict, dict]:
@@ -247,17 +255,18 @@ def _construction(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre
 
 
 def driven_state(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre: dict[str, TV],
-                 encoder: Encoder) -> list[z3.BoolRef]:
+                 encoder: Encoder) -> tuple[list[z3.BoolRef], list[z3.BoolRef]]:
     """A driven root's state before the call, as its constructor and then up to `build.steps` calls of
     its methods leave it: the constructor's ensures hold in state 0, each call's requires in the state
     before it and its ensures between the two (old() the earlier one); a step that calls nothing keeps
     the state, and so do all later steps. The last state is the member's pre-state. A method whose
     contract cannot be encoded is never called (what it does would be unknown); a constructor whose
-    ensures cannot be, makes the object unbuildable (Unsupported)."""
+    ensures cannot be, makes the object unbuildable (Unsupported). Returns the state's facts, and apart
+    the requires of the calls (and of the constructor), which the test must meet, not assume."""
     types, boolean = encoder.types, encoder.boolean
     ctor = build.ctor
     if ctor is None:
-        return []
+        return [], []
     steps = build.steps
     resolver = encoder.resolver
 
@@ -276,8 +285,7 @@ def driven_state(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre:
     scope = resolver.scope_of(ctor)
     args = {p.name: post[name] for p, (name, _) in zip(ctor.params, build.args) if name in post}
     env = Env({**args, THIS: tv, HEAP: heaps[0]}, scope)
-    for c in ctor.spec.requires:
-        out.append(_encode(boolean, c.expr, env, "constructor requires"))
+    owed = [_encode(boolean, c.expr, env, "constructor requires") for c in ctor.spec.requires]
     for c in ctor.spec.ensures:
         out.append(_encode(boolean, c.expr, env, f"ensures of {r.name}'s constructor"))
     ops = [post[drive_op_name(r.name, k)].v for k in range(1, steps + 1)]
@@ -295,12 +303,13 @@ def driven_state(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre:
         except Unsupported:
             out += [op != j for op in ops]  # what it does is not known: never called
             continue
-        out += [z3.Implies(op == j, call) for op, call in zip(ops, calls)]
-    return out
+        owed += [z3.Implies(op == j, req) for op, (req, _) in zip(ops, calls)]
+        out += [z3.Implies(op == j, ens) for op, (_, ens) in zip(ops, calls)]
+    return out, owed
 
 
 def _call(r: Root, build: Build, k: int, m: ast.Method, tv: TV, post: dict[str, TV], before: TV, after: TV,
-          encoder: Encoder) -> z3.BoolRef:
+          encoder: Encoder) -> tuple[z3.BoolRef, z3.BoolRef]:
     """Step k calls m: its requires in the state before, its ensures between the two."""
     scope = encoder.resolver.scope_of(m)
     binds = {p.name: post[drive_arg_name(r.name, k, m, p.name)] for p in m.params}
@@ -309,9 +318,8 @@ def _call(r: Root, build: Build, k: int, m: ast.Method, tv: TV, post: dict[str, 
                                               encoder.resolver.rtype(p.type, scope))
     pre = Env({**binds, THIS: tv, HEAP: before}, scope)
     postenv = Env({**binds, THIS: tv, HEAP: after, PRE_HEAP: before}, scope)
-    parts = [encoder.boolean(c.expr, pre) for c in m.spec.requires]
-    parts += [encoder.boolean(c.expr, postenv) for c in m.spec.ensures]
-    return and_(parts)
+    return (and_([encoder.boolean(c.expr, pre) for c in m.spec.requires]),
+            and_([encoder.boolean(c.expr, postenv) for c in m.spec.ensures]))
 
 
 def _same(encoder: Encoder, a: dict[str, TV], b: dict[str, TV], names) -> list[z3.BoolRef]:

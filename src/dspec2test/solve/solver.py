@@ -836,7 +836,8 @@ class Solver:
 
     def state_entailed(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
         """With everything a test chooses pinned to the model (arguments, the constructor's and the calls'
-        of driven objects), does every state those calls can leave meet the constraints? The model's own
+        of driven objects), does every state those calls can leave meet the constraints, and each call's
+        requires the state before it? The model's own
         state of a driven object is only what the solver believed of it: a field no ensures decides could
         hold anything at run time. True when there is no driven object."""
         driven = [r for r in self._objects.roots if r.driven and not r.output]
@@ -850,7 +851,10 @@ class Solver:
             pins = [self._pin(v, model.raw[v.name]) for v in self.vars
                     if not v.output and v.name not in free and v.name in model.raw]
             s = self._new(budget=PROVE_RLIMIT)
-            s.add(*self._wf(), *[p for p in pins if p is not None], z3.Not(and_(self._encode(constraints))))
+            owed = list(self._element_facts.obligations) if self._element_facts is not None else []
+            assumed = {o.get_id() for o in owed}  # owed, not given: out of the facts this query assumes
+            s.add(*[f for f in self._wf() if f.get_id() not in assumed], *[p for p in pins if p is not None],
+                  z3.Not(and_(self._encode(constraints) + owed)))
             return self._run(s) is SolveResult.UNSAT
         except Unsupported:
             return False
