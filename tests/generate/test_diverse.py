@@ -45,6 +45,16 @@ def test_diverse_scenarios_come_after_the_boundaries_with_inputs_that_meet_their
     assert f"// scenario {case.scenario} (diverse): {case.pin}" in generated.tests_text
 
 
+def test_scalar_inputs_of_one_type_get_each_strict_ordering_above_zero(generated):
+    orders = []
+    for s in scenarios(generated, "Min3"):
+        x, y, z = (int(s["inputs"][v]) for v in "xyz")
+        if s["kind"] == "diverse" and s["pin"].count("<") == 3:
+            assert s["pin"].startswith("0 < ") and 0 < min(x, y, z) and len({x, y, z}) == 3
+            orders.append(tuple(sorted("xyz", key=lambda v: int(s["inputs"][v]))))
+    assert len(orders) == 6 and len(set(orders)) == 6
+
+
 def test_no_diverse_scenario_without_bva_or_when_turned_off():
     for options in (GenerateOptions(jobs=2), GenerateOptions(bva=100, diverse=False, jobs=2)):
         g = generate(PROGRAM, options)
@@ -60,8 +70,8 @@ def test_bugs_only_a_diverse_input_reaches_are_caught_and_the_correct_members_pa
     by_member: dict[str, list] = {}
     for v in result.verdicts:
         by_member.setdefault(v.method, []).append(v)
-    assert all(v.status is Status.PASSED for m in ("Max", "CountOf") for v in by_member[m])
-    for buggy in ("MaxFromZero", "CountOfOnce"):
+    assert all(v.status is Status.PASSED for m in ("Max", "CountOf", "Min3") for v in by_member[m])
+    for buggy in ("MaxFromZero", "CountOfOnce", "Min3Swapped"):
         failed = [v for v in by_member[buggy] if v.status is not Status.PASSED]
         assert failed and all(v.status is Status.FAILED for v in failed)
         # only diverse inputs reach these bugs: every other scenario passes

@@ -44,6 +44,11 @@ method CountBetween(s: string) returns (n: int)
   ensures n == |set i | 1 <= i < |s| - 1 && V(s[i - 1]) && V(s[i + 1])|""",
     "guarded": """method Positives(a: seq<int>) returns (r: seq<int>)
   ensures forall i :: 0 <= i < |a| && a[i] > 0 ==> a[i] in r""",
+    "min_of_three": """method Min3(x: int, y: int, z: int) returns (m: int)
+  ensures m <= x && m <= y && m <= z""",
+    "scalar_types": """newtype Small = k: int | -5 <= k < 5
+method Mix(i: int, n: nat, r: real, b: bv8, c: bv8, ch: char, d: char, s: Small, ghost g: int) returns (o: int)
+  ensures o == i""",
 }
 
 
@@ -115,6 +120,37 @@ def test_element_types_decide_the_generic_families():
         "(exists i :: 0 <= i < |a| && a[i] < 0.0) && (exists j :: 0 <= j < |a| && a[j] > 0.0)"
 
 
+def test_three_scalars_of_one_type_get_each_strict_ordering_above_zero_then_signs():
+    got = pins("min_of_three")
+    orders = [pin for family, pin in got if family == "order"]
+    assert len(orders) == 6 and len(set(orders)) == 6
+    assert "0 < y < x < z" in orders and "0 < x < z < y" in orders
+    assert [f for f, _ in got] == ["order"] * 6 + ["negative"] * 3 + ["positive"] * 3
+    assert ("negative", "y < 0") in got and ("positive", "z > 0") in got
+
+
+def test_scalars_are_ordered_within_their_type_and_signed_where_the_type_has_signs():
+    got = pins("scalar_types")
+    orders = {pin for family, pin in got if family == "order"}
+    # bitvectors are unsigned: above zero is nonzero; chars have no zero; one int, one nat (one group, a
+    # subset type), a real and a newtype alone have no ordering; a ghost takes no part
+    assert orders == {"0 < i < n", "0 < n < i", "0 < b < c", "0 < c < b", "ch < d", "d < ch"}
+    assert {pin for family, pin in got if family == "negative"} == {"i < 0", "r < 0.0", "s < 0"}  # not n, b, c
+    assert {pin for family, pin in got if family == "positive"} == {"i > 0", "n > 0", "r > 0.0", "b > 0", "c > 0",
+                                                                     "s > 0"}
+    assert not any("g" in pin.split() for _, pin in got)
+
+
+def test_more_scalars_than_permuted_are_each_pinned_least_and_greatest():
+    c, part, types = partition_of("""method M(a: int, b: int, c: int, d: int) returns (o: int)
+  ensures o == a""")
+    got = [(x.family, print_expr(x.pin)) for x in candidates(c, part, types)]
+    assert ("least", "0 < b && b < a && b < c && b < d") in got
+    assert ("greatest", "0 < a && 0 < b && 0 < c && a < d && b < d && c < d") in got
+    assert sum(f == "least" for f, _ in got) == 4 and sum(f == "greatest" for f, _ in got) == 4
+    assert not any(f == "order" for f, _ in got)
+
+
 def test_pins_of_an_array_changed_in_place_speak_of_its_input():
     got = dict(pins("in_place"))
     assert got["repeated"] == "|set i | 0 <= i < old(a).Length :: old(a)[i]| < old(a).Length"
@@ -142,6 +178,20 @@ class M:
 def test_a_pin_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
     c, part, types = partition_of(CONTRACTS["count"])
     [cand] = [x for x in candidates(c, part, types) if x.family == pin]
+    assert novel(cand.pin, [M(raw)]) is is_new
+
+
+@pytest.mark.parametrize("pin, raw, is_new", [
+    ("0 < y < x < z", {"x": 3, "y": 2, "z": 4}, False),
+    ("0 < y < x < z", {"x": 2, "y": 2, "z": 4}, True),  # a tie is not the ordering
+    ("0 < y < x < z", {"x": 3, "y": -100, "z": 4}, True),  # nor the same order through a negative boundary
+    ("0 < y < x < z", {"x": 4, "y": 2, "z": 3}, True),
+    ("x < 0", {"x": -1, "y": 2, "z": 2}, False),
+    ("x < 0", {"x": 0, "y": -2, "z": 2}, True),
+])
+def test_an_ordering_or_sign_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
+    c, part, types = partition_of(CONTRACTS["min_of_three"])
+    [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == pin]
     assert novel(cand.pin, [M(raw)]) is is_new
 
 

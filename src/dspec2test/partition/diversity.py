@@ -16,7 +16,9 @@ variables, their types and how the literals use them (looking into the predicate
 - a scalar input compared with the elements of a collection (a search key): present twice;
 - an integer output equal to a count over a collection: away from 0 and from the length;
 - each input sequence or array (generic): a repeated element, a descent, an ascent, negative and positive entries,
-  all elements distinct, sorted (where the contract orders its elements), all negative.
+  all elements distinct, sorted (where the contract orders its elements), all negative;
+- scalar inputs of one type (generic): each strict ordering of two or three of them (above zero where the type
+  has one), or with more, each one the strict least and greatest; then each signed one negative and positive.
 
 A candidate is tried only when no earlier scenario of the partition already has the property (decided on
 the models' values here, without the solver), then checked with a small resource budget and kept only when
@@ -54,7 +56,10 @@ CHECK_RLIMIT = 300_000
 _ORDERED = {"int", "real", "char"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
-_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative"}  # any input collection
+_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative",  # any input collection
+            "order", "least", "greatest", "negative", "positive"}  # scalar inputs
+MAX_PERMUTED = 3  # scalars of one type up to which each of their orderings is a pin (3! = 6)
+MAX_ORDERED = 6  # scalars of one type up to which each one is pinned least and greatest
 
 
 @dataclass(frozen=True)
@@ -179,6 +184,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, pin)
+    for family, pin in _scalar_pins(contract, types):
+        add(family, pin)
     # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
     return [Candidate(_fold(cand.pin), cand.family) for cand in out]
 
@@ -261,6 +268,86 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
         zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
         yield "all-negative", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
                                         _forall([i], c.index(i), ast.BinOp("<", c.at(i), zero)))
+
+
+def _scalar_pins(contract: Contract, types: TypeIndex) -> Iterator[tuple[str, ast.Expr]]:
+    """Z3's scalar inputs tie or come out alike (`x == y == z`, or one at a boundary and the others equal),
+    so a body's comparisons between them see one or two of their orderings and a mutated one survives.
+    Pinned: each strict ordering of the scalars of one type (with more than MAX_PERMUTED, each one strictly
+    least and greatest), above zero where the type has one: a body that tests `0 < x` where it should test
+    `y < x` agrees with it on the negatives the boundaries give. Then each signed scalar negative, positive."""
+    groups: dict[str, list[tuple[ast.Name, Scalar]]] = {}
+    for v in contract.params:
+        kind = None if v.ghost else _scalar(v.type, types)
+        if kind is not None:
+            groups.setdefault(kind.group, []).append((ast.Name(v.name), kind))
+    for group in groups.values():
+        vs, zero = [v for v, _ in group], group[0][1].zero
+        above = [zero, "<"] if zero is not None else []
+        if 1 < len(vs) <= MAX_PERMUTED:
+            for order in _permutations(vs):
+                yield "order", _chain(*above, *_interleave(order, "<"))
+        elif MAX_PERMUTED < len(vs) <= MAX_ORDERED:
+            for family in ("least", "greatest"):
+                for v in vs:
+                    others = [w for w in vs if w != v]
+                    lows = others if family == "greatest" else [v]  # above zero: the least, whichever it is
+                    yield family, _and(*[_chain(*above, w) for w in lows if above],
+                                       *[ast.BinOp("<", v, w) if family == "least" else ast.BinOp("<", w, v)
+                                         for w in others])
+    for family, op in (("negative", "<"), ("positive", ">")):
+        for group in groups.values():
+            for v, kind in group:
+                if kind.zero is not None and (kind.signed or family == "positive"):
+                    yield family, ast.BinOp(op, v, kind.zero)
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """An ordered scalar type as the pins group it: values of one group compare in Dafny (`nat` with `int`,
+    a newtype only with itself)."""
+
+    group: str
+    zero: ast.Expr | None  # None for char
+    signed: bool  # has negative values (not a bitvector, not a char, not a `nat`)
+
+
+def _scalar(t: ast.Type, types: TypeIndex) -> Scalar | None:
+    newtype, natural = None, False
+    for _ in range(20):  # synonyms and subset types unfold to their base; a newtype is a group of its own
+        d = types.decls.get(t.name) if isinstance(t, ast.NamedType) else None
+        natural = natural or isinstance(t, ast.NamedType) and t.name == "nat"
+        if isinstance(d, ast.Newtype) and newtype is None:
+            newtype = d.name
+        if isinstance(d, (ast.SubsetType, ast.Newtype)):
+            t = d.base
+        elif isinstance(d, ast.TypeSynonym) and d.rhs is not None and not d.type_params:
+            t = d.rhs
+        else:
+            break
+    name = t.name if isinstance(t, ast.NamedType) else ""
+    if name in ("int", "nat"):
+        return Scalar(newtype or "int", _ZERO, not natural)
+    if name == "real":
+        return Scalar(newtype or "real", ast.RealLit("0.0"), True)
+    if name == "char":
+        return Scalar(newtype or "char", None, False)
+    if name.startswith("bv") and name[2:].isdigit() and int(name[2:]) > 0:
+        return Scalar(newtype or name, _ZERO, False)
+    return None
+
+
+def _permutations(xs: list[ast.Expr]) -> list[list[ast.Expr]]:
+    if len(xs) <= 1:
+        return [list(xs)]
+    return [[x, *rest] for k, x in enumerate(xs) for rest in _permutations(xs[:k] + xs[k + 1:])]
+
+
+def _interleave(xs: list[ast.Expr], op: str) -> list[Any]:
+    out: list[Any] = [xs[0]]
+    for x in xs[1:]:
+        out += [op, x]
+    return out
 
 
 # ---------------------------------------------------------------- how the literals use the variables
