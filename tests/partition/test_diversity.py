@@ -44,6 +44,9 @@ method CountBetween(s: string) returns (n: int)
   ensures n == |set i | 1 <= i < |s| - 1 && V(s[i - 1]) && V(s[i + 1])|""",
     "guarded": """method Positives(a: seq<int>) returns (r: seq<int>)
   ensures forall i :: 0 <= i < |a| && a[i] > 0 ==> a[i] in r""",
+    "bitvectors": """method Xor(a: seq<bv32>, b: seq<bv32>) returns (r: seq<bv32>)
+  requires |a| == |b|
+  ensures forall i :: 0 <= i < |r| ==> r[i] == a[i] ^ b[i]""",
     "min_of_three": """method Min3(x: int, y: int, z: int) returns (m: int)
   ensures m <= x && m <= y && m <= z""",
     "scalar_types": """newtype Small = k: int | -5 <= k < 5
@@ -116,6 +119,9 @@ def test_element_types_decide_the_generic_families():
     chars = dict(pins("not_all_equal"))  # a string: ordered, no signs
     assert "descent" in chars and "mixed-signs" not in chars and "all-negative" not in chars
     assert pins("booleans") == []
+    bits = dict(pins("bitvectors"))  # unsigned and ordered
+    assert {"repeated", "descent", "ascent", "distinct", "constant"} <= set(bits)
+    assert "mixed-signs" not in bits and "all-negative" not in bits
     assert dict(pins("sorted_search"))["mixed-signs"] == \
         "(exists i :: 0 <= i < |a| && a[i] < 0.0) && (exists j :: 0 <= j < |a| && a[j] > 0.0)"
 
@@ -174,6 +180,9 @@ class M:
     ("count-inner", {"s": (1, 2, -1), "c": 2}, False),
     ("count-inner", {"s": (1, -1), "c": 1}, True),
     ("not-counted", {"s": (1, 2), "c": 2}, True),
+    ("constant", {"s": (3, 3, 3)}, False),
+    ("constant", {"s": (3, 3, 4)}, True),
+    ("constant", {"s": (3,)}, True),  # too short to be alike
 ])
 def test_a_pin_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
     c, part, types = partition_of(CONTRACTS["count"])

@@ -16,7 +16,7 @@ variables, their types and how the literals use them (looking into the predicate
 - a scalar input compared with the elements of a collection (a search key): present twice;
 - an integer output equal to a count over a collection: away from 0 and from the length;
 - each input sequence or array (generic): a repeated element, a descent, an ascent, negative and positive entries,
-  all elements distinct, sorted (where the contract orders its elements), all negative;
+  all elements distinct, sorted (where the contract orders its elements), all negative, all alike;
 - scalar inputs of one type (generic): each strict ordering of two or three of them (above zero where the type
   has one), or with more, each one the strict least and greatest; then each signed one negative and positive.
 
@@ -53,11 +53,11 @@ MAX_ATTEMPTS = 10  # pins tried per member (a pin the partition contradicts cost
 # cost seconds a pin
 CHECK_RLIMIT = 300_000
 
-_ORDERED = {"int", "real", "char"}  # element kinds with < (a descent, sortedness)
+_ORDERED = {"int", "real", "char", "bv"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
-_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative",  # any input collection
-            "order", "least", "greatest", "negative", "positive"}  # scalar inputs
+_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
+            "order", "least", "greatest", "negative", "positive"}  # any input collection, scalar inputs
 MAX_PERMUTED = 3  # scalars of one type up to which each of their orderings is a pin (3! = 6)
 MAX_ORDERED = 6  # scalars of one type up to which each one is pinned least and greatest
 
@@ -237,6 +237,9 @@ def _element_kind(v: Var, types: TypeIndex) -> str | None:
         return "char"
     if base.name in ("seq", "array") and len(base.args) == 1:
         kind = types.kind(base.args[0])
+        scalar = _scalar(base.args[0], types)
+        if kind == "other" and scalar is not None and not scalar.signed and scalar.zero is not None:
+            return "bv"  # a bitvector: ordered (unsigned), no negatives
         return kind if kind in _ORDERED or kind == "bool" else None
     return None
 
@@ -268,6 +271,10 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
         zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
         yield "all-negative", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
                                         _forall([i], c.index(i), ast.BinOp("<", c.at(i), zero)))
+    # every element alike: a running maximum and its runner-up never part, `<` and `<=` between elements
+    # never differ
+    yield "constant", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
+                                _forall([i], c.index(i), _eq(c.at(i), c.at(_ZERO))))
 
 
 def _scalar_pins(contract: Contract, types: TypeIndex) -> Iterator[tuple[str, ast.Expr]]:
