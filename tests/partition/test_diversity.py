@@ -147,6 +147,11 @@ def test_scalars_are_ordered_within_their_type_and_signed_where_the_type_has_sig
     assert not any("g" in pin.split() for _, pin in got)
 
 
+def test_scalars_beside_a_collection_get_no_pins_of_their_own():
+    assert not any(f in ("order", "negative", "positive") for f, _ in pins("find_first"))
+    assert not any(f in ("order", "negative", "positive") for f, _ in pins("sorted_search"))
+
+
 def test_more_scalars_than_permuted_are_each_pinned_least_and_greatest():
     c, part, types = partition_of("""method M(a: int, b: int, c: int, d: int) returns (o: int)
   ensures o == a""")

@@ -17,8 +17,9 @@ variables, their types and how the literals use them (looking into the predicate
 - an integer output equal to a count over a collection: away from 0 and from the length;
 - each input sequence or array (generic): a repeated element, a descent, an ascent, negative and positive entries,
   all elements distinct, sorted (where the contract orders its elements), all negative, all alike;
-- scalar inputs of one type (generic): each strict ordering of two or three of them (above zero where the type
-  has one), or with more, each one the strict least and greatest; then each signed one negative and positive.
+- scalar inputs of one type, in a member without input collections (generic): each strict ordering of two or
+  three of them (above zero where the type has one), or with more, each one the strict least and greatest; then
+  each signed one negative and positive.
 
 A candidate is tried only when no earlier scenario of the partition already has the property (decided on
 the models' values here, without the solver), then checked with a small resource budget and kept only when
@@ -58,6 +59,7 @@ _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
 _GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
             "order", "least", "greatest", "negative", "positive"}  # any input collection, scalar inputs
+_COLLECTION_KINDS = {"seq", "set", "multiset", "map", "array", "array2", "array3"}
 MAX_PERMUTED = 3  # scalars of one type up to which each of their orderings is a pin (3! = 6)
 MAX_ORDERED = 6  # scalars of one type up to which each one is pinned least and greatest
 
@@ -184,8 +186,11 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, pin)
-    for family, pin in _scalar_pins(contract, types):
-        add(family, pin)
+    if not any(types.kind(v.type) in _COLLECTION_KINDS for v in contract.params):
+        # (beside a collection, the pins above already set the scalars against its elements: an ordering of
+        # indexes or a key's sign bought no kill on the paper set and cost a fifth more solving)
+        for family, pin in _scalar_pins(contract, types):
+            add(family, pin)
     # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
     return [Candidate(_fold(cand.pin), cand.family) for cand in out]
 
