@@ -66,3 +66,17 @@ def test_a_ghost_predicate_with_a_compilable_body_is_checked_through_its_body():
     assert [(cl.line, why) for cl, why in checks.unchecked] == [(6, "Len is ghost")]
     [(clause, expr)] = checks.ensures
     assert clause.line == 5 and print_expr(expr) == "var p, s := p, s; var (i, j) := p; 0 <= i < j < |s|"
+
+
+def test_a_ghost_predicate_conjoined_with_an_old_clause_is_checked_through_its_body():
+    # the clause as a whole reads old(), so it is split: its ghost conjunct is still checked by its body
+    src = ("ghost predicate sorted(a: array<int>) reads a { forall i, j :: 0 <= i < j < a.Length ==> a[i] <= a[j] }\n"
+           "method Sort(a: array<int>)\n  modifies a\n"
+           "  ensures sorted(a) && multiset(a[..]) == multiset(old(a[..]))\n{ }\n")
+    prog = parse_program(src, "p.dfy")
+    [c] = select(prog)
+    checks = checks_of(c, EmitContext.of(prog))
+    assert not checks.unchecked
+    texts = [print_expr(e) for _, e in checks.ensures]
+    assert texts[0] == "var a := a; forall i, j :: 0 <= i < j < a.Length ==> a[i] <= a[j]"
+    assert len(texts) == 2 and "multiset" in texts[1]

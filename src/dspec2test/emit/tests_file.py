@@ -112,6 +112,12 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
         span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
         text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
         piece = replace(c, expr=part, text=text or print_expr(part))
+        # a conjunct over a ghost predicate (`sorted(a)` beside `multiset(a[..]) == old(...)`): its body,
+        # where that compiles (the whole clause's old() keeps the clause itself from being inlined)
+        body = unghosted(part, ctx.ghosts) if why_not_compilable(strip_old(part), ctx.ghosts) is not None else None
+        if body is not None and not free_names(body) & ghosts:
+            out.append(replace(piece, expr=body))
+            continue
         out += _inlined(piece, contract, ctx) if contract is not None else [piece]
     return out
 
