@@ -127,3 +127,9 @@ def test_lets_of_names_are_substituted_and_tuple_projections_folded():
     e = parse_program("method M(a: int, b: int) ensures var p, q := (a, b), a; p.1 + q > 0 { }", "p.dfy")
     [c] = select(e)
     assert print_expr(reduce_lets(c.clauses[0].expr)) == "b + a > 0"
+
+
+def test_two_members_of_one_name_leave_the_ghost_index_buildable():
+    prog = parse_program("class A { function f(x: int): int { x } }\nclass B { function f(x: int): int { x } }\n"
+                         "method M(x: int) returns (r: int) ensures r == x { r := x; }\n", "p.dfy")
+    assert dict(EmitContext.of(prog).ghosts.formals).get("f") is None

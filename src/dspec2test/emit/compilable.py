@@ -49,7 +49,8 @@ class GhostIndex:
         inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
                           if isinstance(d, ast.Function) and name in ghosts and d.body is not None
                           and getattr(scope, "owner", None) is None and name not in called_names(d.body))
-        formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in named.items()
+        formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in
+                        ((n, v) for n, v in named.items() if len(v) == 1)
                         if isinstance(d, ast.Function) and not d.type_params)
         return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, TypeIndex.of(program))
 
