@@ -52,6 +52,8 @@ method CountBetween(s: string) returns (n: int)
     "scalar_types": """newtype Small = k: int | -5 <= k < 5
 method Mix(i: int, n: nat, r: real, b: bv8, c: bv8, ch: char, d: char, s: Small, ghost g: int) returns (o: int)
   ensures o == i""",
+    "two_arrays": """method Common(a: array<int>, b: array<int>, s: string) returns (r: seq<int>)
+  ensures forall x :: x in r ==> x in a[..] && x in b[..]""",
 }
 
 
@@ -102,6 +104,14 @@ def test_a_guarded_forall_gets_an_index_where_its_guard_holds_and_one_where_it_f
     got = dict(pins("guarded"))
     assert got["guard-held"] == "exists i :: 0 <= i < |a| && a[i] > 0"
     assert got["guard-failed"] == "exists i :: 0 <= i < |a| && !(a[i] > 0)"
+    # and two where it holds: a body keeping only the last match meets the literal on one
+    assert got["guard-held-twice"] == "exists i, i' :: 0 <= i < |a| && 0 <= i' < |a| && i < i' && a[i] > 0 && a[i'] > 0"
+
+
+def test_two_collections_of_one_element_kind_share_a_value_away_from_zero():
+    got = [pin for family, pin in pins("two_arrays") if family == "shared-element"]
+    # the string's chars are another kind: only a and b
+    assert got == ["exists i, j :: 0 <= i < a.Length && 0 <= j < b.Length && a[i] == b[j] && a[i] != 0"]
 
 
 def test_exists_and_not_forall_literals_give_witnesses_at_the_ends_and_a_second_one():
@@ -206,6 +216,17 @@ def test_a_pin_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
 def test_an_ordering_or_sign_some_earlier_input_already_has_is_not_new(pin, raw, is_new):
     c, part, types = partition_of(CONTRACTS["min_of_three"])
     [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == pin]
+    assert novel(cand.pin, [M(raw)]) is is_new
+
+
+@pytest.mark.parametrize("raw, is_new", [
+    ({"a": (1, 2), "b": (3, 2), "s": ()}, False),
+    ({"a": (0, 2), "b": (0, 3), "s": ()}, True),  # only 0 in both
+    ({"a": (1,), "b": (), "s": ()}, True),
+])
+def test_a_shared_element_is_new_unless_both_held_a_nonzero_value(raw, is_new):
+    c, part, types = partition_of(CONTRACTS["two_arrays"])
+    [cand] = [x for x in candidates(c, part, types) if x.family == "shared-element"]
     assert novel(cand.pin, [M(raw)]) is is_new
 
 

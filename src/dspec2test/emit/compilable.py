@@ -8,15 +8,15 @@ Dafny could enumerate (`forall x: int :: ...`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import iter_members
-from dspec2test.partition.walk import called_names, rebuild, walk
+from dspec2test.partition.tuples import explicit_bounds, inline_calls, reduce_lets, split_tuple_vars, unbounded_vars
+from dspec2test.partition.types import TypeIndex
+from dspec2test.partition.walk import called_names, walk
 
 _GHOST_FUNCTION_KINDS = {"least predicate", "greatest predicate", "twostate function", "twostate predicate"}
-_LOWER = {"<=", "<"}  # lo OP v
-_UPPER = {"<", "<="}  # v OP hi
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,10 @@ class GhostIndex:
     # ghost functions a check can use through their bodies: module-level, with a body, not recursive,
     # their short name unique in the program
     inlinable: tuple[tuple[str, ast.Function], ...] = ()
+    # parameter types of the functions whose short name is unique: an untyped bound variable passed to one
+    # (`forall iv | valid(s, iv) :: ...`) has that parameter's type
+    formals: tuple[tuple[str, tuple[ast.Type, ...]], ...] = ()
+    types: TypeIndex = field(default_factory=lambda: TypeIndex({}), compare=False)
 
     @staticmethod
     def of(program: ast.Program) -> "GhostIndex":
@@ -44,34 +48,38 @@ class GhostIndex:
         inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
                           if isinstance(d, ast.Function) and name in ghosts and d.body is not None
                           and getattr(scope, "owner", None) is None and name not in called_names(d.body))
-        return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable)
+        formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in
+                        ((n, v) for n, v in named.items() if len(v) == 1)
+                        if isinstance(d, ast.Function) and not d.type_params)
+        return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, TypeIndex.of(program))
 
 
 def unghosted(e: ast.Expr, ghosts: GhostIndex, depth: int = 3) -> ast.Expr | None:
     """`e` with calls of inlinable ghost functions replaced by their bodies (`var p := arg; body`), a
     few levels deep, when that makes it compilable; else None. `ensures correct_pair(r, s, t)` over a ghost
-    predicate whose body a test can evaluate is then checked, not listed."""
+    predicate whose body a test can evaluate is then checked, not listed. A quantifier over tuples is
+    first split into one bound variable per component (`forall iv | valid(s, iv)` ranges over
+    `iv_0, iv_1`), which the bodies' bounds on `iv.0` and `iv.1` then bound for Dafny."""
     bodies = dict(ghosts.inlinable)
-    if not bodies or any(isinstance(n, ast.Old) for n in walk(e)):
+    if any(isinstance(n, ast.Old) for n in walk(e)):
         return None  # a body under old() would need a snapshot of all it reads: left as it was
-
-    def inline(n: ast.Node) -> ast.Node | None:
-        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and n.callee.name in bodies and n.label is None:
-            f = bodies[n.callee.name]
-            if len(n.args) != len(f.params) or any(a is not None for a in n.arg_names):
-                return None
-            if not f.params:
-                return f.body
-            return ast.Let(tuple(ast.PatVar(p.name) for p in f.params), n.args, f.body)
-        return None
-
-    out = e
-    for _ in range(depth):
-        out = rebuild(out, inline)  # type: ignore[assignment]
+    split = split_tuple_vars(e, ghosts.types, dict(ghosts.formals))
+    out = split
+    for k in range(depth + 1):
+        if k > 0:
+            if not bodies:
+                break
+            out = inline_calls(out, bodies)
+        elif split == e:
+            continue  # the caller found `e` itself not compilable
         if why_not_compilable(out, ghosts) is None:
             return out
+        if split != e:
+            # the components stay hidden from Dafny's bounds behind the bodies' lets: those substituted
+            reduced = explicit_bounds(reduce_lets(out))
+            if why_not_compilable(reduced, ghosts) is None:
+                return reduced
     return None
-
 
 
 def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
@@ -105,63 +113,3 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             if free:
                 return f"unbounded quantifier over {', '.join(free)}"
     return None
-
-
-def unbounded_vars(q: ast.Quantifier | ast.SetComprehension | ast.MapComprehension) -> list[str]:
-    """Bound variables with no enumerable bound: neither `v in E`, nor a lower and an upper bound."""
-    conjuncts: list[ast.Expr] = []
-    if q.range is not None:
-        conjuncts += _conjuncts(q.range)
-    if isinstance(q, ast.Quantifier):
-        body = q.body
-        if q.kind == "forall" and isinstance(body, ast.BinOp) and body.op == "==>":
-            conjuncts += _conjuncts(body.left)
-        elif q.kind == "exists":
-            conjuncts += _conjuncts(body)
-    out = []
-    for v in q.vars:
-        if _finite_type(v.type):
-            continue
-        lower = isinstance(v.type, ast.NamedType) and v.type.name == "nat"
-        upper = False
-        member = False
-        for c in conjuncts:
-            lo, hi, mem = _bounds(c, v.name)
-            lower, upper, member = lower or lo, upper or hi, member or mem
-        if not (member or (lower and upper)):
-            out.append(v.name)
-    return out
-
-
-def _finite_type(t: ast.Type | None) -> bool:
-    return isinstance(t, ast.NamedType) and t.name in ("bool", "char") or (
-        isinstance(t, ast.NamedType) and t.name.startswith("bv"))
-
-
-def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    if isinstance(e, ast.BinOp) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-def _is(e: ast.Expr, name: str) -> bool:
-    return isinstance(e, ast.Name) and e.name == name
-
-
-def _bounds(c: ast.Expr, name: str) -> tuple[bool, bool, bool]:
-    pairs: list[tuple[ast.Expr, str, ast.Expr]] = []
-    if isinstance(c, ast.BinOp):
-        if c.op == "in" and _is(c.left, name):
-            return False, False, True
-        pairs.append((c.left, c.op, c.right))
-    elif isinstance(c, ast.Chain):
-        pairs += list(zip(c.operands, c.ops, c.operands[1:]))
-    lower = upper = False
-    for a, op, b in pairs:
-        if op == "==" and (_is(a, name) or _is(b, name)):
-            return True, True, False
-        if (op in _LOWER and _is(b, name)) or (op in (">", ">=") and _is(a, name)):
-            lower = True
-        if (op in _UPPER and _is(a, name)) or (op in (">", ">=") and _is(b, name)):
-            upper = True
-    return lower, upper, False

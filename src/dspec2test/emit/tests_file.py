@@ -22,7 +22,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
 from dspec2test.partition.objects import ClassIndex, explicit_this
 from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import free_names, rebuild, substitute
+from dspec2test.partition.walk import free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase
 from dspec2test.emit.markers import MARK, Event
 
@@ -104,6 +104,9 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
     inlined = unghosted(c.expr, ctx.ghosts)
     if inlined is not None and not free_names(inlined) & ghosts:
         return [replace(c, expr=inlined)]
+    witnessed = _witnessed(c, contract, ctx, ghosts) if contract is not None else None
+    if witnessed is not None:
+        return [witnessed]
     if not (isinstance(c.expr, ast.BinOp) and c.expr.op == "&&"):
         return _inlined(c, contract, ctx) if contract is not None else [c]
     out = []
@@ -112,8 +115,44 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
         span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
         text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
         piece = replace(c, expr=part, text=text or print_expr(part))
+        # a conjunct over a ghost predicate (`sorted(a)` beside `multiset(a[..]) == old(...)`): its body,
+        # where that compiles (the whole clause's old() keeps the clause itself from being inlined)
+        body = unghosted(part, ctx.ghosts) if why_not_compilable(strip_old(part), ctx.ghosts) is not None else None
+        if body is not None and not free_names(body) & ghosts:
+            out.append(replace(piece, expr=body))
+            continue
+        witnessed = _witnessed(piece, contract, ctx, ghosts) if contract is not None else None
+        if witnessed is not None:
+            out.append(witnessed)
+            continue
         out += _inlined(piece, contract, ctx) if contract is not None else [piece]
     return out
+
+
+def _witnessed(c: ContractClause, contract: Contract, ctx: EmitContext, ghosts: set[str]) -> ContractClause | None:
+    """An ensures over ghost out-parameters and compiled outputs (`valid(s, best) && length(best) == n`),
+    checked as `exists best :: ...`: the ghost value the method returned is one witness, so this holds
+    whenever the clause does, and it still pins the compiled outputs. None when that does not compile."""
+    names = free_names(c.expr)
+    witnesses = [v for v in contract.outputs if v.ghost and v.name in names]
+    compiled = [v for v in contract.outputs if not v.ghost and v.name in names]
+    if c.kind != "ensures" or not witnesses or not compiled or names & ghosts - {v.name for v in witnesses}:
+        return None
+    taken = {n.name for n in walk(c.expr) if isinstance(n, ast.Name)} | {v.name for v in contract.vars}
+    mapping: dict[str, ast.Expr] = {}
+    bound = []
+    for v in witnesses:
+        name = v.name + "'"
+        while name in taken:
+            name += "'"
+        taken.add(name)
+        mapping[v.name] = ast.Name(name)
+        bound.append(ast.BoundVar(name, v.type))
+    q = ast.Quantifier("exists", tuple(bound), None, substitute(c.expr, mapping))
+    if why_not_compilable(q, ctx.ghosts) is None:
+        return replace(c, expr=q)
+    body = unghosted(q, ctx.ghosts)
+    return replace(c, expr=body) if body is not None else None
 
 
 def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[ContractClause]:

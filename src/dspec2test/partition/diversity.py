@@ -58,7 +58,7 @@ _ORDERED = {"int", "real", "char", "bv"}  # element kinds with < (a descent, sor
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
 _GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
-            "order", "least", "greatest", "negative", "positive"}  # any input collection, scalar inputs
+            "shared-element", "order", "least", "greatest", "negative", "positive"}  # input collections, scalars
 _COLLECTION_KINDS = {"seq", "set", "multiset", "map", "array", "array2", "array3"}
 MAX_PERMUTED = 3  # scalars of one type up to which each of their orderings is a pin (3! = 6)
 MAX_ORDERED = 6  # scalars of one type up to which each one is pinned least and greatest
@@ -183,6 +183,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
         # more than one counted, not all: a count that stops at its first match, or never skips, is off
         add("count-inner", _chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
     compared = _compared_elements(part.literals, by_term)
+    for family, pin in _shared_pins(colls, taken):
+        add(family, pin)
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, pin)
@@ -360,6 +362,21 @@ def _interleave(xs: list[ast.Expr], op: str) -> list[Any]:
     for x in xs[1:]:
         out += [op, x]
     return out
+
+
+def _shared_pins(colls: list[Collection], taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
+    """Two input collections of one element kind sharing a value (away from 0 where it is signed): Z3's
+    models keep them disjoint, and a body that tests membership in the wrong one, or drops a membership
+    test, is only seen on an element both hold."""
+    i = ast.Name(_fresh("i", taken))
+    j = ast.Name(_fresh("j", taken | {i.name}))
+    for k, a in enumerate(colls):
+        for b in colls[k + 1:]:
+            if a.elem != b.elem or a.elem == "bool":
+                continue
+            nonzero = [ast.BinOp("!=", a.at(i), ast.RealLit("0.0") if a.elem == "real" else _ZERO)] \
+                if a.elem in _SIGNED else []
+            yield "shared-element", _exists([i, j], _and(a.index(i), b.index(j), _eq(a.at(i), b.at(j)), *nonzero))
 
 
 # ---------------------------------------------------------------- how the literals use the variables
@@ -553,6 +570,18 @@ def _guard_pins(q: ast.Quantifier) -> Iterator[tuple[str, ast.Expr]]:
     within = _chain(lo, "<=", ast.Name(i), "<", hi)
     yield "guard-held", _exists([ast.Name(i)], _and(within, *guards))
     yield "guard-failed", _exists([ast.Name(i)], _and(within, _not(_and(*guards))))
+    yield from _guard_twice(q, i, lo, hi, guards)
+
+
+def _guard_twice(q: ast.Quantifier, i: str, lo: ast.Expr, hi: ast.Expr,
+                 guards: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
+    """Two indexes where the guard holds: a body that keeps only the last match (`r := [a[i]]` for
+    `r := r + [a[i]]`), or stops at the first, meets the literal on one."""
+    j = _fresh(i, _all_names(q) | {i})
+    at_j = [substitute(g, {i: ast.Name(j)}) for g in guards]
+    yield "guard-held-twice", _exists([ast.Name(i), ast.Name(j)], _and(
+        _chain(lo, "<=", ast.Name(i), "<", hi), _chain(lo, "<=", ast.Name(j), "<", hi),
+        ast.BinOp("<", ast.Name(i), ast.Name(j)), *guards, *at_j))
 
 
 def _ends(what: str, i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:

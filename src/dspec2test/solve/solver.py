@@ -13,6 +13,7 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
 from dspec2test.partition.objects import Objects, is_drive_op
+from dspec2test.partition.tuples import Tuples
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import AtomMisuse, Encoder
@@ -193,6 +194,7 @@ class Solver:
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1,
                                opaque_recursion=opaque_recursion)
+        self.tuples = Tuples.of(program)  # quantifiers over tuples, split into components before encoding
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
@@ -372,7 +374,7 @@ class Solver:
         for c in constraints:
             key = (c, self._unlimited)  # AST nodes compare by structure (spans aside), so this is a safe key
             if key not in self._encoded:
-                self._encoded[key] = self.encoder.boolean(c, self.env)
+                self._encoded[key] = self.encoder.boolean(self.tuples.split(c), self.env)
             out.append(self._encoded[key])
         return out
 
