@@ -205,7 +205,10 @@ class _Plan:
         if isinstance(parsed, Diagnostic):
             return _Plan(path, parsed, ())
         ctx = EmitContext.of(parsed)
-        contracts = select(parsed, options.methods, options.unverified)
+        # a lemma none of whose ensures a test can evaluate has nothing to be tested for: left out, as
+        # ghost members are, rather than listed as unsupported in every report
+        contracts = [c for c in select(parsed, options.methods, options.unverified)
+                     if not c.is_lemma or checks_of(c, ctx).ensures]
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
 
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:
@@ -355,7 +358,9 @@ class MemberGeneration:
             hidden = getattr(solver, "hidden_input_types", lambda: [])()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
-            usable, bad = check_clauses(c.clauses, solver)
+            # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
+            # them too would leave no input exactly where the property is false
+            usable, bad = check_clauses(c.requires if c.is_lemma else c.clauses, solver)
             for clause, exc in bad:
                 self.unsupported(exc)
             if any(clause.kind == "requires" for clause, _ in bad):
