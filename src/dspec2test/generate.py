@@ -19,7 +19,7 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
-from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select
+from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.lift import Definitions
@@ -205,10 +205,12 @@ class _Plan:
         if isinstance(parsed, Diagnostic):
             return _Plan(path, parsed, ())
         ctx = EmitContext.of(parsed)
-        # a lemma none of whose ensures a test can evaluate has nothing to be tested for: left out, as
-        # ghost members are, rather than listed as unsupported in every report
+        # a lemma none of whose ensures a test can evaluate has nothing to be tested for, and one Dafny
+        # takes on trust may be false in a program that verifies: both left out, as ghost members are,
+        # rather than listed as unsupported in every report
+        trusted = unproved_lemmas(parsed)
         contracts = [c for c in select(parsed, options.methods, options.unverified)
-                     if not c.is_lemma or checks_of(c, ctx).ensures]
+                     if not c.is_lemma or (c.short not in trusted and checks_of(c, ctx).ensures)]
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
 
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:

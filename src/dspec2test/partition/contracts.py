@@ -14,7 +14,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.partition import objects as obj
 from dspec2test.partition.objects import ClassIndex, Objects
-from dspec2test.partition.walk import rebuild, substitute, walk
+from dspec2test.partition.walk import called_names, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
 
@@ -149,6 +149,24 @@ def is_testable(member: ast.Decl, owner: ast.Node | None = None) -> bool:
     if isinstance(member, ast.Function):
         return member.kind in ("function", "predicate", "function method", "predicate method") and not member.ghost
     return False
+
+
+def unproved_lemmas(program: ast.Program) -> frozenset[str]:
+    """Short names of the lemmas Dafny takes on trust: no body, `{:axiom}`, an `assume` in the proof, or
+    a call of such a lemma in it (transitively). Their ensures may be false while the program verifies,
+    so a test of them could fail on verified code: they are not tested."""
+    lemmas = {m.name: m for _, m in iter_members(program.decls) if isinstance(m, ast.Method) and "lemma" in m.kind}
+    trusted = {name for name, m in lemmas.items()
+               if m.body is None or _has_attr(m, "axiom")
+               or any(isinstance(n, ast.AssertStmt) and n.kind == "assume" for n in walk(m.body))}
+    grew = True
+    while grew:
+        grew = False
+        for name, m in lemmas.items():
+            if name not in trusted and m.body is not None and called_names(m.body) & trusted:
+                trusted.add(name)
+                grew = True
+    return frozenset(trusted)
 
 
 def has_contract(member: ast.Method | ast.Function) -> bool:
