@@ -116,3 +116,56 @@ def test_lemma_tests_pass_on_the_program_and_fail_when_a_function_they_speak_of_
     buggy.write_text(PROGRAM.replace("function Abs(s: State): int { s.value }", "function Abs(s: State): int { 1 }"))
     verdicts = run_tests(buggy, got.tests_text, got.cases, options).verdicts
     assert {v.method for v in verdicts if v.status is Status.FAILED} == {"InitIsZero", "UpGrows"}
+
+
+MODULES = """
+module Proto {
+  datatype Vars = Vars(n: int)
+  datatype Step = Inc | Dec
+  predicate Init(v: Vars) { v.n == 0 }
+  predicate NextStep(v: Vars, w: Vars, step: Step) {
+    match step
+      case Inc => w.n == v.n + 1
+      case Dec => w.n == v.n - 1
+  }
+  predicate Next(v: Vars, w: Vars) { exists step :: NextStep(v, w, step) }
+}
+module Proof {
+  import opened Proto
+  datatype Step = Other
+  function Size(v: Vars): int { if v.n < 0 then -v.n else v.n }
+  lemma Moves(v: Vars, w: Vars)
+    requires Next(v, w)
+    ensures Size(w) <= Size(v) + 1
+  {}
+  lemma FromInit(v: Vars)
+    requires Init(v)
+    ensures Size(v) == 0
+  {}
+  method M(v: Vars, w: Vars) returns (r: int)
+    requires Next(v, w)
+    ensures r == Size(w)
+  { r := Size(w); }
+}
+"""
+
+
+def test_a_lemma_requires_predicate_that_holds_in_several_ways_is_unfolded_into_one_partition_per_way(tmp_path):
+    path = tmp_path / "proto.dfy"
+    path.write_text(MODULES)
+    result = generate(str(path), GenerateOptions(isolate=False, probe=False))
+    entries = {m["name"]: m for m in result.manifest["methods"]}
+    moves = [p["label"] for p in entries["Proof.Moves"]["partitions"]]
+    # the body's names in full (Proof has a Step of its own), the bound variable typed from NextStep
+    assert moves == ["exists step: Proto.Step :: step.Inc? && w.n == v.n + 1",
+                     "!(exists step: Proto.Step :: step.Inc? && w.n == v.n + 1) && "
+                     "(exists step: Proto.Step :: step.Dec? && w.n == v.n - 1)"]
+    steps = {(int(tc.inputs["w"].split("(")[1].rstrip(")")) - int(tc.inputs["v"].split("(")[1].rstrip(")")))
+             for tc in result.cases if tc.method == "Proof.Moves"}
+    assert steps == {1, -1}
+    # a predicate that holds one way only stays a call; a method's clauses are never unfolded
+    assert [p["label"] for p in entries["Proof.FromInit"]["partitions"]] == ["Init(v)"]
+    assert [p["label"] for p in entries["Proof.M"]["partitions"]] == ["Next(v, w) && w.n < 0 && r == -w.n",
+                                                                      "Next(v, w) && !(w.n < 0) && r == w.n"]
+    # the checks are the clauses as written
+    assert "if !(Proto.Next(v, w))" in result.tests_text
