@@ -19,11 +19,12 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
-from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select
+from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
+from dspec2test.partition.unfold import Unfolder
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.walk import conj
 from dspec2test.probe import PROBE_S, probe, probe_test, probeable, reaches_recursion
@@ -205,7 +206,12 @@ class _Plan:
         if isinstance(parsed, Diagnostic):
             return _Plan(path, parsed, ())
         ctx = EmitContext.of(parsed)
-        contracts = select(parsed, options.methods, options.unverified)
+        # a lemma none of whose ensures a test can evaluate has nothing to be tested for, and one Dafny
+        # takes on trust may be false in a program that verifies: both left out, as ghost members are,
+        # rather than listed as unsupported in every report
+        trusted = unproved_lemmas(parsed)
+        contracts = [c for c in select(parsed, options.methods, options.unverified)
+                     if not c.is_lemma or (c.short not in trusted and checks_of(c, ctx).ensures)]
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
 
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:
@@ -355,7 +361,9 @@ class MemberGeneration:
             hidden = getattr(solver, "hidden_input_types", lambda: [])()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
-            usable, bad = check_clauses(c.clauses, solver)
+            # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
+            # them too would leave no input exactly where the property is false
+            usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)
             for clause, exc in bad:
                 self.unsupported(exc)
             if any(clause.kind == "requires" for clause, _ in bad):
@@ -374,6 +382,24 @@ class MemberGeneration:
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
                                          f"internal error while generating {c.name}: {exc}"))
         return self
+
+    def lemma_requires(self, solver: SolverLike) -> tuple[ContractClause, ...]:
+        """A lemma's requires for partitioning: each with the predicates it calls unfolded where that splits
+        it into more ways to hold (partition/unfold.py) and the solver encodes the result."""
+        c = self.contract
+        defs = Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values())
+        unfolder = Unfolder(self.ctx.program)
+        out = []
+        for cl in c.requires:
+            unfolded = unfolder.splitting(cl.expr, c.member, defs)
+            if unfolded is not None:
+                try:
+                    solver.check([unfolded])
+                    cl = replace(cl, expr=unfolded)
+                except Unsupported:
+                    pass  # the clause as written, which the solver may still encode
+            out.append(cl)
+        return tuple(out)
 
     def partitions(self, usable: tuple[ContractClause, ...], solver: SolverLike) -> list[PartitionSpec]:
         """The partitions of the usable clauses; for an object built through a trait with several classes,

@@ -26,6 +26,8 @@ class CheckKind(str, Enum):
     INVARIANT = "invariant"  # a compiled class invariant of a generated object (before the call)
     ENSURES = "ensures"  # a compiled postcondition on the actual outputs
     VALUE = "value"  # --simplify: an output equals the value the contract makes unique
+    # a lemma's ensures on its inputs (no call: a lemma is ghost): a property of the functions it calls
+    PROPERTY = "property"
 
     @property
     def blames_input(self) -> bool:

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from dspec2test.action.affected import affected_members
 from dspec2test.action.diff import ChangeKind, FileChange, Git, added_lines, commentable_lines, parse_unified_diff
-from dspec2test.action.members import MemberInfo
+from dspec2test.action.members import MemberInfo, read_members
 from dspec2test.action.select import matches, selected, shard
 from tests.action.helpers import commit, make_repo
 
@@ -161,3 +161,15 @@ def test_only_files_that_mention_a_changed_name_are_parsed_transitively():
                              lambda path, names: any(n in texts[path] for n in names))
     assert [a.member.name for a in found] == ["Mid", "Far", "Farther"]
     assert parsed == ["p.dfy", "q.dfy", "r.dfy"]  # s.dfy mentions no changed name: never parsed
+
+
+def test_lemmas_with_ensures_are_testable_members_and_affected_through_their_contract():
+    text = ("function F(x: int): int { x }\n"
+            "lemma L(x: int) requires x > 0 ensures F(x) > 0 {}\n"
+            "lemma NoEnsures(x: int) requires x > 0 {}\n"
+            "ghost function G(x: int): int { x }\n")
+    found, _ = read_members("p.dfy", text)
+    assert [m.name for m in found if m.testable] == ["L"]
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({1}))]
+    affected = affected_members(changes, lambda path: found, lambda: ["p.dfy"])
+    assert [(a.member.name, a.reason) for a in affected] == [("L", "contract uses changed F")]

@@ -81,7 +81,8 @@ def test_same_input_same_output_byte_for_byte(tmp_path):
 def test_members_selected_and_reported(tmp_path):
     m, out, err = manifest(tmp_path, FIXTURES / "mixed.dfy")
     names = [e["name"] for e in m["methods"]]
-    assert "Lib.NotTested" not in names and "AlreadyATest" not in names  # lemma, {:test}
+    # a lemma whose ensures no test can evaluate (an unbounded forall), a {:test} method
+    assert "Lib.NotTested" not in names and "AlreadyATest" not in names
     assert {"Lib.Square", "Max", "NoBody", "Sum"} <= set(names)
     by = {e["name"]: e for e in m["methods"]}
     assert by["NoBody"]["body"] is False and by["NoBody"]["partitions"][0]["scenarios"][0]["test"]

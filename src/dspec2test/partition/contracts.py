@@ -14,7 +14,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.partition import objects as obj
 from dspec2test.partition.objects import ClassIndex, Objects
-from dspec2test.partition.walk import rebuild, substitute, walk
+from dspec2test.partition.walk import called_names, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
 
@@ -45,7 +45,7 @@ class Var:
 class Contract:
     name: str  # qualified: "M.C.Find"
     short: str
-    kind: str  # "method" | "function"
+    kind: str  # "method" | "function" | "constructor" | "lemma"
     member: ast.Method | ast.Function
     params: tuple[Var, ...]
     outputs: tuple[Var, ...]
@@ -89,11 +89,18 @@ class Contract:
         return self.cls is None or self.member.static
 
     @property
+    def is_lemma(self) -> bool:
+        """A lemma: never called (it is ghost); a test checks its ensures on inputs meeting its requires."""
+        return self.kind == "lemma"
+
+    @property
     def is_constructor(self) -> bool:
         return isinstance(self.member, ast.Method) and self.member.kind == "constructor"
 
     @property
     def body_missing(self) -> bool:
+        if self.is_lemma:
+            return False  # nothing is called: a lemma without a body is an axiom, its ensures still checked
         if isinstance(self.member, ast.Method):
             return self.member.body is None
         return self.member.body is None and self.member.by_method is None
@@ -130,14 +137,36 @@ def _has_attr(member: ast.Node, name: str) -> bool:
 
 
 def is_testable(member: ast.Decl, owner: ast.Node | None = None) -> bool:
-    """Compiled methods and functions, and constructors of classes: no lemmas, ghosts, twostate, or tests."""
+    """Compiled methods and functions, constructors of classes, and lemmas not bound to an object (their
+    ensures are a property of the compiled functions they call, checked on solved inputs without a call):
+    no ghosts, twostate, least/greatest, or tests."""
     if isinstance(member, ast.Method):
         if member.kind == "constructor":
             return isinstance(owner, ast.ClassDecl) and owner.kind == "class" and not member.ghost
+        if member.kind == "lemma":
+            return not isinstance(owner, ast.ClassDecl) or member.static
         return member.kind == "method" and not member.ghost and not _has_attr(member, "test")
     if isinstance(member, ast.Function):
         return member.kind in ("function", "predicate", "function method", "predicate method") and not member.ghost
     return False
+
+
+def unproved_lemmas(program: ast.Program) -> frozenset[str]:
+    """Short names of the lemmas Dafny takes on trust: no body, `{:axiom}`, an `assume` in the proof, or
+    a call of such a lemma in it (transitively). Their ensures may be false while the program verifies,
+    so a test of them could fail on verified code: they are not tested."""
+    lemmas = {m.name: m for _, m in iter_members(program.decls) if isinstance(m, ast.Method) and "lemma" in m.kind}
+    trusted = {name for name, m in lemmas.items()
+               if m.body is None or _has_attr(m, "axiom")
+               or any(isinstance(n, ast.AssertStmt) and n.kind == "assume" for n in walk(m.body))}
+    grew = True
+    while grew:
+        grew = False
+        for name, m in lemmas.items():
+            if name not in trusted and m.body is not None and called_names(m.body) & trusted:
+                trusted.add(name)
+                grew = True
+    return frozenset(trusted)
 
 
 def has_contract(member: ast.Method | ast.Function) -> bool:
@@ -195,8 +224,8 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
                 rname += "_"
         outputs = (Var(rname, _inst(member.result_type, tsub), True),)
         ensures_exprs = [_self_calls_to(c.expr, member, rname) if synthetic else c.expr for c in member.spec.ensures]
-    if isinstance(member, ast.Method) and member.kind == "constructor":
-        kind = "constructor"
+    if isinstance(member, ast.Method) and member.kind in ("constructor", "lemma"):
+        kind = member.kind
     pre = pre_state_arrays(member)
     requires_exprs = [in_pre_state(c.expr, pre) for c in member.spec.requires]
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None

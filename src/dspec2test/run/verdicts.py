@@ -33,7 +33,7 @@ def verdict_of(tc: TestCase, obs: Observation, wall_s: float) -> Verdict:
     verdict = base_verdict(tc, status, message)
     actual = _render(obs.actuals)
     if obs.end is End.CHECK_FAILED and (check := tc.check(obs.check or "")) is not None:
-        expected = check.text if check.kind in (CheckKind.ENSURES, CheckKind.VALUE) else None
+        expected = check.text if check.kind in (CheckKind.ENSURES, CheckKind.VALUE, CheckKind.PROPERTY) else None
         return replace(verdict, clause_line=check.line, clause=None if check.kind is CheckKind.TYPE else check.text,
                        expected=expected, actual=actual if expected else None)
     return replace(verdict, actual=actual) if status is not Status.PASSED else verdict
@@ -55,6 +55,9 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
                                       f"dspec2test's bug, not the program's")
         if check.kind is CheckKind.VALUE:
             return Status.FAILED, f"expected {check.text} (ensures, line {check.line})"
+        if check.kind is CheckKind.PROPERTY:
+            return Status.FAILED, (f"lemma {member.rsplit('.', 1)[-1]}: ensures (line {check.line}) is false on "
+                                   f"inputs that meet its requires: {check.text}")
         return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}"
     if obs.end is End.NO_BODY:
         return Status.NO_IMPLEMENTATION, no_body_message(member, obs.member)
