@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
+from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.emit.names import TestNames
 from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_code, setup_lines, test_var
@@ -101,6 +102,10 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
     ones that can are still checked (`Valid() && n == old(n) - 1` checks the second)."""
     if why_not_compilable(strip_old(c.expr), ctx.ghosts) is None and not free_names(c.expr) & ghosts:
         return [c]
+    bounded = membership_bounded(c.expr)  # `forall x :: x !in a ==> x !in r`, bounded by r
+    if bounded != c.expr and why_not_compilable(strip_old(bounded), ctx.ghosts) is None \
+            and not free_names(bounded) & ghosts:
+        return [replace(c, expr=bounded)]
     inlined = unghosted(c.expr, ctx.ghosts)
     if inlined is not None and not free_names(inlined) & ghosts:
         return [replace(c, expr=inlined)]
