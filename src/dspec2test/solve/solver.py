@@ -53,6 +53,9 @@ BOUNDED_QUERIES = 64
 BOUNDED_MS = 3000  # the clock's backstop for one of them
 
 
+# kinds whose well-formedness the length limit leaves alone (an object's fields are variables of their own)
+_SCALARS = ("int", "bool", "char", "real", "class")
+
 _NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
 
 
@@ -213,6 +216,7 @@ class Solver:
             self.encoder.pre_state[v.name] = (v.tv, pre.tv)  # type: ignore[index]
             if "." not in v.name:  # an array parameter (not a field) keeps its lengths
                 self._frame += self.types.same_shape(v.tv, pre.tv)
+        self._limitable = frozenset(v.name for v in self.vars if v.type.base.kind not in _SCALARS)
         self.env = Env({v.name: v.tv for v in self.vars}, self.scope)
         self.relevance = Relevance(self.types, self.encoder, self.env,
                                    {v.name: v.type for v in self.vars if v.output})
@@ -261,19 +265,26 @@ class Solver:
 
     @_unlimited.setter
     def _unlimited(self, names: frozenset[str]) -> None:
-        # the encoder's bound proofs assume the limits, so its memo must tell the settings apart
         self._unlimited_now = names
-        self.encoder.context = names
+        # the encoder's bound proofs assume the limits, so its memo must tell the settings apart
+        self.encoder.context = self._limits
+
+    @property
+    def _limits(self) -> frozenset[str]:
+        """The unlimited variables whose constraints the length limit changes: the key of everything built
+        under a setting. A scalar's are the same either way, so what the widened queries (the collections
+        unlimited) built serves optimisation and uniqueness (every variable unlimited) too."""
+        return self._unlimited_now & self._limitable
 
     # ---------------------------------------------------------------- building blocks
 
     def _wf(self) -> list[z3.BoolRef]:
-        if self._unlimited not in self._wf_cache:
+        if self._limits not in self._wf_cache:
             out = list(self._frame)
             for v in self.vars:
                 out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
-            self._wf_cache[self._unlimited] = out
-        return self._wf_cache[self._unlimited]
+            self._wf_cache[self._limits] = out
+        return self._wf_cache[self._limits]
 
     def _nice(self, chars: frozenset[int] | None) -> list[z3.BoolRef]:
         """Preferences for readable models: small numbers, alphanumeric characters (or ones the constraints
@@ -372,7 +383,7 @@ class Solver:
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
         out = []
         for c in constraints:
-            key = (c, self._unlimited)  # AST nodes compare by structure (spans aside), so this is a safe key
+            key = (c, self._limits)  # AST nodes compare by structure (spans aside), so this is a safe key
             if key not in self._encoded:
                 self._encoded[key] = self.encoder.boolean(self.tuples.split(c), self.env)
             out.append(self._encoded[key])
@@ -396,7 +407,7 @@ class Solver:
 
     def _prove(self, formula: z3.BoolRef) -> bool:
         """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
-        key = (formula.get_id(), self._unlimited)  # Z3 shares equal terms; the entry keeps this one alive
+        key = (formula.get_id(), self._limits)  # Z3 shares equal terms; the entry keeps this one alive
         if key not in self._prove_cache:
             if self._prover_z is None or self._prover_z.interrupted:
                 self._prover_z = _Z3(self.encoder.rec_defs)
@@ -761,7 +772,7 @@ class Solver:
         of its own (a bound of the true optimum, found by Z3's optimiser in milliseconds where the full
         facts take a gallop of sequence queries); None when that part leaves the goal unbounded or is not
         linear."""
-        key = (tuple(constraints), self._unlimited)
+        key = (tuple(constraints), self._limits)
         if key not in self._relaxations:
             self._relaxations[key] = self._linear_part(facts)
         lengths, linear = self._relaxations[key]
@@ -801,7 +812,7 @@ class Solver:
     def _probe_solver(self, constraints: Sequence[ast.Expr], facts: list[z3.BoolRef]) -> _Query | None:
         """One incremental solver per constraint set, kept with its first model: every optimisation of a
         partition (each variable, term and direction) probes the same solver, which keeps what it learnt."""
-        key = (tuple(constraints), self._unlimited)
+        key = (tuple(constraints), self._limits)
         hit = self._probers.get(key)
         if hit is None or hit.z is not self.z:  # a new context after an interrupt: start over
             s = self._new()
