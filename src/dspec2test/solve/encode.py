@@ -554,12 +554,26 @@ class Encoder:
 
     def _seq_bound(self, s: TV, node, required: bool = True) -> int | None:
         """A static bound on a sequence's length (needed to list its elements)."""
-        for n in (self.types.cap, 2 * self.types.cap, 4 * self.types.cap):
-            if self.prove(self.length(s) <= n):
-                return n
+        n = self.least_bound(self.length(s), None, (self.types.cap, 2 * self.types.cap, 4 * self.types.cap))
+        if n is not None:
+            return n
         if not required:
             return None
         raise _u("multiset of a sequence without a small length bound", node)
+
+    def least_bound(self, term, lo, steps: tuple[int, ...]) -> int | None:
+        """The first of the ascending steps n with `term <= lo + n` proved (None: none is). After the first
+        fails the last is tried: what refutes it refutes every step between, so the usual failure (a
+        sequence the limit does not bound) costs two proofs, not one per step."""
+        def proved(n: int) -> bool:
+            return self.prove(term <= (n if lo is None else lo + n))
+
+        first, *rest = steps
+        if proved(first):
+            return first
+        if not rest or not proved(rest[-1]):
+            return None
+        return next((n for n in rest[:-1] if proved(n)), rest[-1])
 
     def length(self, s: TV):
         return s.view[2] if s.view is not None else z3.Length(s.v)

@@ -254,13 +254,13 @@ def _finite_instances(enc, bv: ast.BoundVar, atoms, env: Env, node):
     if src.kind == "coll":
         return list(src.cands), t
     if src.kind in ("index", "int") and src.hi is not None:
-        for n in (enc.width, 2 * enc.width, 4 * enc.width):
-            if enc.prove(src.hi <= src.lo + n):
-                if src.kind == "index":
-                    s = src.seq
-                    return [(z3.IntVal(i) < enc.length(s), enc.types.from_rep(enc.nth(s, i), src.elem))
-                            for i in range(n)], t
-                return [(z3.BoolVal(True), TV(z3.simplify(src.lo + i), t)) for i in range(n)], t
+        n = enc.least_bound(src.hi, src.lo, (enc.width, 2 * enc.width, 4 * enc.width))
+        if n is not None:
+            if src.kind == "index":
+                s = src.seq
+                return [(z3.IntVal(i) < enc.length(s), enc.types.from_rep(enc.nth(s, i), src.elem))
+                        for i in range(n)], t
+            return [(z3.BoolVal(True), TV(z3.simplify(src.lo + i), t)) for i in range(n)], t
     raise unsupported("comprehension without a small finite range", node)
 
 

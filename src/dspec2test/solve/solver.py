@@ -408,6 +408,8 @@ class Solver:
     def _prove(self, formula: z3.BoolRef) -> bool:
         """Does formula hold under the variables' type constraints alone? (Used to drop residual quantifiers.)"""
         key = (formula.get_id(), self._limits)  # Z3 shares equal terms; the entry keeps this one alive
+        if key not in self._prove_cache and z3.is_true(z3.simplify(formula)):
+            self._prove_cache[key] = (True, formula)  # a bound over literals: no query (nor context) needed
         if key not in self._prove_cache:
             if self._prover_z is None or self._prover_z.interrupted:
                 self._prover_z = _Z3(self.encoder.rec_defs)
