@@ -25,6 +25,7 @@ class Watchdog:
         self._deadline: float | None = None
         self._fired = False
         self._thread: threading.Thread | None = None
+        self._wake: float | None = None  # when the waiting thread looks again by itself
 
     def arm(self, seconds: float) -> None:
         with self._cond:
@@ -34,7 +35,9 @@ class Watchdog:
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._watch, daemon=True)
                 self._thread.start()
-            else:
+            elif self._wake is None or self._deadline < self._wake:
+                # only a deadline before the thread's own wake-up needs it now: waking it for every check
+                # (a later deadline each time) cost a thread switch per query
                 self._cond.notify()
 
     def disarm(self) -> bool:
@@ -47,15 +50,19 @@ class Watchdog:
     def _watch(self) -> None:
         with self._cond:
             while True:
+                now = time.monotonic()
                 if self._deadline is None:
+                    self._wake = now + IDLE_S
                     if not self._cond.wait(IDLE_S) and self._deadline is None:
-                        self._thread = None
+                        self._thread = self._wake = None
                         return
                     continue
-                left = self._deadline - time.monotonic()
+                left = self._deadline - now
                 if left > 0:
+                    self._wake = self._deadline
                     self._cond.wait(left)
                     continue
                 self._fired = True
                 self._interrupt()
+                self._wake = now + REPEAT_S
                 self._cond.wait(REPEAT_S)
