@@ -126,3 +126,39 @@ def test_an_edge_at_the_linear_bound_is_confirmed_by_one_fresh_query(monkeypatch
     assert s.optimize(n("i"), cons, True) == 48
     assert len(runs) <= 2  # the first model, then the bound itself
     assert s.optimize(op("-", n("i"), size), cons, True) == -1
+
+
+def _proofs(s, monkeypatch) -> list:
+    asked = []
+    real = S._Query.check
+    monkeypatch.setattr(S._Query, "check", lambda self, *a: asked.append(1) or real(self, *a))
+    return asked
+
+
+def test_an_unbounded_sequence_fails_the_bound_ladder_in_two_proofs_and_a_bounded_one_gets_its_least_step(
+        monkeypatch):
+    s = Solver(EMPTY, [("a", SEQ, False)], length_limit=4)
+    s._unlimited = frozenset({"a"})
+    asked = _proofs(s, monkeypatch)
+    a = z3.Length(s.env.vars["a"].v)
+    assert s.encoder.least_bound(a, None, (5, 10, 20)) is None
+    assert len(asked) == 2  # 5, then 20: a counterexample to 20 refutes 10 as well
+    s._unlimited = frozenset()  # the limit (4) bounds it: the first step holds
+    assert s.encoder.least_bound(a + 7, None, (5, 10, 20)) == 20
+    assert s.encoder.least_bound(a + 3, None, (5, 10, 20)) == 10
+    assert s.encoder.least_bound(a, z3.IntVal(0), (5, 10, 20)) == 5
+
+
+def test_limit_settings_that_differ_only_in_scalars_share_their_proofs(monkeypatch):
+    s = Solver(EMPTY, [("a", SEQ, False), ("x", INT, False)], length_limit=4)
+    a = z3.Length(s.env.vars["a"].v)
+    s._unlimited = frozenset({"a"})
+    assert not s._prove(a <= 9)
+    asked = _proofs(s, monkeypatch)
+    s._unlimited = frozenset({"a", "x"})  # optimisation unlimits every variable: x's constraints are the same
+    assert not s._prove(a <= 9)
+    assert s._prove(z3.IntVal(3) <= z3.IntVal(1) + 5)  # true by simplification alone
+    assert asked == []
+    s._unlimited = frozenset()
+    assert s._prove(a <= 9)  # the limit on a is another setting
+    assert asked == [1]
