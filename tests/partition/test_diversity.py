@@ -47,6 +47,11 @@ method CountBetween(s: string) returns (n: int)
     "bitvectors": """method Xor(a: seq<bv32>, b: seq<bv32>) returns (r: seq<bv32>)
   requires |a| == |b|
   ensures forall i :: 0 <= i < |r| ==> r[i] == a[i] ^ b[i]""",
+    "three_way": """method Split(a: array<int>) returns (lo: int)
+  modifies a
+  ensures forall x | 0 <= x < lo :: a[x] < 0 && 0 > a[x]
+  ensures forall x | lo <= x < a.Length :: a[x] == -1 || a[x] >= 'c' as int
+  ensures a.Length > 0 ==> a[0] != 7""",
     "min_of_three": """method Min3(x: int, y: int, z: int) returns (m: int)
   ensures m <= x && m <= y && m <= z""",
     "scalar_types": """newtype Small = k: int | -5 <= k < 5
@@ -106,6 +111,17 @@ def test_a_guarded_forall_gets_an_index_where_its_guard_holds_and_one_where_it_f
     assert got["guard-failed"] == "exists i :: 0 <= i < |a| && !(a[i] > 0)"
     # and two where it holds: a body keeping only the last match meets the literal on one
     assert got["guard-held-twice"] == "exists i, i' :: 0 <= i < |a| && 0 <= i' < |a| && i < i' && a[i] > 0 && a[i'] > 0"
+
+
+def test_elements_compared_with_a_constant_get_one_below_one_at_and_one_above_it():
+    got = [pin for family, pin in pins("three_way") if family == "straddle"]
+    # each constant once (either side of the comparison); of the array's input; an index by a constant
+    # counts too; a cast is no constant
+    assert got == [f"(exists i :: 0 <= i < old(a).Length && old(a)[i] < {k}) && "
+                   f"(exists j :: 0 <= j < old(a).Length && old(a)[j] == {k}) && "
+                   f"(exists m :: 0 <= m < old(a).Length && old(a)[m] > {k})" for k in ("0", "-1", "7")]
+    assert "straddle" not in dict(pins("find_first"))  # compared with a key, not a constant
+    assert "straddle" not in dict(pins("booleans"))
 
 
 def test_two_collections_of_one_element_kind_share_a_value_away_from_zero():

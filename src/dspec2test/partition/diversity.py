@@ -183,6 +183,14 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
         # more than one counted, not all: a count that stops at its first match, or never skips, is off
         add("count-inner", _chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
     compared = _compared_elements(part.literals, by_term)
+    for c, k in _element_constants(part.literals, by_term):
+        # elements below, at and above a constant the contract sorts them by (`a[x] == 0`, `a[x] > 0`): Z3's
+        # elements all fall on one side of it, or sit at it alone, so a three-way partition or a filter
+        # that mistakes `<` for `<=` passes
+        i, j, m = (ast.Name(_fresh(b, taken)) for b in ("i", "j", "m"))
+        add("straddle", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), k))),
+                             _exists([j], _and(c.index(j), _eq(c.at(j), k))),
+                             _exists([m], _and(c.index(m), ast.BinOp(">", c.at(m), k)))))
     for family, pin in _shared_pins(colls, taken):
         add(family, pin)
     for c in colls:
@@ -448,6 +456,34 @@ def _counts(literals: tuple[ast.Expr, ...], contract: Contract, colls: list[Coll
                     if c.name in free_names(b) and (a.name, c.size) not in out:
                         out.append((a.name, c.size))
     return out
+
+
+def _element_constants(literals: tuple[ast.Expr, ...],
+                       by_term: dict[ast.Expr, Collection]) -> list[tuple[Collection, ast.Expr]]:
+    """(s, k) for each constant k some literal compares an element of an ordered input collection s with
+    (`s[x] == 0`, `0 < s[x]`), first seen first."""
+    out: list[tuple[Collection, ast.Expr]] = []
+    for lit in literals:
+        for n, bound in _free_nodes(lit):
+            pairs: list[tuple[ast.Expr, ast.Expr]] = []
+            if isinstance(n, ast.BinOp) and n.op in _ORDER_OPS | {"==", "!="}:
+                pairs = [(n.left, n.right)]
+            elif isinstance(n, ast.Chain):
+                pairs = list(zip(n.operands, n.operands[1:]))
+            for a, b in (p for pair in pairs for p in (pair, pair[::-1])):
+                if not (isinstance(a, ast.Index) and len(a.indices) == 1 and _constant(b)):
+                    continue
+                c = _collection_of(a.seq, by_term, bound)
+                if c is not None and c.elem in _ORDERED and (c, b) not in out:
+                    out.append((c, b))
+    return out
+
+
+def _constant(e: ast.Expr) -> bool:
+    """A numeric or character literal, or a negated one."""
+    if isinstance(e, ast.UnOp) and e.op == "-":
+        e = e.operand
+    return isinstance(e, (ast.IntLit, ast.RealLit, ast.CharLit))
 
 
 def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection]) -> set[ast.Expr]:
