@@ -15,7 +15,8 @@ variables, their types and how the literals use them (looking into the predicate
 - a `forall` literal with a guard: an index where the guard holds and one where it fails;
 - a scalar input compared with the elements of a collection (a search key): present twice;
 - an integer output equal to a count over a collection: away from 0 and from the length;
-- each input sequence or array (generic): a repeated element, a descent, an ascent, negative and positive entries,
+- each input sequence or array (generic): elements below, at and above each constant the literals compare
+  its elements with, a repeated element, a descent, an ascent, negative and positive entries,
   all elements distinct, sorted (where the contract orders its elements), all negative, all alike;
 - scalar inputs of one type, in a member without input collections (generic): each strict ordering of two or
   three of them (above zero where the type has one), or with more, each one the strict least and greatest; then
@@ -57,7 +58,7 @@ CHECK_RLIMIT = 300_000
 _ORDERED = {"int", "real", "char", "bv"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
 _ORDER_OPS = {"<", "<=", ">", ">="}
-_GENERIC = {"repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
+_GENERIC = {"straddle", "repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
             "shared-element", "order", "least", "greatest", "negative", "positive"}  # input collections, scalars
 _COLLECTION_KINDS = {"seq", "set", "multiset", "map", "array", "array2", "array3"}
 MAX_PERMUTED = 3  # scalars of one type up to which each of their orderings is a pin (3! = 6)
@@ -186,7 +187,7 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     for c, k in _element_constants(part.literals, by_term):
         # elements below, at and above a constant the contract sorts them by (`a[x] == 0`, `a[x] > 0`): Z3's
         # elements all fall on one side of it, or sit at it alone, so a three-way partition or a filter
-        # that mistakes `<` for `<=` passes
+        # that mistakes `<` for `<=` passes (generic: the families read from a variable's use keep their turn)
         i, j, m = (ast.Name(_fresh(b, taken)) for b in ("i", "j", "m"))
         add("straddle", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), k))),
                              _exists([j], _and(c.index(j), _eq(c.at(j), k))),
