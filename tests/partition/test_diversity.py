@@ -122,6 +122,9 @@ def test_elements_compared_with_a_constant_get_one_below_one_at_and_one_above_it
                    f"(exists m :: 0 <= m < old(a).Length && old(a)[m] > {k})" for k in ("0", "-1", "7")]
     assert "straddle" not in dict(pins("find_first"))  # compared with a key, not a constant
     assert "straddle" not in dict(pins("booleans"))
+    # generic: a guarded forall's own pins are tried first
+    cands = candidates(*partition_of(CONTRACTS["guarded"]))
+    assert [c.specific for c in cands if c.family in ("guard-held", "straddle")] == [True, False]
 
 
 def test_two_collections_of_one_element_kind_share_a_value_away_from_zero():
