@@ -13,6 +13,7 @@ from dspec2test.partition.diversity import Candidate, Functions, PartitionState,
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.partition.types import TypeIndex
 from dspec2test.records import ScenarioKind
+from dspec2test.solve.literal import Data
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -59,6 +60,18 @@ method Mix(i: int, n: nat, r: real, b: bv8, c: bv8, ch: char, d: char, s: Small,
   ensures o == i""",
     "two_arrays": """method Common(a: array<int>, b: array<int>, s: string) returns (r: seq<int>)
   ensures forall x :: x in r ==> x in a[..] && x in b[..]""",
+    "record_fields": """datatype Variables = Variables(value: int, ghost g: int)
+lemma Step(v: Variables, v': Variables)
+  requires v'.value == v.value + 1""",
+    "record_collection": """datatype Constants = Constants(ids: seq<int>, n: nat)
+method At(c: Constants, k: nat) returns (x: int)
+  requires k < |c.ids|
+  ensures x == c.ids[k]""",
+    "constructors": """datatype Shape = Circle(r: int) | Rect(w: int, h: int) | Empty
+method Scale(s: Shape, k: int) returns (t: Shape)
+  ensures s.Empty? ==> t == s""",
+    "tuple": """method Swap(p: (int, char)) returns (q: (char, int))
+  ensures q.0 == p.1""",
 }
 
 
@@ -353,3 +366,74 @@ method Find(a: seq<int>, x: int) returns (i: int)
     assert got["witness-last"] == "0 < |a| && Small(a[|a| - 1])"
     plain = {cand.family for cand in candidates(c, part, TypeIndex.of(prog))}
     assert "index-repeated-after" not in plain
+
+
+# ---------------------------------------------------------------- fields of datatype and tuple inputs
+
+
+def test_a_records_scalar_fields_are_ordered_and_signed_like_inputs():
+    got = pins("record_fields")
+    assert [f for f, _ in got] == ["order", "order", "negative", "negative", "positive", "positive"]
+    assert ("order", "0 < v.value < v'.value") in got and ("order", "0 < v'.value < v.value") in got
+    assert ("negative", "v.value < 0") in got and ("positive", "v'.value > 0") in got
+    assert not any(".g" in pin for _, pin in got)  # a ghost field takes no part
+
+
+def test_a_records_sequence_field_gets_the_pins_of_an_input_sequence_and_its_index_uses():
+    got = dict(pins("record_collection"))
+    assert got["index-repeated-after"] == "0 <= k < |c.ids| && (exists j :: k < j < |c.ids| && c.ids[j] == c.ids[k])"
+    assert got["index-inner"] == "0 < k < |c.ids| - 1"
+    assert got["repeated"] == "|set i | 0 <= i < |c.ids| :: c.ids[i]| < |c.ids|"
+    assert got["constant"] == "|c.ids| > 1 && (forall i :: 0 <= i < |c.ids| ==> c.ids[i] == c.ids[0])"
+    # a collection among the fields: the scalars are left to the pins above, as beside an input collection
+    assert not any(f in ("order", "negative", "positive") for f in got)
+
+
+def test_fields_of_one_constructor_among_several_are_pinned_behind_its_test():
+    got = pins("constructors")
+    orders = [pin for f, pin in got if f == "order"]
+    # k with the first constructor's field only: a value is never a Circle and a Rect at once
+    assert orders == ["s.Circle? && 0 < k < s.r", "s.Circle? && 0 < s.r < k"]
+    assert [pin for f, pin in got if f == "negative"] == ["k < 0", "s.Circle? && s.r < 0", "s.Rect? && s.w < 0",
+                                                           "s.Rect? && s.h < 0"]
+
+
+def test_a_tuples_components_are_ordered_within_their_type():
+    got = pins("tuple")
+    assert ("negative", "p.0 < 0") in got and ("positive", "p.0 > 0") in got
+    assert not any(f == "order" for f, _ in got)  # an int and a char: no ordering between them
+
+
+def test_a_datatype_two_modules_declare_differently_is_not_looked_into():
+    text = """module A { datatype V = V(x: int) }
+module B { datatype V = V(y: int, z: int) }
+module C { import opened B
+  method M(v: V) returns (r: int) ensures r == 0 }"""
+    c, part, types = partition_of(text)
+    assert candidates(c, part, types) == []
+    alike = text.replace("V(y: int, z: int)", "V(x: int)")
+    c, part, types = partition_of(alike)
+    assert [print_expr(x.pin) for x in candidates(c, part, types)] == ["v.x < 0", "v.x > 0"]
+
+
+@pytest.mark.parametrize("name, pin, raw, is_new", [
+    ("record_fields", "v.value < 0", {"v": Data("Variables", (-1, 0)), "v'": Data("Variables", (0, 0))}, False),
+    ("record_fields", "v.value < 0", {"v": Data("Variables", (3, 0)), "v'": Data("Variables", (-1, 0))}, True),
+    ("record_fields", "0 < v.value < v'.value", {"v": Data("Variables", (1, 0)), "v'": Data("Variables", (2, 0))},
+     False),
+    ("constructors", "s.Rect? && s.h < 0", {"s": Data("Rect", (1, -2)), "k": 0}, False),
+    ("constructors", "s.Rect? && s.h < 0", {"s": Data("Circle", (-2,)), "k": 0}, True),
+    ("constructors", "s.Rect? && s.h < 0", {"s": Data("?", ()), "k": 0}, True),  # a value the solver could not read
+    ("tuple", "p.0 > 0", {"p": (3, 97)}, False),
+    ("tuple", "p.0 > 0", {"p": (0, 97)}, True),
+])
+def test_a_field_pin_some_earlier_input_already_has_is_not_new(name, pin, raw, is_new):
+    c, part, types = partition_of(CONTRACTS[name])
+    [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == pin]
+    assert novel(cand.pin, [M(raw)], types) is is_new
+
+
+def test_without_the_types_a_field_of_a_datatype_value_cannot_be_read_and_the_pin_counts_as_new():
+    c, part, types = partition_of(CONTRACTS["record_fields"])
+    [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == "v.value < 0"]
+    assert novel(cand.pin, [M({"v": Data("Variables", (-1, 0))})])

@@ -38,7 +38,8 @@ from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import Contract, Var, iter_members, pre_state_name
+from dspec2test.partition.contracts import Contract, iter_members, pre_state_name
+from dspec2test.partition.fields import Field, field_index, input_fields
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.partition.types import TypeIndex
@@ -80,12 +81,14 @@ class Candidate:
 @dataclass(frozen=True)
 class Collection:
     """An input sequence or array, as the pins speak of it: an array the method modifies by its input
-    state, `old(a)` (pins taken from a literal keep the literal's own words, whichever state they read)."""
+    state, `old(a)` (pins taken from a literal keep the literal's own words, whichever state they read);
+    also a sequence field of a datatype or tuple input, `v.s`, its pins guarded by `v.C?` where needed."""
 
     name: str
-    term: ast.Expr  # `s`, `a` or `old(a)`
+    term: ast.Expr  # `s`, `a`, `old(a)` or `v.s`
     size: ast.Expr  # `|s|` or `a.Length`
     elem: str  # TypeIndex kind of its elements
+    guard: ast.Expr | None = None  # `v.C?`: the constructor a field's value must be built by
 
     def at(self, i: ast.Expr) -> ast.Expr:
         return ast.Index(self.term, (i,))
@@ -152,7 +155,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
                functions: Functions = NO_FUNCTIONS) -> list[Candidate]:
     """The diversity pins of a partition, most wanted first, without repeats."""
     part = replace(part, literals=tuple(functions.inline(lit) for lit in part.literals))
-    colls = _collections(contract, types)
+    fields = input_fields(contract, types)
+    colls = _collections(contract, types) + _field_collections(fields, types)
     by_term = {c.term: c for c in colls}
     names = {v.name for v in contract.vars}
     taken = set(names)  # a pin's own bound names need only avoid the variables it reads
@@ -196,11 +200,11 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
         add(family, pin)
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
-            add(family, pin)
-    if not any(types.kind(v.type) in _COLLECTION_KINDS for v in contract.params):
+            add(family, _guarded([c.guard], pin))
+    if not any(types.kind(t) in _COLLECTION_KINDS for t in [v.type for v in contract.params] + [f.type for f in fields]):
         # (beside a collection, the pins above already set the scalars against its elements: an ordering of
         # indexes or a key's sign bought no kill on the paper set and cost a fifth more solving)
-        for family, pin in _scalar_pins(contract, types):
+        for family, pin in _scalar_pins(contract, types, tuple(fields)):
             add(family, pin)
     # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
     return [Candidate(_fold(cand.pin), cand.family) for cand in out]
@@ -236,7 +240,7 @@ def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
         kind = types.kind(v.type)
         if kind not in ("seq", "array") or v.ghost:
             continue
-        elem = _element_kind(v, types)
+        elem = _element_kind(v.type, types)
         if elem is None:
             continue
         term: ast.Expr = ast.Old(ast.Name(v.name)) if v.name in contract.pre_state else ast.Name(v.name)
@@ -245,8 +249,18 @@ def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
     return out
 
 
-def _element_kind(v: Var, types: TypeIndex) -> str | None:
-    base = types.base(v.type)
+def _field_collections(fields: list[Field], types: TypeIndex) -> list[Collection]:
+    """The sequence fields of datatype and tuple inputs (values: never a pre-state of their own)."""
+    out = []
+    for f in fields:
+        elem = _element_kind(f.type, types) if types.kind(f.type) == "seq" else None
+        if elem is not None:
+            out.append(Collection(print_expr(f.term), f.term, ast.Cardinality(f.term), elem, f.guard))
+    return out
+
+
+def _element_kind(t: ast.Type, types: TypeIndex) -> str | None:
+    base = types.base(t)
     if not isinstance(base, ast.NamedType):
         return None
     if base.name == "string":
@@ -293,36 +307,69 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
                                 _forall([i], c.index(i), _eq(c.at(i), c.at(_ZERO))))
 
 
-def _scalar_pins(contract: Contract, types: TypeIndex) -> Iterator[tuple[str, ast.Expr]]:
+def _scalar_pins(contract: Contract, types: TypeIndex,
+                 fields: tuple[Field, ...] = ()) -> Iterator[tuple[str, ast.Expr]]:
     """Z3's scalar inputs tie or come out alike (`x == y == z`, or one at a boundary and the others equal),
     so a body's comparisons between them see one or two of their orderings and a mutated one survives.
     Pinned: each strict ordering of the scalars of one type (with more than MAX_PERMUTED, each one strictly
     least and greatest), above zero where the type has one: a body that tests `0 < x` where it should test
-    `y < x` agrees with it on the negatives the boundaries give. Then each signed scalar negative, positive."""
-    groups: dict[str, list[tuple[ast.Name, Scalar]]] = {}
+    `y < x` agrees with it on the negatives the boundaries give. Then each signed scalar negative, positive.
+    The scalar fields of datatype and tuple inputs (`v.value`) take part like inputs, after them; a field of
+    one constructor among several is ordered only where it is the first constructor of its value with a
+    field of that type (two constructors' fields of one value never coexist), and signed each, behind its
+    constructor test (`v.C? && v.f < 0`)."""
+    groups: dict[str, list[tuple[ast.Expr, Scalar, ast.Expr | None]]] = {}
     for v in contract.params:
         kind = None if v.ghost else _scalar(v.type, types)
         if kind is not None:
-            groups.setdefault(kind.group, []).append((ast.Name(v.name), kind))
+            groups.setdefault(kind.group, []).append((ast.Name(v.name), kind, None))
+    for f in fields:
+        kind = _scalar(f.type, types)
+        if kind is not None:
+            groups.setdefault(kind.group, []).append((f.term, kind, f.guard))
     for group in groups.values():
-        vs, zero = [v for v, _ in group], group[0][1].zero
+        ordered = _one_constructor_each(group)
+        vs, zero = [v for v, _, _ in ordered], group[0][1].zero
+        guards = [g for _, _, g in ordered]
         above = [zero, "<"] if zero is not None else []
         if 1 < len(vs) <= MAX_PERMUTED:
             for order in _permutations(vs):
-                yield "order", _chain(*above, *_interleave(order, "<"))
+                yield "order", _guarded(guards, _chain(*above, *_interleave(order, "<")))
         elif MAX_PERMUTED < len(vs) <= MAX_ORDERED:
             for family in ("least", "greatest"):
                 for v in vs:
                     others = [w for w in vs if w != v]
                     lows = others if family == "greatest" else [v]  # above zero: the least, whichever it is
-                    yield family, _and(*[_chain(*above, w) for w in lows if above],
-                                       *[ast.BinOp("<", v, w) if family == "least" else ast.BinOp("<", w, v)
-                                         for w in others])
+                    yield family, _guarded(guards, _and(
+                        *[_chain(*above, w) for w in lows if above],
+                        *[ast.BinOp("<", v, w) if family == "least" else ast.BinOp("<", w, v) for w in others]))
     for family, op in (("negative", "<"), ("positive", ">")):
         for group in groups.values():
-            for v, kind in group:
+            for v, kind, guard in group:
                 if kind.zero is not None and (kind.signed or family == "positive"):
-                    yield family, ast.BinOp(op, v, kind.zero)
+                    yield family, _guarded([guard], ast.BinOp(op, v, kind.zero))
+
+
+_Member = tuple[ast.Expr, "Scalar", "ast.Expr | None"]  # a scalar term, its type, its constructor test
+
+
+def _one_constructor_each(group: list[_Member]) -> list[_Member]:
+    """The members of a group that can hold together: inputs, and fields of a value's first constructor in
+    the group (by the value its constructor test reads)."""
+    chosen: dict[ast.Expr, ast.Expr] = {}  # value -> its constructor test
+    out = []
+    for term, kind, guard in group:
+        if isinstance(guard, ast.MemberSelect):
+            if chosen.setdefault(guard.obj, guard) != guard:
+                continue
+        out.append((term, kind, guard))
+    return out
+
+
+def _guarded(guards: list[ast.Expr | None], pin: ast.Expr) -> ast.Expr:
+    """`v.C? && w.D? && pin`, each constructor test once; the pin alone without any."""
+    tests = list(dict.fromkeys(g for g in guards if g is not None))
+    return _and(*tests, pin) if tests else pin
 
 
 @dataclass(frozen=True)
@@ -383,9 +430,13 @@ def _shared_pins(colls: list[Collection], taken: set[str]) -> Iterator[tuple[str
         for b in colls[k + 1:]:
             if a.elem != b.elem or a.elem == "bool":
                 continue
+            if a.guard is not None and b.guard is not None and isinstance(a.guard, ast.MemberSelect) \
+                    and isinstance(b.guard, ast.MemberSelect) and a.guard.obj == b.guard.obj and a.guard != b.guard:
+                continue  # fields of two constructors of one value
             nonzero = [ast.BinOp("!=", a.at(i), ast.RealLit("0.0") if a.elem == "real" else _ZERO)] \
                 if a.elem in _SIGNED else []
-            yield "shared-element", _exists([i, j], _and(a.index(i), b.index(j), _eq(a.at(i), b.at(j)), *nonzero))
+            yield "shared-element", _guarded([a.guard, b.guard], _exists([i, j], _and(
+                a.index(i), b.index(j), _eq(a.at(i), b.at(j)), *nonzero)))
 
 
 # ---------------------------------------------------------------- how the literals use the variables
@@ -400,6 +451,8 @@ def _free_nodes(e: ast.Node, bound: frozenset[str] = frozenset()) -> Iterator[tu
 
 
 def _collection_of(e: ast.Expr, by_term: dict[ast.Expr, Collection], bound: frozenset[str]) -> Collection | None:
+    if isinstance(e, ast.MemberSelect) and e in by_term:  # a field of an input, `v.s`
+        return None if free_names(e) & bound else by_term[e]
     name = e.name if isinstance(e, ast.Name) else e.expr.name if (
         isinstance(e, ast.Old) and isinstance(e.expr, ast.Name)) else None
     if name is None or name in bound:
@@ -676,15 +729,16 @@ def _comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
 # ---------------------------------------------------------------- which pins are new to the partition
 
 
-def novel(pin: ast.Expr, models: list[Any]) -> bool:
+def novel(pin: ast.Expr, models: list[Any], types: TypeIndex | None = None) -> bool:
     """Is the pin new to the partition, that is: does no earlier scenario's input already have it? A pin
-    that cannot be evaluated here (a function call, a model without plain values) counts as new."""
+    that cannot be evaluated here (a function call, a model without plain values) counts as new. `types`:
+    where a datatype value's fields sit (without, a pin reading a field of one counts as new)."""
     for m in models:
         raw = getattr(m, "raw", None)
         if not isinstance(raw, dict):
             continue
         try:
-            if _Eval(raw).value(pin, {}) is True:
+            if _Eval(raw, types).value(pin, {}) is True:
                 return False
         except _Undecided:
             continue
@@ -697,10 +751,13 @@ class _Undecided(Exception):
 
 class _Eval:
     """Evaluates a pin on a model's plain values (ints, chars as ints, Fractions, tuples): the vocabulary
-    of the pins above plus what partitions' literals commonly hold; anything else is undecided."""
+    of the pins above plus what partitions' literals commonly hold; anything else is undecided. A datatype
+    value is read by duck typing (its constructor's name, `ctor`, and arguments, `args`, as the solver's
+    models give it): the partition stage does not depend on the solver's classes."""
 
-    def __init__(self, raw: dict[str, Any]):
+    def __init__(self, raw: dict[str, Any], types: TypeIndex | None = None):
         self.raw = raw
+        self.types = types
         self.points = MAX_POINTS  # bound-variable assignments left: four nested over ten elements is too many
 
     def value(self, e: ast.Expr, env: dict[str, Any]) -> Any:
@@ -746,6 +803,15 @@ class _Eval:
         v = self.value(e.obj, env)
         if e.name == "Length" and isinstance(v, tuple):
             return len(v)
+        if e.name.isdigit() and isinstance(v, tuple) and int(e.name) < len(v):  # a tuple's component
+            return v[int(e.name)]
+        ctor, args = getattr(v, "ctor", None), getattr(v, "args", None)
+        if isinstance(ctor, str) and ctor != "?" and isinstance(args, tuple) and self.types is not None:
+            if e.name.endswith("?"):
+                return ctor == e.name[:-1]
+            k = field_index(self.types, ctor, e.name)
+            if k is not None and k < len(args):
+                return args[k]
         raise _Undecided(e.name)
 
     def e_Index(self, e: ast.Index, env: dict[str, Any]) -> Any:
@@ -900,7 +966,7 @@ def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex
         if kept >= max_scenarios or attempts >= max_attempts or stop():
             break
         state = states[k]
-        if not novel(cand.pin, [m for m in state.models if m is not None]):
+        if not novel(cand.pin, [m for m in state.models if m is not None], types):
             continue
         attempts += 1
         constraints = state.part.literals + (cand.pin,)
