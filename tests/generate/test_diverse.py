@@ -55,6 +55,14 @@ def test_scalar_inputs_of_one_type_get_each_strict_ordering_above_zero(generated
     assert len(orders) == 6 and len(set(orders)) == 6
 
 
+def test_a_records_fields_are_pinned_like_inputs(generated):
+    signs = [s for s in scenarios(generated, "Width") if s["kind"] == "diverse" and s["pin"] in ("r.lo < 0", "r.hi < 0")]
+    assert signs
+    for s in signs:
+        lo, hi = ints(s["inputs"]["r"])
+        assert (lo if s["pin"] == "r.lo < 0" else hi) < 0
+
+
 def test_no_diverse_scenario_without_bva_or_when_turned_off():
     for options in (GenerateOptions(jobs=2), GenerateOptions(bva=100, diverse=False, jobs=2)):
         g = generate(PROGRAM, options)
@@ -70,8 +78,8 @@ def test_bugs_only_a_diverse_input_reaches_are_caught_and_the_correct_members_pa
     by_member: dict[str, list] = {}
     for v in result.verdicts:
         by_member.setdefault(v.method, []).append(v)
-    assert all(v.status is Status.PASSED for m in ("Max", "CountOf", "Min3") for v in by_member[m])
-    for buggy in ("MaxFromZero", "CountOfOnce", "Min3Swapped"):
+    assert all(v.status is Status.PASSED for m in ("Max", "CountOf", "Min3", "Width") for v in by_member[m])
+    for buggy in ("MaxFromZero", "CountOfOnce", "Min3Swapped", "WidthAboveZero"):
         failed = [v for v in by_member[buggy] if v.status is not Status.PASSED]
         assert failed and all(v.status is Status.FAILED for v in failed)
         # only diverse inputs reach these bugs: every other scenario passes

@@ -437,3 +437,18 @@ def test_without_the_types_a_field_of_a_datatype_value_cannot_be_read_and_the_pi
     c, part, types = partition_of(CONTRACTS["record_fields"])
     [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == "v.value < 0"]
     assert novel(cand.pin, [M({"v": Data("Variables", (-1, 0))})])
+
+
+def test_a_partition_that_rules_a_constructor_out_gets_no_pins_on_its_fields():
+    rect = CONTRACTS["constructors"] + "\n  requires s.Rect?"
+    got = pins_of(rect)
+    # Rect's fields take the orderings Circle's had, with k: each of the six; no pin reads s.r
+    assert sum(f == "order" for f, _ in got) == 6 and ("order", "s.Rect? && 0 < s.h < k < s.w") in got
+    assert not any("s.r" in pin or "Circle" in pin for _, pin in got)
+    assert not any("Circle" in pin for _, pin in pins_of(CONTRACTS["constructors"] + "\n  requires !s.Circle?"))
+    assert any("Circle" in pin for _, pin in pins_of(CONTRACTS["constructors"] + "\n  requires !s.Rect?"))
+
+
+def pins_of(text: str) -> list[tuple[str, str]]:
+    c, part, types = partition_of(text)
+    return [(x.family, print_expr(x.pin)) for x in candidates(c, part, types)]

@@ -155,7 +155,7 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
                functions: Functions = NO_FUNCTIONS) -> list[Candidate]:
     """The diversity pins of a partition, most wanted first, without repeats."""
     part = replace(part, literals=tuple(functions.inline(lit) for lit in part.literals))
-    fields = input_fields(contract, types)
+    fields = [f for f in input_fields(contract, types) if not _refuted(f.guard, part.literals)]
     colls = _collections(contract, types) + _field_collections(fields, types)
     by_term = {c.term: c for c in colls}
     names = {v.name for v in contract.vars}
@@ -208,6 +208,21 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
             add(family, pin)
     # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
     return [Candidate(_fold(cand.pin), cand.family) for cand in out]
+
+
+def _refuted(guard: ast.Expr | None, literals: tuple[ast.Expr, ...]) -> bool:
+    """Does a literal of the partition rule out the constructor test `v.C?` (`!v.C?`, or `v.D?` for
+    another D)? Pins behind it would cost an attempt each; the fields of the constructor the partition
+    keeps then take the first place in their orderings."""
+    if not (isinstance(guard, ast.MemberSelect) and guard.name.endswith("?")):
+        return False
+    for lit in literals:
+        for c in _conjuncts(lit):
+            if isinstance(c, ast.UnOp) and c.op == "!" and c.operand == guard:
+                return True
+            if isinstance(c, ast.MemberSelect) and c.name.endswith("?") and c.obj == guard.obj and c != guard:
+                return True
+    return False
 
 
 def _fold(e: ast.Expr) -> ast.Expr:
