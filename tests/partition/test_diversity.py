@@ -72,6 +72,11 @@ method Scale(s: Shape, k: int) returns (t: Shape)
   ensures s.Empty? ==> t == s""",
     "tuple": """method Swap(p: (int, char)) returns (q: (char, int))
   ensures q.0 == p.1""",
+    "receiver": """datatype Box = Box(lo: int, hi: int) {
+  function Width(): int
+    requires lo <= hi
+    ensures Width() >= 0
+}""",
 }
 
 
@@ -402,6 +407,15 @@ def test_a_tuples_components_are_ordered_within_their_type():
     got = pins("tuple")
     assert ("negative", "p.0 < 0") in got and ("positive", "p.0 > 0") in got
     assert not any(f == "order" for f, _ in got)  # an int and a char: no ordering between them
+
+
+def test_the_fields_of_the_datatype_value_a_member_is_called_on_are_pinned_like_a_parameters():
+    got = pins("receiver")
+    assert ("order", "0 < this.hi < this.lo") in got and ("negative", "this.lo < 0") in got
+    c, part, types = partition_of(CONTRACTS["receiver"])
+    [cand] = [x for x in candidates(c, part, types) if print_expr(x.pin) == "this.lo < 0"]
+    assert not novel(cand.pin, [M({"this": Data("Box", (-38, 0))})], types)
+    assert novel(cand.pin, [M({"this": Data("Box", (0, 0))})], types)
 
 
 def test_a_datatype_two_modules_declare_differently_is_not_looked_into():

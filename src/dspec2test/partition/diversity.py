@@ -803,6 +803,11 @@ class _Eval:
             return self.raw[e.name]
         raise _Undecided(e.name)
 
+    def e_ThisExpr(self, e: ast.ThisExpr, env: dict[str, Any]) -> Any:
+        if "this" in self.raw:  # the datatype value a member is called on
+            return self.raw["this"]
+        raise _Undecided("this")
+
     def e_Old(self, e: ast.Old, env: dict[str, Any]) -> Any:
         if isinstance(e.expr, ast.Name) and pre_state_name(e.expr.name) in self.raw and e.expr.name not in env:
             return self.raw[pre_state_name(e.expr.name)]

@@ -26,13 +26,15 @@ class Field:
 
 
 def input_fields(contract: Contract, types: TypeIndex) -> list[Field]:
-    """The non-ghost fields of each non-ghost datatype or tuple parameter, one level deep, in declaration
-    order (a recursive datatype's own-typed fields come out too; the pins ignore types they cannot use)."""
+    """The non-ghost fields of each non-ghost datatype or tuple parameter, and of the datatype value a
+    member is called on (`this.f`), one level deep, in declaration order (a recursive datatype's own-typed
+    fields come out too; the pins ignore types they cannot use)."""
     out: list[Field] = []
-    for v in contract.params:
+    receiver = [v for v in contract.state if isinstance(v.expr, ast.ThisExpr)] if contract.datatype else []
+    for v in (*contract.params, *receiver):
         if v.ghost:
             continue
-        var = ast.Name(v.name)
+        var = v.term
         base = types.base(v.type)
         if isinstance(base, ast.TupleType):
             out += [Field(ast.MemberSelect(var, str(k)), t, None) for k, t in enumerate(base.elems)]
