@@ -20,7 +20,10 @@ variables, their types and how the literals use them (looking into the predicate
   all elements distinct, sorted (where the contract orders its elements), all negative, all alike;
 - scalar inputs of one type, in a member without input collections (generic): each strict ordering of two or
   three of them (above zero where the type has one), or with more, each one the strict least and greatest; then
-  each signed one negative and positive.
+  each signed one negative and positive;
+- the fields of datatype and tuple inputs (fields.py) as inputs of their own: `v.value` among the scalars,
+  `c.ids` among the sequences, behind the constructor test `v.C?` where the datatype has several (and none
+  for a constructor the partition rules out).
 
 A candidate is tried only when no earlier scenario of the partition already has the property (decided on
 the models' values here, without the solver), then checked with a small resource budget and kept only when
