@@ -204,7 +204,8 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     for c in colls:
         for family, pin in _collection_pins(c, c.term in compared, taken):
             add(family, _guarded([c.guard], pin))
-    if not any(types.kind(t) in _COLLECTION_KINDS for t in [v.type for v in contract.params] + [f.type for f in fields]):
+    inputs = [*(v.type for v in contract.params), *(f.type for f in fields)]
+    if not any(types.kind(t) in _COLLECTION_KINDS for t in inputs):
         # (beside a collection, the pins above already set the scalars against its elements: an ordering of
         # indexes or a key's sign bought no kill on the paper set and cost a fifth more solving)
         for family, pin in _scalar_pins(contract, types, tuple(fields)):
