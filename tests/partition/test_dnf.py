@@ -268,3 +268,14 @@ def _disjoint_and_cover(e, full, ctors):
     assert _valid(whole == z3.Or(*brs)) if brs else _valid(z3.Not(whole))
     for p, q in itertools.combinations(brs, 2):
         assert _valid(z3.Not(z3.And(p, q)))
+
+
+def test_a_let_moved_out_of_an_atom_does_not_capture_a_name_another_let_reads_in_its_value():
+    # `(var y := match ...; y + x) < (var y := y; y + x)`: the right let's value is the outer y; moving the
+    # left let over the whole atom must rename it (found by the property test above)
+    n = ast.Name
+    m = ast.MatchExpr(n("o"), (ast.MatchCase(ast.PatVar("None"), n("x")),
+                               ast.MatchCase(ast.PatCtor("Some", (ast.PatVar("x"),)), b("-", n("x"), n("x")))))
+    left = ast.Let((ast.PatVar("y"),), (m,), b("+", n("y"), n("x")))
+    right = ast.Let((ast.PatVar("y"),), (n("y"),), b("+", n("y"), n("x")))
+    _disjoint_and_cover(b("<", left, right), False, None)

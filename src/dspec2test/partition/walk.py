@@ -72,13 +72,19 @@ def pattern_names(p: ast.Pattern) -> Iterator[str]:
 
 
 def free_names(e: ast.Node) -> frozenset[str]:
-    """Names used in `e` that no binder inside `e` binds (over-approximate: lets bind in their values too)."""
+    """Names used in `e` that no binder inside `e` binds. A let's values are outside its own binding
+    (`var y := y; ...` uses the y around it): a capture check that missed that moved a let over it."""
     out: set[str] = set()
 
     def go(n: ast.Node, bound: frozenset[str]) -> None:
         if isinstance(n, ast.Name) and n.name not in bound:
             out.add(n.name)
         inner = bound | bound_names(n)
+        if isinstance(n, ast.Let) and n.such_that is None:
+            for v in n.values:
+                go(v, bound)
+            go(n.body, inner)
+            return
         for c in children(n):
             go(c, inner)
 
