@@ -175,3 +175,29 @@ def negate(e: ast.Expr) -> ast.Expr:
     if isinstance(e, ast.BoolLit):
         return ast.BoolLit(not e.value)
     return ast.UnOp("!", e, span=e.span)
+
+
+def conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """`a && (b && c)` as [a, b, c]."""
+    if isinstance(e, ast.BinOp) and e.op == "&&":
+        return conjuncts(e.left) + conjuncts(e.right)
+    return [e]
+
+
+_ORDER_OPS = {"<", "<=", ">", ">="}
+
+
+def comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
+    """A comparison or chain as (left, op, right) pairs, `>`/`>=` turned around; [] for anything else."""
+    if isinstance(c, ast.BinOp) and c.op in _ORDER_OPS:
+        pairs = [(c.left, c.op, c.right)]
+    elif isinstance(c, ast.Chain) and all(op in _ORDER_OPS for op in c.ops):
+        pairs = list(zip(c.operands, c.ops, c.operands[1:]))
+    else:
+        return []
+    flip = {">": "<", ">=": "<="}
+    return [(b, flip[op], a) if op in flip else (a, op, b) for a, op, b in pairs]
+
+
+def is_name(e: ast.Expr, name: str) -> bool:
+    return isinstance(e, ast.Name) and e.name == name
