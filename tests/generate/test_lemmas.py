@@ -169,3 +169,26 @@ def test_a_lemma_requires_predicate_that_holds_in_several_ways_is_unfolded_into_
                                                                       "Next(v, w) && !(w.n < 0) && r == w.n"]
     # the checks are the clauses as written
     assert "if !(Proto.Next(v, w))" in result.tests_text
+
+
+def test_a_lemma_out_parameter_is_ghost_its_ensures_over_it_unchecked_and_no_test_prints_it():
+    src = ("function Abs(x: int): int { if x < 0 then -x else x }\n"
+           "lemma Witness(x: int) returns (w: int)\n  requires x > 0\n  ensures w == x\n  ensures Abs(x) == x\n"
+           "{ w := x; }\n"
+           "lemma OnlyWitness(x: int) returns (w: int)\n  ensures w == x\n{ w := x; }\n")
+    prog = parse_program(src, "p.dfy")
+    ctx = EmitContext.of(prog)
+    [witness, only] = select(prog)
+    checks = checks_of(witness, ctx)
+    assert [(c.line, why) for c, why in checks.unchecked] == [(4, "w is ghost")]
+    assert [c.line for c, _ in checks.ensures] == [5]
+    assert checks_of(only, ctx).ensures == ()  # nothing to check: generation leaves it out
+
+
+def test_a_lemma_whose_ensures_all_read_its_out_parameters_gets_no_test(tmp_path):
+    p = tmp_path / "p.dfy"
+    p.write_text("lemma OnlyWitness(x: int) returns (w: int)\n  ensures w == x\n{ w := x; }\n"
+                 "lemma Property(x: int)\n  requires x > 0\n  ensures x * x > 0\n{}\n")
+    got = generate(str(p), GenerateOptions(bva=100, probe=False, isolate=False))
+    assert {tc.method for tc in got.cases} == {"Property"}
+    assert "actual w" not in got.tests_text
