@@ -38,6 +38,10 @@ def base_scenario(part: PartitionSpec) -> ScenarioSpec:
     return ScenarioSpec(Scenario(part.id, 1, ScenarioKind.BASE), part.literals)
 
 
+# Z3 resource units of a question about a pin (is it possible; is it implied): a contract Z3 decides slowly
+# (objects holding sets of strings) spent seconds a pin there; undecided counts as possible and not implied
+USEFUL_RLIMIT = 1_000_000
+
 def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, types: TypeIndex,
                   extreme: int = 100, witness: Any = None) -> list[ScenarioSpec]:
     """Base scenario first, then one per surviving pin, ids 1, 2, ... `witness`: a model of the partition
@@ -59,12 +63,12 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
 
     def _useful(pin: Pin) -> bool:
         on_witness = solver.holds(pin.expr, witness) if witness is not None else None
-        if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,))):
+        if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,), budget=USEFUL_RLIMIT)):
             return False  # the partition does not allow this edge
         if pin.strict or on_witness is False:
             return True
         # the partition already implies it: nothing new to test
-        return not is_unsat(solver.check(part.literals + (negate(pin.expr),)))
+        return not is_unsat(solver.check(part.literals + (negate(pin.expr),), budget=USEFUL_RLIMIT))
 
     for var in contract.vars:
         if var.ghost and "." in var.name:
