@@ -8,7 +8,7 @@ Dafny could enumerate (`forall x: int :: ...`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import iter_members

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import free_names, rebuild
+from dspec2test.partition.walk import free_names, negate, rebuild
 
 
 def membership_bounded(e: ast.Expr) -> ast.Expr:
@@ -51,11 +51,7 @@ def _member(e: ast.Expr, x: str) -> ast.Expr | None:
 
 
 def _negated(e: ast.Expr) -> ast.Expr:
-    """`!e`, with `x !in S` read as `x in S` and a double negation dropped."""
-    if isinstance(e, ast.BinOp) and e.op == "!in":
-        return replace(e, op="in")
-    if isinstance(e, ast.UnOp) and e.op == "!":
-        return e.operand
-    if isinstance(e, ast.BinOp) and e.op == "in":
-        return replace(e, op="!in")
-    return ast.UnOp("!", e)
+    """`!e`, with `x !in S` read as `x in S` and the other way round."""
+    if isinstance(e, ast.BinOp) and e.op in ("in", "!in"):
+        return replace(e, op="!in" if e.op == "in" else "in")
+    return negate(e)

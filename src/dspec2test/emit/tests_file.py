@@ -23,7 +23,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.partition.contracts import Contract, ContractClause, Var
 from dspec2test.partition.objects import ClassIndex, explicit_this
 from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import free_names, rebuild, substitute, walk
+from dspec2test.partition.walk import conjuncts, free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase
 from dspec2test.emit.markers import MARK, Event
 
@@ -115,7 +115,7 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
     if not (isinstance(c.expr, ast.BinOp) and c.expr.op == "&&"):
         return _inlined(c, contract, ctx) if contract is not None else [c]
     out = []
-    for part in _conjuncts(c.expr):
+    for part in conjuncts(c.expr):
         # a conjunct of a precondition may be wrapped in old() (objects.in_pre_state): the source is inside
         span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
         text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
@@ -177,13 +177,7 @@ def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[Co
     body = explicit_this(pred.body, ctx.classes, cls, set())
     body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)  # type: ignore[arg-type]
     return [replace(c, expr=part, text=f"{print_expr(part)} (of {print_expr(call)})")
-            for part in _conjuncts(body)]  # type: ignore[arg-type]
-
-
-def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    if isinstance(e, ast.BinOp) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
+            for part in conjuncts(body)]  # type: ignore[arg-type]
 
 
 def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:

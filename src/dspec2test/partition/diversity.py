@@ -36,19 +36,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from fractions import Fraction
 from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import Contract, iter_members, pre_state_name
-from dspec2test.partition.fields import Field, field_index, input_fields
+from dspec2test.partition.contracts import Contract, iter_members
+from dspec2test.partition.fields import Field, input_fields
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.partition.types import TypeIndex
 from dspec2test.partition.novelty import novel
-from dspec2test.partition.walk import (bound_names, children, comparisons, conjuncts, free_names, is_name, rebuild,
-                                      substitute)
+from dspec2test.partition.walk import (ORDER_OPS, bound_names, children, comparisons, conjuncts, free_names, is_name,
+                                      rebuild, substitute)
 from dspec2test.records import Scenario, ScenarioKind
 
 MAX_SCENARIOS = 6  # diverse scenarios kept per member
@@ -62,7 +61,6 @@ CHECK_RLIMIT = 300_000
 
 _ORDERED = {"int", "real", "char", "bv"}  # element kinds with < (a descent, sortedness)
 _SIGNED = {"int", "real"}  # element kinds with negative values
-_ORDER_OPS = {"<", "<=", ">", ">="}
 _GENERIC = {"straddle", "repeated", "descent", "ascent", "mixed-signs", "distinct", "sorted", "all-negative", "constant",
             "shared-element", "order", "least", "greatest", "negative", "positive"}  # input collections, scalars
 _COLLECTION_KINDS = {"seq", "set", "multiset", "map", "array", "array2", "array3"}
@@ -540,7 +538,7 @@ def _element_constants(literals: tuple[ast.Expr, ...],
     for lit in literals:
         for n, bound in _free_nodes(lit):
             pairs: list[tuple[ast.Expr, ast.Expr]] = []
-            if isinstance(n, ast.BinOp) and n.op in _ORDER_OPS | {"==", "!="}:
+            if isinstance(n, ast.BinOp) and n.op in ORDER_OPS | {"==", "!="}:
                 pairs = [(n.left, n.right)]
             elif isinstance(n, ast.Chain):
                 pairs = list(zip(n.operands, n.operands[1:]))
@@ -566,10 +564,10 @@ def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, C
     for lit in literals:
         for n, bound in _free_nodes(lit):
             pairs: list[tuple[ast.Expr, ast.Expr]] = []
-            if isinstance(n, ast.BinOp) and n.op in _ORDER_OPS:
+            if isinstance(n, ast.BinOp) and n.op in ORDER_OPS:
                 pairs = [(n.left, n.right)]
             elif isinstance(n, ast.Chain):
-                pairs = [(a, b) for op, a, b in zip(n.ops, n.operands, n.operands[1:]) if op in _ORDER_OPS]
+                pairs = [(a, b) for op, a, b in zip(n.ops, n.operands, n.operands[1:]) if op in ORDER_OPS]
             for a, b in pairs:
                 if isinstance(a, ast.Index) and isinstance(b, ast.Index):
                     ca, cb = _collection_of(a.seq, by_term, bound), _collection_of(b.seq, by_term, bound)

@@ -12,10 +12,9 @@ from dspec2test.dafny import ast
 from dspec2test.partition.contracts import pre_state_name
 from dspec2test.partition.fields import field_index
 from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import comparisons, conjuncts, free_names, is_name
+from dspec2test.partition.walk import ORDER_OPS, comparisons, conjuncts, free_names, is_name
 
 MAX_POINTS = 2_000  # assignments of bound variables one evaluation of a pin on a model may try
-_ORDER_OPS = {"<", "<=", ">", ">="}
 
 
 def novel(pin: ast.Expr, models: list[Any], types: TypeIndex | None = None) -> bool:
@@ -135,7 +134,7 @@ class _Eval:
             return (a == b) == (op != "!=")
         if not all(isinstance(x, (int, Fraction)) and not isinstance(x, bool) for x in (a, b)):
             raise _Undecided(op)
-        if op in _ORDER_OPS:
+        if op in ORDER_OPS:
             return _compare(a, op, b)
         if op in ("+", "-", "*"):
             return a + b if op == "+" else a - b if op == "-" else a * b
@@ -146,7 +145,7 @@ class _Eval:
         for a, op, b in zip(vals, e.ops, vals[1:]):
             if op in ("==", "!="):
                 ok = (a == b) == (op == "==")
-            elif op in _ORDER_OPS and all(isinstance(x, (int, Fraction)) for x in (a, b)):
+            elif op in ORDER_OPS and all(isinstance(x, (int, Fraction)) for x in (a, b)):
                 ok = _compare(a, op, b)
             else:
                 raise _Undecided(op)

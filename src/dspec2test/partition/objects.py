@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import children, conj, map_children, rebuild, substitute, walk
+from dspec2test.partition.walk import children, conj, conjuncts, map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
 MAX_DEPTH = 2  # objects reached through fields of objects: `this.next` yes, `this.next.next.next` no
@@ -685,17 +685,9 @@ def class_invariants(index: ClassIndex, cls: ast.ClassDecl, member: ast.Node | N
         return []
     out = []
     for p in preds:
-        if all(any(_calls_self(conj, p.name) for cl in c.spec.ensures for conj in _conjuncts(cl.expr)) for c in ctors):
+        if all(any(_calls_self(conj, p.name) for cl in c.spec.ensures for conj in conjuncts(cl.expr)) for c in ctors):
             out.append(p)
     return out
-
-
-def _conjuncts(e: ast.Expr) -> Iterator[ast.Expr]:
-    if isinstance(e, ast.BinOp) and e.op == "&&":
-        yield from _conjuncts(e.left)
-        yield from _conjuncts(e.right)
-    else:
-        yield e
 
 
 def _calls_self(e: ast.Expr, name: str) -> bool:

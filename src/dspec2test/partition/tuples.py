@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.partition.contracts import iter_members
 from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import bound_names, called_names, conj, free_names, rebuild, substitute, walk
+from dspec2test.partition.walk import (bound_names, called_names, conj, conjuncts, free_names, is_name, rebuild,
+                                      substitute, walk)
 
 _LOWER = {"<=", "<"}  # lo OP v
 _UPPER = {"<", "<="}  # v OP hi
@@ -163,7 +164,7 @@ def explicit_bounds(e: ast.Expr) -> ast.Expr:
         else:
             return None
         extra: list[ast.Expr] = []
-        for c in _conjuncts(domain):
+        for c in conjuncts(domain):
             if not isinstance(c, ast.Chain) or not all(op in ("<", "<=") for op in c.ops):
                 continue
             for k, x in enumerate(c.operands):
@@ -223,15 +224,15 @@ def _formal_type(var: str, q: ast.Quantifier, formals: dict[str, tuple[ast.Type,
 
 def unbounded_vars(q: ast.Quantifier | ast.SetComprehension | ast.MapComprehension) -> list[str]:
     """Bound variables with no enumerable bound: neither `v in E`, nor a lower and an upper bound."""
-    conjuncts: list[ast.Expr] = []
+    parts: list[ast.Expr] = []
     if q.range is not None:
-        conjuncts += _conjuncts(q.range)
+        parts += conjuncts(q.range)
     if isinstance(q, ast.Quantifier):
         body = q.body
         if q.kind == "forall" and isinstance(body, ast.BinOp) and body.op == "==>":
-            conjuncts += _conjuncts(body.left)
+            parts += conjuncts(body.left)
         elif q.kind == "exists":
-            conjuncts += _conjuncts(body)
+            parts += conjuncts(body)
     out = []
     for v in q.vars:
         if _finite_type(v.type):
@@ -239,7 +240,7 @@ def unbounded_vars(q: ast.Quantifier | ast.SetComprehension | ast.MapComprehensi
         lower = isinstance(v.type, ast.NamedType) and v.type.name == "nat"
         upper = False
         member = False
-        for c in conjuncts:
+        for c in parts:
             lo, hi, mem = _bounds(c, v.name)
             lower, upper, member = lower or lo, upper or hi, member or mem
         if not (member or (lower and upper)):
@@ -252,30 +253,20 @@ def _finite_type(t: ast.Type | None) -> bool:
         isinstance(t, ast.NamedType) and t.name.startswith("bv"))
 
 
-def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    if isinstance(e, ast.BinOp) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
-
-
-def _is(e: ast.Expr, name: str) -> bool:
-    return isinstance(e, ast.Name) and e.name == name
-
-
 def _bounds(c: ast.Expr, name: str) -> tuple[bool, bool, bool]:
     pairs: list[tuple[ast.Expr, str, ast.Expr]] = []
     if isinstance(c, ast.BinOp):
-        if c.op == "in" and _is(c.left, name):
+        if c.op == "in" and is_name(c.left, name):
             return False, False, True
         pairs.append((c.left, c.op, c.right))
     elif isinstance(c, ast.Chain):
         pairs += list(zip(c.operands, c.ops, c.operands[1:]))
     lower = upper = False
     for a, op, b in pairs:
-        if op == "==" and (_is(a, name) or _is(b, name)):
+        if op == "==" and (is_name(a, name) or is_name(b, name)):
             return True, True, False
-        if (op in _LOWER and _is(b, name)) or (op in (">", ">=") and _is(a, name)):
+        if (op in _LOWER and is_name(b, name)) or (op in (">", ">=") and is_name(a, name)):
             lower = True
-        if (op in _UPPER and _is(a, name)) or (op in (">", ">=") and _is(b, name)):
+        if (op in _UPPER and is_name(a, name)) or (op in (">", ">=") and is_name(b, name)):
             upper = True
     return lower, upper, False

@@ -184,14 +184,14 @@ def conjuncts(e: ast.Expr) -> list[ast.Expr]:
     return [e]
 
 
-_ORDER_OPS = {"<", "<=", ">", ">="}
+ORDER_OPS = frozenset({"<", "<=", ">", ">="})
 
 
 def comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
     """A comparison or chain as (left, op, right) pairs, `>`/`>=` turned around; [] for anything else."""
-    if isinstance(c, ast.BinOp) and c.op in _ORDER_OPS:
+    if isinstance(c, ast.BinOp) and c.op in ORDER_OPS:
         pairs = [(c.left, c.op, c.right)]
-    elif isinstance(c, ast.Chain) and all(op in _ORDER_OPS for op in c.ops):
+    elif isinstance(c, ast.Chain) and all(op in ORDER_OPS for op in c.ops):
         pairs = list(zip(c.operands, c.ops, c.operands[1:]))
     else:
         return []

@@ -19,6 +19,7 @@ from dspec2test.dafny.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.partition.objects import (Build, Elements, Objects, Root, ctor_field_name, drive_arg_name,
                                           drive_op_name, drive_state_name)
+from dspec2test.partition.walk import conjuncts
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import HEAP, PRE_HEAP, THIS, TV, Env, Heap, MultisetV, ObjV, SetV, and_
@@ -244,7 +245,7 @@ def _construction(r: Root, build: Build, tv: TV, post: dict[str, TV], fields_pre
         env = Env({**args, THIS: tv, HEAP: TV(Heap(made), HEAP_T)}, scope)
         # only what the ensures say of those consts directly (`cap == c`): the rest of the new object's
         # state is overwritten by the test, and asking Z3 about it costs much and says nothing
-        for part in (p for c in ctor.spec.ensures for p in _conjuncts(c.expr)):
+        for part in (p for c in ctor.spec.ensures for p in conjuncts(c.expr)):
             if not _names(part) & set(build.decides):
                 continue
             try:
@@ -324,12 +325,6 @@ def _call(r: Root, build: Build, k: int, m: ast.Method, tv: TV, post: dict[str, 
 
 def _same(encoder: Encoder, a: dict[str, TV], b: dict[str, TV], names) -> list[z3.BoolRef]:
     return [encoder.eq(a[n], b[n], None) for n in names if n in a and n in b]
-
-
-def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
-    if isinstance(e, ast.BinOp) and e.op == "&&":
-        return _conjuncts(e.left) + _conjuncts(e.right)
-    return [e]
 
 
 def _names(e: ast.Expr) -> set[str]:

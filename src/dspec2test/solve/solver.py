@@ -171,6 +171,7 @@ class Solver:
 
     def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
                  length_limit: int = 10, member=None, opaque_recursion: bool = False):
+        self.tuples = Tuples.of(program)  # quantifiers over tuples, split into components before encoding
         # strings held in collections: first as atoms (Z3 4.8.12 does not decide sets of strings), unless
         # the contract takes a string apart
         atoms = _strings_in_collections(Resolver(program), member, vars)
@@ -197,7 +198,6 @@ class Solver:
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1,
                                opaque_recursion=opaque_recursion)
-        self.tuples = Tuples.of(program)  # quantifiers over tuples, split into components before encoding
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
