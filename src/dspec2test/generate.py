@@ -19,14 +19,14 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
-from dspec2test.partition.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
+from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.unfold import Unfolder
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
-from dspec2test.partition.walk import conj
+from dspec2test.model.walk import conj
 from dspec2test.probe import PROBE_S, probe, probe_test, probeable, reaches_recursion
 from dspec2test.records import Scenario, ScenarioKind, TestCase
 from dspec2test.solve import Solver, fresh_z3

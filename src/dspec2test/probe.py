@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
 from dspec2test.emit.tests_file import Checks, EmitContext, emit_file, emit_test
-from dspec2test.partition.contracts import Contract, is_array_type, iter_members
-from dspec2test.partition.walk import called_names
+from dspec2test.model.contracts import Contract, is_array_type, iter_members
+from dspec2test.model.walk import called_names
 from dspec2test.records import Status, TestCase
 from dspec2test.run import RunOptions, run_tests
 

@@ -3,10 +3,10 @@
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.dafny import ast
-from dspec2test.partition.tuples import reduce_lets
+from dspec2test.model.tuples import reduce_lets
 from dspec2test.emit.tests_file import EmitContext, checks_of, emit_test
 from dspec2test.generate import GenerateOptions, generate
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test import records
 from dspec2test.records import ScenarioKind
 

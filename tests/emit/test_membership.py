@@ -7,7 +7,7 @@ from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.tests_file import EmitContext, checks_of
 from dspec2test.generate import GenerateOptions, generate
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.records import Status
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.toolchain import find_toolchain

@@ -3,7 +3,7 @@
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.emit.tests_file import EmitContext, checks_of
-from dspec2test.partition.contracts import pre_state_arrays, select
+from dspec2test.model.contracts import pre_state_arrays, select
 from dspec2test.solve import Solver
 
 INC = """

@@ -13,7 +13,7 @@ from dspec2test.emit.metadata import read_metadata
 from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test, checks_for
 from dspec2test.emit.tests_file import test_name as name_of_test
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test import records
 from dspec2test.records import ScenarioKind
 

@@ -6,7 +6,7 @@ import pytest
 from dspec2test.dafny.parser import parse_program
 from dspec2test.emit.tests_file import EmitContext, checks_of, plan_checks
 from dspec2test.generate import GenerateOptions, generate
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test import records
 from dspec2test.records import CheckKind, ScenarioKind, Status
 from dspec2test.run import RunOptions, run_tests

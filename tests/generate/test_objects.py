@@ -15,7 +15,7 @@ from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
 from dspec2test.emit.tests_file import EmitContext, checks_of, plan_checks
 from dspec2test.generate import GenerateOptions, generate
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.records import CheckKind, Status
 from dspec2test.run import RunOptions, run_tests
 from dspec2test.solve.literal import ObjRef

@@ -2,7 +2,7 @@
 
 import dspec2test.probe as probe_module
 from dspec2test.dafny.parser import parse_program
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.probe import probeable, reaches_recursion
 from dspec2test import records
 from dspec2test.records import ScenarioKind, Status, Verdict

@@ -8,10 +8,10 @@ from golden_util import check_golden
 
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
-from dspec2test.partition.types import TypeIndex
+from dspec2test.model.types import TypeIndex
 from dspec2test.records import ScenarioKind
 from dspec2test.solve.literal import Data
 

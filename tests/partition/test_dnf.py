@@ -13,7 +13,7 @@ from dspec2test.dafny.printer import print_expr
 from dspec2test.partition.dnf import branches
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.patterns import Ctors
-from dspec2test.partition.walk import conj
+from dspec2test.model.walk import conj
 
 A, B, C = b("<", n("x"), i(0)), b("==", n("y"), i(1)), b(">", n("x"), n("y"))
 

@@ -9,11 +9,11 @@ from fakesolver import FakeSolver
 from golden_util import check_golden
 
 from dspec2test.dafny import ast
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.partition.partitions import partition
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.scenarios import bva_scenarios
-from dspec2test.partition.types import TypeIndex
+from dspec2test.model.types import TypeIndex
 
 GOLDEN = Path(__file__).parent / "golden"
 

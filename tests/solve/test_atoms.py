@@ -1,7 +1,7 @@
 """Strings held in collections are solved as atoms where the contract only compares them."""
 
 from dspec2test.dafny.parser import parse_program
-from dspec2test.partition.contracts import select
+from dspec2test.model.contracts import select
 from dspec2test.solve import Solver
 
 GUESTS = """

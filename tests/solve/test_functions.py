@@ -80,7 +80,7 @@ def test_quantified_call_of_recursive_function_with_nat_bound():
 
 def test_an_untyped_bound_variable_passed_to_a_function_takes_its_parameter_type():
     from dspec2test.dafny.parser import parse_program
-    from dspec2test.partition.contracts import select
+    from dspec2test.model.contracts import select
 
     prog = parse_program("""
 type interval = iv: (int, int) | iv.0 <= iv.1 witness (0, 0)

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.contracts import iter_members
-from dspec2test.partition.tuples import explicit_bounds, inline_calls, reduce_lets, split_tuple_vars, unbounded_vars
-from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import called_names, walk
+from dspec2test.model.contracts import iter_members
+from dspec2test.model.tuples import explicit_bounds, inline_calls, reduce_lets, split_tuple_vars, unbounded_vars
+from dspec2test.model.types import TypeIndex
+from dspec2test.model.walk import called_names, walk
 
 _GHOST_FUNCTION_KINDS = {"least predicate", "greatest predicate", "twostate function", "twostate predicate"}
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import free_names, negate, rebuild
+from dspec2test.model.walk import free_names, negate, rebuild
 
 
 def membership_bounded(e: ast.Expr) -> ast.Expr:

@@ -10,8 +10,8 @@ as they are.
 from __future__ import annotations
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import Resolver, Scope
-from dspec2test.partition.walk import bound_names, map_children, rebuild
+from dspec2test.model.resolve import Resolver, Scope
+from dspec2test.model.walk import bound_names, map_children, rebuild
 
 _BUILTIN_TYPES = {"int", "nat", "bool", "char", "real", "string", "seq", "set", "iset", "multiset", "map", "imap",
                   "array", "array?", "array2", "array2?", "array3", "array3?", "object", "object?", "ORDINAL"}

@@ -17,9 +17,9 @@ from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
-from dspec2test.partition.contracts import Contract, Var, pre_state_name
-from dspec2test.partition.objects import ELEMENT, Build, Root, drive_arg_name, drive_op_name
-from dspec2test.partition.types import TypeIndex
+from dspec2test.model.contracts import Contract, Var, pre_state_name
+from dspec2test.model.objects import ELEMENT, Build, Root, drive_arg_name, drive_op_name
+from dspec2test.model.types import TypeIndex
 from dspec2test.solve.literal import ObjRef
 
 INSTANCE = "dspec2test_obj"  # the receiver for instance members; Dafny names cannot start with "_"

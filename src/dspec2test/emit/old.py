@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import Contract
-from dspec2test.partition.objects import reads_objects
-from dspec2test.partition.walk import bound_names, free_names, map_children, rebuild, substitute, walk
+from dspec2test.model.contracts import Contract
+from dspec2test.model.objects import reads_objects
+from dspec2test.model.walk import bound_names, free_names, map_children, rebuild, substitute, walk
 
 PREFIX = "dspec2test_old_"
 

@@ -20,10 +20,10 @@ from dspec2test.emit.names import TestNames
 from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_code, setup_lines, test_var
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import Contract, ContractClause, Var
-from dspec2test.partition.objects import ClassIndex, explicit_this
-from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import conjuncts, free_names, rebuild, substitute, walk
+from dspec2test.model.contracts import Contract, ContractClause, Var
+from dspec2test.model.objects import ClassIndex, explicit_this
+from dspec2test.model.types import TypeIndex
+from dspec2test.model.walk import conjuncts, free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase
 from dspec2test.emit.markers import MARK, Event
 

@@ -40,13 +40,13 @@ from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import Contract, iter_members
+from dspec2test.model.contracts import Contract, iter_members
 from dspec2test.partition.fields import Field, input_fields
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
-from dspec2test.partition.types import TypeIndex
+from dspec2test.model.types import TypeIndex
 from dspec2test.partition.novelty import novel
-from dspec2test.partition.walk import (ORDER_OPS, bound_names, children, comparisons, conjuncts, free_names, is_name,
+from dspec2test.model.walk import (ORDER_OPS, bound_names, children, comparisons, conjuncts, free_names, is_name,
                                       rebuild, substitute)
 from dspec2test.records import Scenario, ScenarioKind
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from dspec2test.dafny import ast
 from dspec2test.partition.lift import Definitions, Unfolding, binds_over, lift
 from dspec2test.partition.patterns import disjoint
-from dspec2test.partition.walk import conj, free_names, negate, pattern_names, substitute, walk
+from dspec2test.model.walk import conj, free_names, negate, pattern_names, substitute, walk
 
 Branch = tuple[ast.Expr, ...]
 Factory = Callable[[], Iterator[Branch]]

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_type
-from dspec2test.partition.contracts import Contract
-from dspec2test.partition.types import TypeIndex
+from dspec2test.model.contracts import Contract
+from dspec2test.model.types import TypeIndex
 
 
 @dataclass(frozen=True)

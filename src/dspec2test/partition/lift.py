@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
 from dspec2test.partition.patterns import Ctors
-from dspec2test.partition.walk import bound_names, free_names, pattern_names, rebuild, substitute
+from dspec2test.model.walk import bound_names, free_names, pattern_names, rebuild, substitute
 
 Plug = Callable[[ast.Expr], ast.Expr]
 

@@ -9,10 +9,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from dspec2test.dafny import ast
-from dspec2test.partition.contracts import pre_state_name
+from dspec2test.model.contracts import pre_state_name
 from dspec2test.partition.fields import field_index
-from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import ORDER_OPS, comparisons, conjuncts, free_names, is_name
+from dspec2test.model.types import TypeIndex
+from dspec2test.model.walk import ORDER_OPS, comparisons, conjuncts, free_names, is_name
 
 MAX_POINTS = 2_000  # assignments of bound variables one evaluation of a pin on a model may try
 

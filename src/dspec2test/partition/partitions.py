@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import Contract, ContractClause
+from dspec2test.model.contracts import Contract, ContractClause
 from dspec2test.partition.dnf import branches
 from dspec2test.partition.oracle import SolverLike, is_unsat, result_name
 from dspec2test.partition.lift import Definitions
-from dspec2test.partition.walk import conj
+from dspec2test.model.walk import conj
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import conj, pattern_names
+from dspec2test.model.walk import conj, pattern_names
 
 
 @dataclass(frozen=True)

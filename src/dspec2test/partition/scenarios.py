@@ -17,11 +17,11 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import Contract, Var
+from dspec2test.model.contracts import Contract, Var
 from dspec2test.partition.oracle import SolverLike, is_unsat
 from dspec2test.partition.partitions import PartitionSpec
-from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import free_names, negate, walk
+from dspec2test.model.types import TypeIndex
+from dspec2test.model.walk import free_names, negate, walk
 from dspec2test.records import Scenario, ScenarioKind
 
 _COMPARISONS = {"<", "<=", ">", ">=", "==", "!="}

@@ -15,10 +15,10 @@ import dataclasses
 import itertools
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import Resolver, Scope
+from dspec2test.model.resolve import Resolver, Scope
 from dspec2test.partition.dnf import branches
 from dspec2test.partition.lift import Definitions, binds_over
-from dspec2test.partition.walk import bound_names, called_names, free_names, map_children, rebuild, substitute, walk
+from dspec2test.model.walk import bound_names, called_names, free_names, map_children, rebuild, substitute, walk
 
 MAX_DEPTH = 3  # levels of calls unfolded
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from dspec2test.dafny import ast
 from dspec2test.errors import Diagnostic, DspecError
-from dspec2test.partition.walk import walk
+from dspec2test.model.walk import walk
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain, find_toolchain

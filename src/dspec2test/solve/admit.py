@@ -16,7 +16,7 @@ import z3
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_program
-from dspec2test.dafny.resolve import RType, Scope
+from dspec2test.model.resolve import RType, Scope
 from dspec2test.errors import DspecError
 from dspec2test.solve.values import TV, Env, LambdaV, MapV, MultisetV, SetV, and_
 

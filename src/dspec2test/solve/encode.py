@@ -14,7 +14,7 @@ from typing import Callable
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RType, Scope, seq_of
+from dspec2test.model.resolve import BOOL, CHAR, INT, REAL, STRING, Resolver, RType, Scope, seq_of
 from dspec2test.errors import Unsupported
 from dspec2test.solve.types import Types
 from dspec2test.solve import quant

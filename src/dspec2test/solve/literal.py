@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import z3
 
-from dspec2test.dafny.resolve import RType
+from dspec2test.model.resolve import RType
 from dspec2test.solve.funcs import Rule, rule_of, rule_text
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV

@@ -1,6 +1,6 @@
 """A member's objects in the solver: the heap states fields are read in, aliasing, and construction.
 
-The solver variables of an object's fields are named `root.field` (partition/objects.py); the heap state
+The solver variables of an object's fields are named `root.field` (model/objects.py); the heap state
 the encoder reads them in maps those names to their values after the call (the default) or before it
 (old()). Two objects that may be the same share field values when they are (aliasing); an object the test
 builds meets its constructor's requires, and where the constructor alone decides a `const` field the
@@ -15,11 +15,11 @@ from dataclasses import dataclass
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import Resolver, RType
+from dspec2test.model.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.partition.objects import (Build, Elements, Objects, Root, ctor_field_name, drive_arg_name,
+from dspec2test.model.objects import (Build, Elements, Objects, Root, ctor_field_name, drive_arg_name,
                                           drive_op_name, drive_state_name)
-from dspec2test.partition.walk import conjuncts
+from dspec2test.model.walk import conjuncts
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import HEAP, PRE_HEAP, THIS, TV, Env, Heap, MultisetV, ObjV, SetV, and_

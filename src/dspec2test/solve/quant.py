@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import INT, RType
+from dspec2test.model.resolve import INT, RType
 from dspec2test.solve.values import TV, Env, MapV, SetV, and_, or_, unsupported
 
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import RType
-from dspec2test.partition.walk import free_names
+from dspec2test.model.resolve import RType
+from dspec2test.model.walk import free_names
 from dspec2test.errors import Unsupported
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.types import Types

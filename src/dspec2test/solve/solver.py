@@ -9,11 +9,11 @@ from typing import Sequence
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.resolve import Resolver, RType
+from dspec2test.model.resolve import Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.partition.contracts import member_contract, pre_state_arrays, pre_state_name
-from dspec2test.partition.objects import Objects, is_drive_op
-from dspec2test.partition.tuples import Tuples
+from dspec2test.model.contracts import member_contract, pre_state_arrays, pre_state_name
+from dspec2test.model.objects import Objects, is_drive_op
+from dspec2test.model.tuples import Tuples
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import AtomMisuse, Encoder

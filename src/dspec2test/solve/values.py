@@ -14,7 +14,7 @@ from typing import Callable
 
 import z3
 
-from dspec2test.dafny.resolve import RType, Scope
+from dspec2test.model.resolve import RType, Scope
 from dspec2test.errors import Unsupported
 
 Cands = tuple[tuple[z3.BoolRef, z3.ExprRef], ...]

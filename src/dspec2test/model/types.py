@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import substitute
+from dspec2test.model.walk import substitute
 
 INT_LIKE = {"int", "nat"}
 COLLECTIONS = {"seq": "seq", "string": "seq", "set": "set", "iset": "set", "multiset": "multiset",

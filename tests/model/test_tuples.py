@@ -4,8 +4,8 @@ import z3
 
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
-from dspec2test.partition.contracts import select
-from dspec2test.partition.tuples import Tuples, explicit_bounds
+from dspec2test.model.contracts import select
+from dspec2test.model.tuples import Tuples, explicit_bounds
 from dspec2test.solve import Solver
 
 PROG = """

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from dspec2test.dafny import ast
-from dspec2test.partition.contracts import iter_members
-from dspec2test.partition.types import TypeIndex
-from dspec2test.partition.walk import (bound_names, called_names, conj, conjuncts, free_names, is_name, rebuild,
+from dspec2test.model.contracts import iter_members
+from dspec2test.model.types import TypeIndex
+from dspec2test.model.walk import (bound_names, called_names, conj, conjuncts, free_names, is_name, rebuild,
                                       substitute, walk)
 
 _LOWER = {"<=", "<"}  # lo OP v

@@ -3,7 +3,7 @@
 import pytest
 
 from dspec2test.dafny import ast as A
-from dspec2test.dafny.resolve import Resolver
+from dspec2test.model.resolve import Resolver
 from dspec2test.errors import Unsupported
 from dspec2test.solve import Solver
 from tests.solve.build import T, call, function, i, n, op, program, sel

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
-from dspec2test.partition.walk import children, conj, conjuncts, map_children, rebuild, substitute, walk
+from dspec2test.model.walk import children, conj, conjuncts, map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
 MAX_DEPTH = 2  # objects reached through fields of objects: `this.next` yes, `this.next.next.next` no
