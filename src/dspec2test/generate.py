@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.parser import parse_file
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
 from dspec2test.emit.tests_file import (
@@ -20,6 +19,7 @@ from dspec2test.emit.tests_file import (
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
+from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.lift import Definitions
@@ -74,28 +74,34 @@ class Generated:
     cases: tuple[TestCase, ...]
     manifest: dict  # the `generate --json` manifest (DESIGN.md section 5)
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)  # parse errors, unsupported, caps
+    inputs: tuple[str, ...] = ()  # what dafny builds beside the tests (the program, or its project file)
+    files: tuple[str, ...] = ()  # every file of the program, as reports name them (the program first)
 
 
 # ---------------------------------------------------------------- the pipeline
 
 
 def generate(path: str, options: GenerateOptions = GenerateOptions(),
-             solver_factory: SolverFactory | None = None) -> Generated:
+             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None) -> Generated:
     """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
 
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` manifest entries and diagnostics, and the others go on.
     """
-    return generate_all((path,), options, solver_factory)[0]
+    return generate_all((path,), options, solver_factory, files=(files,))[0]
 
 
 def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
-                 solver_factory: SolverFactory | None = None) -> list[Generated]:
+                 solver_factory: SolverFactory | None = None, sources: Sources | None = None,
+                 files: Sequence[frozenset[str] | None] = ()) -> list[Generated]:
     """`generate` for several programs, one result each in the order given. The members of all of them
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
-    while another program's five wait their turn."""
+    while another program's five wait their turn. `files[i]`: the files of program i whose members are
+    tested (None: its own file only); `sources`: files parsed already."""
     factory = solver_factory or default_solver_factory(options)
-    plans = [_Plan.of(path, options, factory) for path in paths]
+    sources = sources or Sources()
+    plans = [_Plan.of(path, options, factory, sources, files[i] if i < len(files) else None)
+             for i, path in enumerate(paths)]
     gens = [g for plan in plans for g in plan.gens]
     # the likely costliest first, so that the slowest member does not start last and run alone
     order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
@@ -168,7 +174,8 @@ def _probed(plan: "_Plan", results: list["MemberResult"], options: GenerateOptio
     bva = options.bva
     while chosen:
         got = probe(plan.path, [plan.gens[i].probe_tests(out[i]) for i in chosen],
-                    [".".join(plan.gens[i].contract.module) for i in chosen if plan.gens[i].contract.module])
+                    [".".join(plan.gens[i].contract.module) for i in chosen if plan.gens[i].contract.module],
+                    plan.inputs)
         if got.skipped:
             return [replace(r, diagnostics=r.diagnostics + (plan.gens[i].warning(got.skipped),)) if i in chosen else r
                     for i, r in enumerate(out)]
@@ -199,31 +206,39 @@ class _Plan:
     path: str
     error: Diagnostic | None
     gens: tuple["MemberGeneration", ...]
+    loaded: LoadedProgram | None = None
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        return self.loaded.inputs if self.loaded is not None else ()
 
     @staticmethod
-    def of(path: str, options: GenerateOptions, factory: SolverFactory) -> "_Plan":
-        parsed = parse_file(path)
-        if isinstance(parsed, Diagnostic):
-            return _Plan(path, parsed, ())
+    def of(path: str, options: GenerateOptions, factory: SolverFactory, sources: Sources | None = None,
+           files: frozenset[str] | None = None) -> "_Plan":
+        loaded = load_program(path, sources)
+        if isinstance(loaded, Diagnostic):
+            return _Plan(path, loaded, ())
+        parsed = loaded.program
         ctx = EmitContext.of(parsed)
         # a lemma none of whose ensures a test can evaluate has nothing to be tested for, and one Dafny
         # takes on trust may be false in a program that verifies: both left out, as ghost members are,
         # rather than listed as unsupported in every report
         trusted = unproved_lemmas(parsed)
-        contracts = [c for c in select(parsed, options.methods, options.unverified)
+        contracts = [c for c in select(parsed, options.methods, options.unverified, files)
                      if not c.is_lemma or (c.short not in trusted and checks_of(c, ctx).ensures)]
-        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts))
+        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded)
 
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:
-        if self.error is not None:
-            return Generated(self.path, "", (), {"methods": []}, (self.error,))
+        if self.error is not None or self.loaded is None:
+            return Generated(self.path, "", (), {"methods": []}, tuple(d for d in (self.error,) if d is not None))
         members = _without_name_clashes(self.gens, members)
         tests = [t for m in members for t in m.tests]
         text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),
                          tests)
         manifest = {"methods": [m.entry for m in members]}
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), manifest,
-                         tuple(d for m in members for d in m.diagnostics))
+                         self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
+                         self.loaded.inputs, self.loaded.paths)
 
 
 def _without_name_clashes(gens: Sequence["MemberGeneration"], members: Sequence["MemberResult"]) -> list["MemberResult"]:

@@ -25,11 +25,13 @@ class Tested:
 
 
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
-                 progress: Progress | None = None) -> Tested:
-    generated = generate(path, generate_options)
+                 progress: Progress | None = None, files: frozenset[str] | None = None) -> Tested:
+    """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
+    generated = generate(path, generate_options, files=files)
     missing = untested(generated)
     if generated.cases:
-        result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress)
+        result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
+                           inputs=generated.inputs, files=generated.files)
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
@@ -45,7 +47,7 @@ def untested(generated: Generated) -> tuple[Verdict, ...]:
         if has_test:
             continue
         out.append(Verdict("", entry["name"], MEMBER, 0, Status.NOT_TESTED, message=_why(entry),
-                           file=generated.program, member_line=int(entry.get("line") or 0)))
+                           file=entry.get("file") or generated.program, member_line=int(entry.get("line") or 0)))
     return tuple(out)
 
 

@@ -69,8 +69,10 @@ class ProbeResult:
     skipped: str = ""  # why nothing was probed, when so
 
 
-def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modules: Iterable[str]) -> ProbeResult:
-    """Run the probe tests ((TestCase, probe text) per member) against the program at `program`."""
+def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modules: Iterable[str],
+          inputs: Sequence[str] = ()) -> ProbeResult:
+    """Run the probe tests ((TestCase, probe text) per member) against the program at `program` (built
+    from `inputs` when that is not the program file alone)."""
     tests = [t for member in members for t in member]
     if not tests:
         return ProbeResult(frozenset())
@@ -78,7 +80,7 @@ def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modul
     # judged by the processor time a test takes: on a busy machine the clock ran out on the probe of a
     # contract that takes milliseconds, and good tests were left out; the clock is only a backstop
     result = run_tests(program, text, [tc for tc, _ in tests], RunOptions(target="py", timeout_s=PROBE_WALL_S,
-                                                                           cpu_s=PROBE_S))
+                                                                           cpu_s=PROBE_S), inputs=inputs)
     if result.build_errors or not result.ran:
         why = result.build_errors[0].render() if result.build_errors else result.verdicts[0].message
         return ProbeResult(frozenset(), f"the contracts' evaluation was not measured ({why})")

@@ -36,7 +36,7 @@ def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
     tcs = [records.TestCase(name=f"Test_Size_p1_s{k}", method="Size", file="p.dfy", line=5, partition=1, scenario=k,
                     label="", kind=ScenarioKind.BASE, pin=None, inputs={}, outputs={}) for k in (1, 2)]
 
-    def never_ran(program, text, cases, options):
+    def never_ran(program, text, cases, options, **_):
         return RunResult(program, tuple(Verdict(tc.name, tc.method, 1, tc.scenario, Status.NOT_TESTED,
                                                 "build failed: dafny exited with 134") for tc in cases))
 
@@ -44,7 +44,7 @@ def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
     got = probe_module.probe("p.dfy", [[(tc, "") for tc in tcs]], [])
     assert got.slow == frozenset() and "not measured" in got.skipped and "exited with 134" in got.skipped
 
-    def one_hung(program, text, cases, options):
+    def one_hung(program, text, cases, options, **_):
         verdicts = (Verdict(cases[0].name, "Size", 1, 1, Status.NOT_TESTED, "too slow"),
                     Verdict(cases[1].name, "Size", 1, 2, Status.NOT_TESTED, "build failed: x"))
         return RunResult(program, verdicts, ran=frozenset({cases[0].name}))

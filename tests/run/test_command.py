@@ -25,7 +25,7 @@ def fake_run(monkeypatch: pytest.MonkeyPatch):
     asked = {}
 
     def install(result: RunResult) -> dict:
-        def fake(program, tests_text, cases, options, progress=None, tests_path=None):
+        def fake(program, tests_text, cases, options, progress=None, tests_path=None, **_):
             asked.update(program=str(program), cases=list(cases), options=options)
             return result
         monkeypatch.setattr(run_command, "run_tests", fake)
@@ -66,7 +66,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
     text = (FIX / "pass_tests.dfy").read_text()
     seen = {}
 
-    def fake_generate(path, options):
+    def fake_generate(path, options, **_):
         seen.update(path=path, options=options)
         return generation.Generated(path, text, tuple(read_metadata(text)), {})
     monkeypatch.setattr(pipeline, "generate", fake_generate)

@@ -856,6 +856,22 @@ class Program(Node):
     includes: tuple[Include, ...]
     decls: tuple[Decl, ...]
     text: str = field(default="", compare=False, repr=False)  # the source, for clause text and snippets
+    # A program of several files (its includes, or a project's files): each file as parsed alone, the
+    # root first; `decls` is then all of theirs. Empty for a program of one file.
+    files: tuple[Program, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def sources(self) -> tuple[Program, ...]:
+        """The files of the program, each with its own path, text and declarations."""
+        return self.files or (self,)
+
+    def source(self, path: str) -> Program:
+        """The file of the program named `path` (the program itself when none is)."""
+        return next((f for f in self.files if f.path == path), self)
+
+
+# Fields that are not sub-trees: the position, and a program's per-file copies of its own declarations.
+NOT_CHILDREN = frozenset({"span", "files"})
 
 
 def preorder(root: object):
@@ -865,6 +881,6 @@ def preorder(root: object):
         x = stack.pop()
         if isinstance(x, Node):
             yield x
-            stack.extend(reversed([v for k, v in vars(x).items() if k != "span"]))
+            stack.extend(reversed([v for k, v in vars(x).items() if k not in NOT_CHILDREN]))
         elif isinstance(x, tuple):
             stack.extend(reversed(x))

@@ -118,7 +118,8 @@ def _pieces(c: ContractClause, ctx: EmitContext, ghosts: set[str],
     for part in conjuncts(c.expr):
         # a conjunct of a precondition may be wrapped in old() (objects.in_pre_state): the source is inside
         span = part.expr.span if isinstance(part, ast.Old) and part.span.end <= part.span.start else part.span
-        text = ctx.program.text[span.start:span.end] if ctx.program.text and span.end > span.start else ""
+        source = ctx.program.source(contract.file) if contract is not None else ctx.program
+        text = source.text[span.start:span.end] if source.text and span.end > span.start else ""
         piece = replace(c, expr=part, text=text or print_expr(part))
         # a conjunct over a ghost predicate (`sorted(a)` beside `multiset(a[..]) == old(...)`): its body,
         # where that compiles (the whole clause's old() keeps the clause itself from being inlined)

@@ -174,28 +174,35 @@ def has_contract(member: ast.Method | ast.Function) -> bool:
 
 
 def select(program: ast.Program, methods: tuple[str, ...] = (),
-           unverified: tuple[str, ...] | None = None) -> list[Contract]:
+           unverified: tuple[str, ...] | None = None, files: frozenset[str] | None = None) -> list[Contract]:
     """Contracts of the members to test, in source order.
 
     `methods` (qualified or short names) selects explicitly; otherwise every testable member with a
     contract or `{:testEntry}`. `unverified` further restricts to those names plus `{:testEntry}`.
+    `files` (paths as the program names them) limits the choice to members declared in those files;
+    None: the program's first file (the one it was read from), as a program of one file always was.
     """
     out = []
     index = ClassIndex.of(program)
-    for scope, member in iter_members(program.decls):
-        if not is_testable(member, scope.owner):
+    wanted = files if files is not None else frozenset({program.path})
+    for source in program.sources:
+        if source.path not in wanted:
             continue
-        assert isinstance(member, (ast.Method, ast.Function))
-        qname = qualified_name(scope, member.name or CTOR_NAME)
-        entry = _has_attr(member, "testEntry")
-        if methods:
-            if qname not in methods and (member.name or CTOR_NAME) not in methods:
+        for scope, member in iter_members(source.decls):
+            if not is_testable(member, scope.owner):
                 continue
-        elif not (has_contract(member) or entry):
-            continue
-        if unverified is not None and not entry and qname not in unverified and (member.name or CTOR_NAME) not in unverified:
-            continue
-        out.append(contract_of(program, scope, member, qname, index))
+            assert isinstance(member, (ast.Method, ast.Function))
+            qname = qualified_name(scope, member.name or CTOR_NAME)
+            entry = _has_attr(member, "testEntry")
+            if methods:
+                if qname not in methods and (member.name or CTOR_NAME) not in methods:
+                    continue
+            elif not (has_contract(member) or entry):
+                continue
+            if unverified is not None and not entry and qname not in unverified \
+                    and (member.name or CTOR_NAME) not in unverified:
+                continue
+            out.append(contract_of(program, scope, member, qname, index, source))
     return out
 
 
@@ -203,7 +210,9 @@ CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 
 def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
-                index: ClassIndex | None = None) -> Contract:
+                index: ClassIndex | None = None, source: ast.Program | None = None) -> Contract:
+    """`source`: the file of the program that declares the member (default: the program's first)."""
+    source = source or program
     # generic members, and members of generic classes, traits and datatypes, are tested at int
     owner_params = scope.owner.type_params if isinstance(scope.owner, (ast.ClassDecl, ast.Datatype)) else ()
     tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
@@ -232,18 +241,18 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
     requires_exprs = [in_pre_state(c.expr, pre) for c in member.spec.requires]
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
     base = Contract(qname, member.name or CTOR_NAME, kind, member, params, outputs, (), (), scope.module, cls,
-                    program.path, member.span.line, member.span.col, synthetic, pre)
+                    source.path, member.span.line, member.span.col, synthetic, pre)
     if scope.abstract:
         base = replace(base, blocked=f"member of an abstract module ({'.'.join(scope.module)}): a compiled test "
                                     f"cannot import it; its refinements are tested")
     index = index or ClassIndex.of(program)
-    with_objects = _with_objects(program, index, base, requires_exprs, ensures_exprs)
+    with_objects = _with_objects(program, index, base, requires_exprs, ensures_exprs, source)
     if with_objects is not None:
         return with_objects
     if isinstance(scope.owner, ast.Datatype) and not member.static:
         base, requires_exprs, ensures_exprs = _value_receiver(base, scope.owner, requires_exprs, ensures_exprs)
-    requires = tuple(_clause(program, "requires", c, e) for c, e in zip(member.spec.requires, requires_exprs))
-    ensures = tuple(_clause(program, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
+    requires = tuple(_clause(source, "requires", c, e) for c, e in zip(member.spec.requires, requires_exprs))
+    ensures = tuple(_clause(source, "ensures", c, e) for c, e in zip(member.spec.ensures, ensures_exprs))
     return replace(base, requires=requires, ensures=ensures)
 
 
@@ -262,7 +271,7 @@ def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
 
 
 def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires_exprs: list[ast.Expr],
-                  ensures_exprs: list[ast.Expr]) -> Contract | None:
+                  ensures_exprs: list[ast.Expr], source: ast.Program) -> Contract | None:
     """The contract of a member with objects among its inputs or outputs (None: it has none): clauses in
     their explicit-`this` form, reading the pre-state where they must, with the class invariants its
     objects keep, and the objects' variables (objects.py)."""
@@ -290,8 +299,8 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
     def pre(e: ast.Expr) -> ast.Expr:
         return obj.in_pre_state(obj.expand_unchanged(e, objects), roots, changes)
 
-    requires = [_clause(program, "requires", cl, pre(e)) for cl, e in zip(member.spec.requires, reqs)]
-    ensures = [_clause(program, "ensures", cl, obj.expand_unchanged(e, objects))
+    requires = [_clause(source, "requires", cl, pre(e)) for cl, e in zip(member.spec.requires, reqs)]
+    ensures = [_clause(source, "ensures", cl, obj.expand_unchanged(e, objects))
                for cl, e in zip(member.spec.ensures, enss)]
     for root, pred in objects.invariants:
         call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
@@ -322,9 +331,10 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
 
 def member_contract(program: ast.Program, member: object) -> Contract | None:
     """The contract of a declaration of the program (None: not one of its members)."""
-    for scope, m in iter_members(program.decls):
-        if m is member and isinstance(m, (ast.Method, ast.Function)):
-            return contract_of(program, scope, m, qualified_name(scope, m.name or CTOR_NAME))
+    for source in program.sources:
+        for scope, m in iter_members(source.decls):
+            if m is member and isinstance(m, (ast.Method, ast.Function)):
+                return contract_of(program, scope, m, qualified_name(scope, m.name or CTOR_NAME), source=source)
     return None
 
 

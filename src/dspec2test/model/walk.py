@@ -19,7 +19,7 @@ def _is_node(v: object) -> bool:
 
 def children(node: ast.Node) -> Iterator[ast.Node]:
     for f in dataclasses.fields(node):
-        if f.name == "span":
+        if f.name in ast.NOT_CHILDREN:
             continue
         yield from _nodes_in(getattr(node, f.name))
 

@@ -79,14 +79,19 @@ class _Workspace:
     root: Path
     program: str  # absolute path of the program (or of its stubbed copy)
     tests: str  # absolute path of the stamped tests copy
+    inputs: tuple[str, ...]  # what dafny builds beside the tests: the program, or its project file
     tests_text: str  # the tests as generated (unstamped), minus tests taken out
     names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
     no_body: tuple[str, ...] = ()
 
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
-              progress: Progress | None = None, tests_path: str | None = None) -> RunResult:
-    """Verdicts for `cases` (tests in `tests_text`) run against the program at `program`."""
+              progress: Progress | None = None, tests_path: str | None = None,
+              inputs: Sequence[str] = (), files: Sequence[str] = ()) -> RunResult:
+    """Verdicts for `cases` (tests in `tests_text`) run against the program at `program`. `inputs`: what
+    dafny must build beside the tests when that is not the program file alone (its project file, or the
+    roots of several files' programs built at once); `files`: the other files of the program, where
+    members of it may be declared (as reports name them)."""
     progress = progress or _Silent()
     start = time.monotonic()
     program = str(program)
@@ -104,14 +109,14 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     ran: set[str] = set()
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
-        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce)
+        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
         pending = unique
         stubbed = False
         while pending:
             refs = [TestRef(name, name, "", stamp_of(nonce)) for name in pending]
             workdir = ws.root / f"run{rounds}"
             workdir.mkdir()
-            executor = make_executor(options.target, tools.dafny, env, workdir, (ws.program, ws.tests), options.limits)
+            executor = make_executor(options.target, tools.dafny, env, workdir, (*ws.inputs, ws.tests), options.limits)
             got = observe(executor, refs, nonce)
             rounds += got.attempts
             if got.build is not None:
@@ -140,13 +145,18 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             progress.round_done(len(done), len(unique))
             break
         no_body = ws.no_body
-    # The member lives in the program that was run (a mutant, say), whatever file the tests came from.
-    verdicts = tuple(replace(done[tc.name], file=program) for tc in cases)
+    # The member lives in the program that was run (a mutant, say), whatever file the tests came from,
+    # unless it is declared in another file of a program of several files.
+    others = set(files) - {program}
+    verdicts = tuple(replace(done[tc.name], file=tc.file if tc.file in others else program) for tc in cases)
     if no_body:
         extra.setdefault("no_body", no_body)
     if any(_wants_facts(v) for v in verdicts):
-        facts = source_facts(program)
-        verdicts = tuple(_with_facts(v, facts) for v in verdicts)
+        facts: dict[str, SourceFacts] = {}
+        for v in verdicts:
+            if v.file not in facts:
+                facts[v.file] = source_facts(v.file)
+        verdicts = tuple(_with_facts(v, facts[v.file]) for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran), **extra)
 
 
@@ -163,19 +173,32 @@ def _with_facts(v: Verdict, facts: SourceFacts) -> Verdict:
     return replace(v, clause=clause, assumes=facts.assumes.get(v.method, ()) if failed else v.assumes)
 
 
-def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None, nonce: str) -> _Workspace:
+def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None, nonce: str,
+               inputs: tuple[str, ...] = ()) -> _Workspace:
     absolute = str(Path(program).resolve())
     tests = root / (Path(program).stem + "_dspec2test_tests.dfy")
     tests.write_text(stamp(tests_text, nonce))
     # dafny names a file by its base name in its messages
     names = {absolute: program, Path(absolute).name: program, str(tests): tests_path or tests.name,
              tests.name: tests_path or tests.name}
-    return _Workspace(root, absolute, str(tests), tests_text, names)
+    return _Workspace(root, absolute, str(tests), inputs or (absolute,), tests_text, names)
 
 
 def _named(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
-    """Diagnostics with the files named as the user knows them (not our temp copies)."""
-    return tuple(replace(d, file=ws.names.get(d.file, ws.names.get(Path(d.file).name, d.file))) for d in errors)
+    """Diagnostics with the files named as the user knows them (not our temp copies; the other files of
+    the program relative to the current folder)."""
+    return tuple(replace(d, file=ws.names.get(d.file, ws.names.get(Path(d.file).name, _shown(d.file))))
+                 for d in errors)
+
+
+def _shown(file: str) -> str:
+    path = Path(file)
+    if not path.is_absolute():
+        return file
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return file
 
 
 def _unexplained(got: Observed, options: RunOptions) -> tuple[Status, str]:
@@ -212,7 +235,8 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...], build: Attemp
     more = f" (and {len(others) - 1} more)" if len(others) > 1 else ""
     for tc in cases:
         verdicts[tc.name] = base_verdict(tc, Status.NOT_TESTED, f"build failed: {first.render()}{more}")
-    broken = any(d.file == ws.names[ws.program] for d in others)
+    tests_shown = ws.names[ws.tests]
+    broken = any(d.file != tests_shown for d in others)
     return verdicts, {"build_errors": others, "program_broken": broken}
 
 
@@ -233,8 +257,8 @@ def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -> _Wor
     rest compile (stubs.py; same lines, so clause lines still match). None when that cannot be done:
     other errors, or `include`s (a copy elsewhere would not find them)."""
     names = missing_bodies(errors)
-    if not names:
-        return None
+    if not names or ws.inputs != (ws.program,):
+        return None  # a copy elsewhere of one file of a program of several would not find the others
     text = Path(ws.program).read_text()
     parsed = parse_file(ws.program)
     if isinstance(parsed, Diagnostic) or parsed.includes:
@@ -245,7 +269,7 @@ def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -> _Wor
     copy = ws.root / Path(ws.program).name
     copy.write_text(copy_text)
     shown = {**ws.names, str(copy): ws.names[ws.program], copy.name: ws.names[ws.program]}
-    return replace(ws, program=str(copy), names=shown, no_body=names)
+    return replace(ws, program=str(copy), inputs=(str(copy),), names=shown, no_body=names)
 
 
 def _matching_member(tc: TestCase, missing: dict[str, Diagnostic]) -> str | None:

@@ -1,0 +1,148 @@
+"""A program as Dafny sees it: a file and the transitive closure of its `include`s, or the files of the
+project (`dfyconfig.toml`) that holds it, each parsed once and read as one set of declarations.
+
+`load_program` gives the merged `ast.Program` (its `files` are the parsed files, the named one first)
+and what a `dafny` call must be handed to build the same program beside a tests file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.parser import parse_file
+from dspec2test.errors import Diagnostic, Severity
+from dspec2test.model.project import Project, find_project, read_project
+
+
+@dataclass(frozen=True)
+class LoadedProgram:
+    """One program: the merged AST, how to build it, and what reading it had to say."""
+
+    root: str  # the file as the user named it
+    program: ast.Program  # every file's declarations; `program.files` holds the files one by one
+    inputs: tuple[str, ...]  # absolute paths `dafny` gets besides the tests: the root file or the project file
+    project: Project | None = None
+    diagnostics: tuple[Diagnostic, ...] = ()  # missing includes (errors), unreadable files, project warnings
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        """Every file of the program, as reported (the root first)."""
+        return tuple(f.path for f in self.program.sources)
+
+
+@dataclass
+class Sources:
+    """Parsed files of one run, by absolute path: a file shared by several programs is parsed once."""
+
+    parsed: dict[Path, ast.Program | Diagnostic] = field(default_factory=dict)
+
+    def parse(self, path: Path, shown: str) -> ast.Program | Diagnostic:
+        key = path.resolve()
+        if key not in self.parsed:
+            self.parsed[key] = parse_file(str(key))
+        got = self.parsed[key]
+        # reported under the name the user knows the file by
+        if isinstance(got, Diagnostic):
+            return Diagnostic(shown, got.line, got.col, got.message, got.severity, got.construct)
+        return got if got.path == shown else _renamed(got, shown)
+
+
+def _renamed(program: ast.Program, path: str) -> ast.Program:
+    return ast.Program(path, program.includes, program.decls, text=program.text, span=program.span)
+
+
+def shown_path(path: Path, like: str) -> str:
+    """How to name a file in reports: relative to the current folder when the root was named that way."""
+    if os.path.isabs(like):
+        return str(path)
+    try:
+        return os.path.relpath(path, Path.cwd())
+    except ValueError:
+        return str(path)
+
+
+def load_program(path: str, sources: Sources | None = None, top: Path | None = None,
+                 use_project: bool = True) -> LoadedProgram | Diagnostic:
+    """The program `path` belongs to. A located Diagnostic when the file itself cannot be read or parsed;
+    problems in other files of the program are diagnostics of the result, and the rest is still read.
+
+    `top` bounds the search for a project file (the repository root); `use_project` False reads only
+    the include closure.
+    """
+    sources = sources or Sources()
+    root = Path(path)
+    first = sources.parse(root, path)
+    if isinstance(first, Diagnostic):
+        return first
+    diagnostics: list[Diagnostic] = []
+    project = _project_of(root, top, diagnostics) if use_project else None
+    start = [root.resolve()]
+    if project is not None:
+        start += [p for p in project.files() if p != root.resolve()]
+        diagnostics += project.warnings()
+    files = _closure(start, path, sources, diagnostics)
+    program = first if len(files) == 1 else ast.Program(
+        first.path, first.includes, tuple(d for f in files for d in f.decls), text=first.text, span=first.span,
+        files=tuple(files))
+    inputs = (str(project.path),) if project is not None else (str(root.resolve()),)
+    return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
+
+
+def _project_of(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> Project | None:
+    found = find_project(root, top)
+    if found is None:
+        return None
+    project = read_project(found)
+    if isinstance(project, Diagnostic):
+        diagnostics.append(project)
+        return None
+    # a file the project leaves out is a program of its own (with its includes), as Dafny reads it alone
+    return project if project.holds(root) else None
+
+
+def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[Diagnostic]) -> list[ast.Program]:
+    """The files reachable from `start` by `include`, each once, in the order first reached (depth first,
+    so a file comes before the files it includes). Dafny reads a file once however often it is included,
+    so an include cycle is only a warning."""
+    out: list[ast.Program] = []
+    seen: set[Path] = set()
+    on_path: list[Path] = []
+
+    def visit(file: Path, shown: str, via: tuple[str, ast.Include] | None, root: bool = False) -> None:
+        if file in seen:
+            if file in on_path and via is not None:
+                cycle = " -> ".join(_short(p) for p in on_path[on_path.index(file):]) + f" -> {_short(file)}"
+                diagnostics.append(Diagnostic(via[0], via[1].span.line, via[1].span.col,
+                                              f"include cycle {cycle} (Dafny reads each file once)", Severity.WARNING))
+            return
+        seen.add(file)
+        parsed = sources.parse(file, shown)
+        if isinstance(parsed, Diagnostic):
+            if root:
+                diagnostics.append(parsed)
+            else:
+                diagnostics.append(Diagnostic(parsed.file, parsed.line, parsed.col,
+                                              f"{parsed.message} (its declarations are not known to the tests' "
+                                              f"generation)", Severity.WARNING))
+            return
+        out.append(parsed)
+        on_path.append(file)
+        for inc in parsed.includes:
+            target = (file.parent / inc.path).resolve()
+            if not target.is_file():
+                diagnostics.append(Diagnostic(parsed.path, inc.span.line, inc.span.col,
+                                              f"included file {inc.path} not found"))
+                continue
+            visit(target, shown_path(target, like), (parsed.path, inc))
+        on_path.pop()
+
+    for k, file in enumerate(start):
+        visit(file, like if k == 0 else shown_path(file, like), None, root=k == 0)
+    return out
+
+
+def _short(path: Path) -> str:
+    return path.name
