@@ -6,6 +6,7 @@ Implemented by the partition/solve/emit stages; this module only wires them (see
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -394,6 +395,8 @@ class MemberGeneration:
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
+            if os.environ.get("DSPEC2TEST_DEBUG"):
+                raise
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
                                          f"internal error while generating {c.name}: {exc}"))
         return self

@@ -32,6 +32,14 @@ class Node:
 
 
 @dataclass(frozen=True)
+class Declared(Node):
+    """A declaration: it knows the file it was written in, which in a program of several files (or a
+    module that inherits declarations by refinement) need not be the file of its container."""
+
+    origin: str = field(default="", compare=False, repr=False, kw_only=True)  # "" until a program is loaded
+
+
+@dataclass(frozen=True)
 class Attribute(Node):
     name: str  # "test", "testEntry", "axiom", ...
     args: tuple[Expr, ...] = ()
@@ -681,7 +689,7 @@ class Formal(Node):
 
 
 @dataclass(frozen=True)
-class Method(Node):
+class Method(Declared):
     """method, lemma, constructor, twostate lemma, least/greatest lemma."""
 
     kind: str  # "method" | "lemma" | "constructor" | "twostate lemma" | "least lemma" | "greatest lemma"
@@ -697,7 +705,7 @@ class Method(Node):
 
 
 @dataclass(frozen=True)
-class Function(Node):
+class Function(Declared):
     """function, predicate, least/greatest predicate, twostate function; optionally `by method`."""
 
     kind: str  # "function" | "predicate" | "least predicate" | "greatest predicate" | "twostate function"...
@@ -709,8 +717,9 @@ class Function(Node):
     by_method: Block | None = None
     type_params: tuple[TypeParam, ...] = ()
     attributes: tuple[Attribute, ...] = ()
-    ghost: bool = False  # declared ghost, or `function` in Dafny 4 without `method` in older syntax
+    ghost: bool = False  # declared ghost (under --function-syntax:3, the loader makes every plain `function` ghost)
     static: bool = False
+    method_form: bool = False  # written `function method` / `predicate method` (Dafny 3's compiled form)
 
     @property
     def result_type(self) -> Type:
@@ -718,7 +727,7 @@ class Function(Node):
 
 
 @dataclass(frozen=True)
-class Field(Node):
+class Field(Declared):
     name: str
     type: Type
     ghost: bool = False
@@ -726,7 +735,7 @@ class Field(Node):
 
 
 @dataclass(frozen=True)
-class Const(Node):
+class Const(Declared):
     name: str
     type: Type | None
     value: Expr | None
@@ -736,7 +745,7 @@ class Const(Node):
 
 
 @dataclass(frozen=True)
-class Ctor(Node):
+class Ctor(Declared):
     """A datatype constructor with its (possibly named) formals."""
 
     name: str
@@ -745,7 +754,7 @@ class Ctor(Node):
 
 
 @dataclass(frozen=True)
-class Datatype(Node):
+class Datatype(Declared):
     name: str
     ctors: tuple[Ctor, ...]
     type_params: tuple[TypeParam, ...] = ()
@@ -756,7 +765,7 @@ class Datatype(Node):
 
 
 @dataclass(frozen=True)
-class TypeSynonym(Node):
+class TypeSynonym(Declared):
     """`type T<A> = rhs`; an opaque `type T` has rhs None."""
 
     name: str
@@ -768,7 +777,7 @@ class TypeSynonym(Node):
 
 
 @dataclass(frozen=True)
-class SubsetType(Node):
+class SubsetType(Declared):
     """`type T = x: Base | constraint witness W` (and `ghost witness`, `witness *`)."""
 
     name: str
@@ -782,7 +791,7 @@ class SubsetType(Node):
 
 
 @dataclass(frozen=True)
-class Newtype(Node):
+class Newtype(Declared):
     """`newtype T = x: Base | constraint` or `newtype T = Base`."""
 
     name: str
@@ -796,7 +805,7 @@ class Newtype(Node):
 
 
 @dataclass(frozen=True)
-class ClassDecl(Node):
+class ClassDecl(Declared):
     kind: str  # "class" | "trait"
     name: str
     members: tuple[Decl, ...]
@@ -806,14 +815,14 @@ class ClassDecl(Node):
 
 
 @dataclass(frozen=True)
-class Iterator(Node):
+class Iterator(Declared):
     """Iterators are only skipped: kept with their name and span."""
 
     name: str
 
 
 @dataclass(frozen=True)
-class Import(Node):
+class Import(Declared):
     target: str  # dotted module path
     alias: str | None = None
     opened: bool = False
@@ -822,7 +831,7 @@ class Import(Node):
 
 
 @dataclass(frozen=True)
-class Export(Node):
+class Export(Declared):
     name: str | None
     provides: tuple[str, ...] = ()
     reveals: tuple[str, ...] = ()
@@ -830,7 +839,7 @@ class Export(Node):
 
 
 @dataclass(frozen=True)
-class Module(Node):
+class Module(Declared):
     name: str  # possibly dotted `module A.B`
     decls: tuple[Decl, ...]
     refines: str | None = None

@@ -286,7 +286,7 @@ class ToAst(ExprRules, StmtRules):
         base = {"inductive predicate": "least predicate", "copredicate": "greatest predicate"}.get(base, base)
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
-            type_params=tparams.value, attributes=attrs.value, span=span(meta),
+            type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):

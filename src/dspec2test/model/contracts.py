@@ -113,16 +113,17 @@ class Scope:
     module: tuple[str, ...]
     owner: ast.Node | None
     abstract: bool = False  # inside an abstract module: no compiled test can import it
+    origin: str = ""  # the file the innermost enclosing module or type was written in
 
 
 def iter_members(decls: tuple[ast.Decl, ...], scope: Scope = Scope((), None)) -> Iterator[tuple[Scope, ast.Decl]]:
     for d in decls:
         if isinstance(d, ast.Module):
             yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None,
-                                                   scope.abstract or d.abstract))
+                                                   scope.abstract or d.abstract, d.origin or scope.origin))
         elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
             for m in d.members:
-                yield Scope(scope.module, d, scope.abstract), m
+                yield Scope(scope.module, d, scope.abstract, d.origin or scope.origin), m
         else:
             yield scope, d
 
@@ -185,24 +186,25 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
     out = []
     index = ClassIndex.of(program)
     wanted = files if files is not None else frozenset({program.path})
-    for source in program.sources:
-        if source.path not in wanted:
+    for scope, member in iter_members(program.decls):
+        origin = getattr(member, "origin", "") or program.path
+        # declared in a wanted file, or inherited (by refinement) into a module declared in one
+        if origin not in wanted and (scope.origin or program.path) not in wanted:
             continue
-        for scope, member in iter_members(source.decls):
-            if not is_testable(member, scope.owner):
+        if not is_testable(member, scope.owner):
+            continue
+        assert isinstance(member, (ast.Method, ast.Function))
+        qname = qualified_name(scope, member.name or CTOR_NAME)
+        entry = _has_attr(member, "testEntry")
+        if methods:
+            if qname not in methods and (member.name or CTOR_NAME) not in methods:
                 continue
-            assert isinstance(member, (ast.Method, ast.Function))
-            qname = qualified_name(scope, member.name or CTOR_NAME)
-            entry = _has_attr(member, "testEntry")
-            if methods:
-                if qname not in methods and (member.name or CTOR_NAME) not in methods:
-                    continue
-            elif not (has_contract(member) or entry):
-                continue
-            if unverified is not None and not entry and qname not in unverified \
-                    and (member.name or CTOR_NAME) not in unverified:
-                continue
-            out.append(contract_of(program, scope, member, qname, index, source))
+        elif not (has_contract(member) or entry):
+            continue
+        if unverified is not None and not entry and qname not in unverified \
+                and (member.name or CTOR_NAME) not in unverified:
+            continue
+        out.append(contract_of(program, scope, member, qname, index, program.source(origin)))
     return out
 
 
@@ -262,7 +264,8 @@ def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
     and sibling members the clauses name through it (`x` -> `this.x`)."""
     locals_ = {v.name for v in c.vars}
     names = {f.name for ctor in dt.ctors for f in ctor.params if f.name} | {
-        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)}
+        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)} | {
+        f"{ctor.name}?" for ctor in dt.ctors}
     mapping = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
     requires = [substitute(e, mapping) for e in requires]
     ensures = [substitute(e, mapping) for e in ensures]
@@ -331,10 +334,10 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
 
 def member_contract(program: ast.Program, member: object) -> Contract | None:
     """The contract of a declaration of the program (None: not one of its members)."""
-    for source in program.sources:
-        for scope, m in iter_members(source.decls):
-            if m is member and isinstance(m, (ast.Method, ast.Function)):
-                return contract_of(program, scope, m, qualified_name(scope, m.name or CTOR_NAME), source=source)
+    for scope, m in iter_members(program.decls):
+        if m is member and isinstance(m, (ast.Method, ast.Function)):
+            source = program.source(m.origin) if m.origin else program
+            return contract_of(program, scope, m, qualified_name(scope, m.name or CTOR_NAME), source=source)
     return None
 
 

@@ -15,6 +15,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_file
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.model.project import Project, find_project, read_project
+from dspec2test.model.refine import flatten, stamped
 
 
 @dataclass(frozen=True)
@@ -37,21 +38,18 @@ class LoadedProgram:
 class Sources:
     """Parsed files of one run, by absolute path: a file shared by several programs is parsed once."""
 
-    parsed: dict[Path, ast.Program | Diagnostic] = field(default_factory=dict)
+    parsed: dict[tuple[Path, int], ast.Program | Diagnostic] = field(default_factory=dict)
 
-    def parse(self, path: Path, shown: str) -> ast.Program | Diagnostic:
-        key = path.resolve()
+    def parse(self, path: Path, shown: str, function_syntax: int = 4) -> ast.Program | Diagnostic:
+        key = (path.resolve(), function_syntax)
         if key not in self.parsed:
-            self.parsed[key] = parse_file(str(key))
-        got = self.parsed[key]
-        # reported under the name the user knows the file by
-        if isinstance(got, Diagnostic):
-            return Diagnostic(shown, got.line, got.col, got.message, got.severity, got.construct)
-        return got if got.path == shown else _renamed(got, shown)
-
-
-def _renamed(program: ast.Program, path: str) -> ast.Program:
-    return ast.Program(path, program.includes, program.decls, text=program.text, span=program.span)
+            got = parse_file(str(key[0]))
+            # reported under the name the user knows the file by; each declaration knows its file
+            self.parsed[key] = (Diagnostic(shown, got.line, got.col, got.message, got.severity, got.construct)
+                                if isinstance(got, Diagnostic) else
+                                ast.Program(shown, got.includes, stamped(got.decls, shown, function_syntax), text=got.text,
+                                            span=got.span))
+        return self.parsed[key]
 
 
 def shown_path(path: Path, like: str) -> str:
@@ -74,19 +72,20 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
     """
     sources = sources or Sources()
     root = Path(path)
-    first = sources.parse(root, path)
-    if isinstance(first, Diagnostic):
-        return first
     diagnostics: list[Diagnostic] = []
     project = _project_of(root, top, diagnostics) if use_project else None
+    syntax = project.function_syntax if project is not None else 4
+    first = sources.parse(root, path, syntax)
+    if isinstance(first, Diagnostic):
+        return first
     start = [root.resolve()]
     if project is not None:
         start += [p for p in project.files() if p != root.resolve()]
         diagnostics += project.warnings()
-    files = _closure(start, path, sources, diagnostics)
-    program = first if len(files) == 1 else ast.Program(
-        first.path, first.includes, tuple(d for f in files for d in f.decls), text=first.text, span=first.span,
-        files=tuple(files))
+    files = _closure(start, path, sources, diagnostics, syntax)
+    decls = flatten(tuple(d for f in files for d in f.decls))
+    program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
+                          files=tuple(files) if len(files) > 1 else ())
     inputs = (str(project.path),) if project is not None else (str(root.resolve()),)
     return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
 
@@ -103,7 +102,8 @@ def _project_of(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> 
     return project if project.holds(root) else None
 
 
-def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[Diagnostic]) -> list[ast.Program]:
+def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[Diagnostic],
+             function_syntax: int = 4) -> list[ast.Program]:
     """The files reachable from `start` by `include`, each once, in the order first reached (depth first,
     so a file comes before the files it includes). Dafny reads a file once however often it is included,
     so an include cycle is only a warning."""
@@ -119,7 +119,7 @@ def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[D
                                               f"include cycle {cycle} (Dafny reads each file once)", Severity.WARNING))
             return
         seen.add(file)
-        parsed = sources.parse(file, shown)
+        parsed = sources.parse(file, shown, function_syntax)
         if isinstance(parsed, Diagnostic):
             if root:
                 diagnostics.append(parsed)

@@ -53,6 +53,11 @@ class Project:
                 found = value
         return found
 
+    @property
+    def function_syntax(self) -> int:
+        value = str(self.option("function-syntax", "4"))
+        return 3 if value.startswith("3") else 4
+
     def files(self) -> list[Path]:
         """The .dfy files the project holds, sorted, as absolute paths."""
         found: set[Path] = set()

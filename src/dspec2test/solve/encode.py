@@ -197,6 +197,20 @@ class Encoder:
                     return self.types.from_rep(acc(obj.v), ft)
         return None
 
+    def _datatype_const(self, obj: TV, name: str, env: Env) -> TV | None:
+        """An instance constant declared in the datatype of a value (`v.Valid?` of `const Valid? := ...`)."""
+        decl = obj.t.base.decl
+        const = next((m for m in getattr(decl, "members", ()) if isinstance(m, ast.Const) and m.name == name
+                      and not m.static and m.value is not None), None)
+        return self._const_value(const, obj, env) if const is not None else None
+
+    def _ctor_test(self, obj: TV, name: str) -> TV | None:
+        """`v.C?` for a constructor C of the value's datatype."""
+        for info in self.types.ctors_of(obj.t.base):
+            if info.ctor.name == name[:-1]:
+                return TV(info.test(obj.v), BOOL)
+        return None
+
     def _datatype_member(self, obj: TV, name: str) -> ast.Function | None:
         """A function declared in the datatype of a value (`c.WF()`)."""
         decl = obj.t.base.decl
@@ -263,12 +277,16 @@ class Encoder:
         found = env.scope.lookup(name)
         this = env.vars.get(THIS)
         if found is None and this is not None and this.t.base.kind == "data" and "." not in name:
-            field_ = self._datatype_field(this, name)  # a field of the datatype a member belongs to
+            # a field, or a constructor test, of the datatype value a member belongs to
+            field_ = self._datatype_field(this, name) if not name.endswith("?") else self._ctor_test(this, name)
             if field_ is not None:
                 return field_
         if found is None:
             raise _u(f"unknown name {name}", node)
         decl, scope = found
+        if isinstance(decl, ast.Const) and not decl.static and isinstance(scope.cls, ast.Datatype) \
+                and this is not None and this.t.base.kind == "data" and decl.value is not None:
+            return self._const_value(decl, this, env)
         if isinstance(decl, (ast.Field, ast.Const)) and not getattr(decl, "static", False) \
                 and isinstance(scope.cls, ast.ClassDecl) and THIS in env.vars:
             return self.field_of(env.vars[THIS], name, node, env)
@@ -282,7 +300,7 @@ class Encoder:
         if isinstance(decl, ast.Ctor):
             if decl.params:
                 raise _u("constructor used as a function value", node)
-            return self._construct(decl, scope, [], node)
+            return self._construct(decl, scope, [], node, env.expect)
         if isinstance(decl, ast.Function) and not decl.params:
             return self._call_function(decl, scope, [], node, env)
         raise _u(f"name {name} ({type(decl).__name__.lower()})", node)
@@ -704,12 +722,14 @@ class Encoder:
             i = int(name)
             return self.types.from_rep(accs[i](obj.v), b.args[i])
         if b.kind == "data":
-            infos = self.types.ctors_of(b)
+            const = self._datatype_const(obj, name, env)
+            if const is not None:
+                return const
             if name.endswith("?"):
-                for info in infos:
-                    if info.ctor.name == name[:-1]:
-                        return TV(info.test(obj.v), BOOL)
-                raise _u(f"unknown constructor test {name}", e)
+                test = self._ctor_test(obj, name)
+                if test is None:
+                    raise _u(f"unknown constructor test {name}", e)
+                return test
             found = self._datatype_field(obj, name)
             if found is not None:
                 return found
@@ -928,7 +948,7 @@ class Encoder:
         decl, scope = found
         args = [self.enc(a, env) for a in e.args]
         if isinstance(decl, ast.Ctor):
-            return self._construct(decl, scope, args, e)
+            return self._construct(decl, scope, args, e, env.expect)
         if isinstance(decl, ast.Function):
             if isinstance(scope.cls, ast.ClassDecl) and not decl.static and "." not in name and THIS in env.vars:
                 return self._instance_call(env.vars[THIS], name, args, e, env)  # `Valid()` in a class's contract
@@ -957,10 +977,14 @@ class Encoder:
         reps = [self.types.to_rep(self.coerce(a, t)) for a, t in zip(args, ptypes)]
         return self.types.from_rep(f.v.apply(reps), f.t.base.args[-1])
 
-    def _construct(self, ctor: ast.Ctor, scope: Scope, args: list[TV], node) -> TV:
+    def _construct(self, ctor: ast.Ctor, scope: Scope, args: list[TV], node, expect: RType | None = None) -> TV:
         dtdecl = self._datatype_of(ctor, scope)
-        # instantiate type parameters from the arguments (default int)
+        # instantiate type parameters as the context's declared type says, else from the arguments
+        # (default int): an argument of a subset type must not make an instantiation of its own
         subst: dict[str, RType] = {}
+        wanted = expect.base if expect is not None else None
+        if wanted is not None and wanted.kind == "data" and wanted.decl is dtdecl:
+            subst.update({p.name: t for p, t in zip(dtdecl.type_params, wanted.args)})
         for formal, a in zip(ctor.params, args):
             _match_type(formal.type, a.t, subst, {p.name for p in dtdecl.type_params})
         targs = tuple(subst.get(p.name, INT) for p in dtdecl.type_params)
@@ -1001,7 +1025,7 @@ class Encoder:
             return self._opaque(f, ptypes, rtype, args, heap)
         if not recursive:
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
-            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget))
+            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
             return self.coerce(out, rtype)
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state
@@ -1012,7 +1036,7 @@ class Encoder:
             self._recfuns[key] = rec
             formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
             binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
-            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0)), rtype)
+            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0, rtype)), rtype)
             rep = self.types.to_rep(body)
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))

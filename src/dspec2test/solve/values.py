@@ -154,6 +154,9 @@ class Env:
     vars: dict[str, TV]
     scope: Scope
     budget: int = 400  # how many instances quantifier expansion may still make at this nesting
+    # the type a function body's value must have: what a constructor of a generic datatype takes its
+    # type arguments from when its own arguments do not say (`Some([])`, `None`)
+    expect: RType | None = None
 
     def bind(self, names: dict[str, TV]) -> Env:
         return replace(self, vars={**self.vars, **names})
