@@ -7,7 +7,6 @@ import os
 import subprocess
 from pathlib import Path
 
-from dspec2test.action import members as members_module
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
@@ -66,5 +65,6 @@ def pr_files(repo: Path, base: str, head: str) -> list[dict]:
 
 
 def member_reader():
-    """The parser's member reader (tests pass it explicitly so that a fixture reader could stand in)."""
-    return members_module.read_members
+    """None: the files are read within their programs, as the real action does (tests pass a reader
+    explicitly so that a fixture reader could stand in)."""
+    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dspec2test.action.affected import affected_members
+from dspec2test.action.affected import affected_members, change_scope
 from dspec2test.action.diff import ChangeKind, FileChange, Git, added_lines, commentable_lines, parse_unified_diff
 from dspec2test.action.members import MemberInfo, read_members
 from dspec2test.action.select import matches, selected, shard
@@ -163,13 +163,34 @@ def test_only_files_that_mention_a_changed_name_are_parsed_transitively():
     assert parsed == ["p.dfy", "q.dfy", "r.dfy"]  # s.dfy mentions no changed name: never parsed
 
 
-def test_lemmas_with_ensures_are_testable_members_and_affected_through_their_contract():
+def test_proved_lemmas_are_counted_not_tested_and_lemmas_taken_on_trust_are_tested_through_their_contract():
     text = ("function F(x: int): int { x }\n"
             "lemma L(x: int) requires x > 0 ensures F(x) > 0 {}\n"
+            "lemma {:axiom} A(x: int) requires x > 0 ensures F(x) > 0\n"
             "lemma NoEnsures(x: int) requires x > 0 {}\n"
-            "ghost function G(x: int): int { x }\n")
+            "ghost function G(x: int): int { x }\n"
+            "method M(x: int) returns (r: int) ensures r == G(x) { r := L2(x); }\n"
+            "function L2(x: int): int { x }\n")
     found, _ = read_members("p.dfy", text)
-    assert [m.name for m in found if m.testable] == ["L"]
+    assert [m.name for m in found if m.testable] == ["A", "M"]
+    assert [m.name for m in found if m.proved] == ["L", "NoEnsures"]
+    assert {m.name for m in found if m.ghost} == {"L", "A", "NoEnsures", "G"}
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({1, 2}))]
+    scope = change_scope(changes, lambda path: found, lambda: ["p.dfy"])
+    assert [(a.member.name, a.reason) for a in scope.affected] == [("A", "contract uses changed F")]
+    assert [m.name for m in scope.proved] == ["L"]
+    # a ghost function changes no runtime behaviour: M, whose contract uses G, is not selected
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({5}))]
+    assert change_scope(changes, lambda path: found, lambda: ["p.dfy"]).affected == []
+
+
+def test_names_are_resolved_per_module_so_a_namesake_in_another_module_is_not_a_caller():
+    text = ("module A { function Size(): int { 1 } }\n"
+            "module B { function Size(): int { 2 }\n"
+            "  method UsesOwn() returns (r: int) ensures r > 0 { r := Size(); } }\n"
+            "module C { import A\n"
+            "  method UsesA() returns (r: int) ensures r > 0 { r := A.Size(); } }\n")
+    found, _ = read_members("p.dfy", text)
     changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({1}))]
-    affected = affected_members(changes, lambda path: found, lambda: ["p.dfy"])
-    assert [(a.member.name, a.reason) for a in affected] == [("L", "contract uses changed F")]
+    got = change_scope(changes, lambda path: found, lambda: ["p.dfy"]).affected
+    assert [(a.member.name, a.reason) for a in got] == [("C.UsesA", "calls changed Size")]

@@ -18,7 +18,7 @@ def test_reproduce_command_carries_the_flags(tmp_path):
 def test_an_exception_in_one_program_is_its_internal_error_and_the_others_are_tested(tmp_path, monkeypatch):
     seen = []
 
-    def fake(path, generate_options, run_options, progress=None):
+    def fake(path, generate_options, run_options, progress=None, files=None):
         seen.append((Path(path).name, generate_options.methods, run_options.target))
         raise RuntimeError("boom")
 
@@ -28,3 +28,20 @@ def test_an_exception_in_one_program_is_its_internal_error_and_the_others_are_te
     assert seen == [("a.dfy", ("A",), "py"), ("b.dfy", ("B",), "py")]
     assert [(d.file, d.message) for d in got.diagnostics] == [("a.dfy", "internal error: RuntimeError: boom"),
                                                               ("b.dfy", "internal error: RuntimeError: boom")]
+
+
+def test_targets_of_one_program_share_one_build_and_other_programs_have_their_own(tmp_path, monkeypatch):
+    (tmp_path / "lib.dfy").write_text("function F(x: int): int { x }\n")
+    (tmp_path / "main.dfy").write_text('include "lib.dfy"\nmethod M(x: int) returns (r: int) ensures r == F(x) { r := x; }\n')
+    (tmp_path / "alone.dfy").write_text("method A(x: int) returns (r: int) ensures r == x { r := x; }\n")
+    seen = []
+
+    def fake(path, generate_options, run_options, progress=None, files=None):
+        seen.append((Path(path).name, generate_options.methods, sorted(Path(f).name for f in files)))
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(real, "run_program", fake)
+    options = PipelineOptions(tmp_path, GenerateOptions(), timeout=30, target="py")
+    real.real_pipeline([Target("lib.dfy", ("F",)), Target("alone.dfy", ("A",)), Target("main.dfy", ("M",))], options)
+    assert sorted(seen) == [("alone.dfy", ("A",), ["alone.dfy"]),
+                            ("main.dfy", ("M", "F"), ["lib.dfy", "main.dfy"])]

@@ -4,8 +4,9 @@ A member is affected when the diff can change what its tests see: the diff touch
 (contract, signature or body), its file is new, its body uses a method, function or constant whose
 behaviour changed (directly, or transitively through other bodies, in any file), or its contract uses
 a function, predicate or constant whose meaning changed. Deleted files are ignored; renamed files are
-followed to their new path. Names are matched by their last part, so a name shared by two modules
-makes both users affected: more tests, never fewer.
+followed to their new path. Names are resolved in each file's program (model/scope.py), and only
+compiled code carries a change: a lemma or ghost function reaches no caller. A member called on a value
+whose type is not known here is matched by its name among the program's compiled type members.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class Affected:
 def touched_members(change: FileChange, members: Iterable[MemberInfo]) -> list[tuple[MemberInfo, str]]:
     found = []
     for m in members:
+        if m.text_file != change.path:
+            continue  # inherited by refinement from another file: its lines are that file's
         if change.kind is ChangeKind.ADDED:
             found.append((m, "new file"))
             continue
@@ -39,71 +42,110 @@ def touched_members(change: FileChange, members: Iterable[MemberInfo]) -> list[t
     return found
 
 
+@dataclass(frozen=True)
+class Scope:
+    """What a change reaches: the members to test, and the lemmas whose changed proofs Dafny checks."""
+
+    affected: list[Affected]
+    proved: list[MemberInfo]  # lemmas the change touched whose proof is complete: not tested, counted
+
+
 def affected_members(
     changes: Iterable[FileChange],
     members_of: Callable[[str], list[MemberInfo]],
     other_files: Callable[[], Iterable[str]] = lambda: (),
     mentions: Callable[[str, set[str]], bool] = lambda _path, _names: True,
 ) -> list[Affected]:
+    return change_scope(changes, members_of, other_files, mentions).affected
+
+
+def change_scope(
+    changes: Iterable[FileChange],
+    members_of: Callable[[str], list[MemberInfo]],
+    other_files: Callable[[], Iterable[str]] = lambda: (),
+    mentions: Callable[[str, set[str]], bool] = lambda _path, _names: True,
+) -> Scope:
     """members_of(path) reads a file's members at head; other_files() lists the unchanged files that
     may use a changed member (read only when some member changed); mentions(path, names) says whether
     a file's text contains one of the names at all, so that a file that cannot use them is not parsed."""
     changes = [c for c in changes if c.kind is not ChangeKind.DELETED]
     by_file: dict[str, list[MemberInfo]] = {c.path: members_of(c.path) for c in changes}
-    reasons: dict[tuple[str, str], str] = {}
+    reasons: dict[str, str] = {}
     for change in changes:
         for member, reason in touched_members(change, by_file[change.path]):
-            reasons[(member.file, member.name)] = reason
+            reasons[member.id] = reason
+    everything = [m for ms in by_file.values() for m in ms]
+    via: dict[str, str | None] = {}
     if reasons:
-        touched = {m.short_name for ms in by_file.values() for m in ms if (m.file, m.name) in reasons}
+        touched = {m.id for m in everything if m.id in reasons}
         pending = [p for p in other_files() if p not in by_file]
         while True:  # read the other files that mention a changed name, until no new name appears
             everything = [m for ms in by_file.values() for m in ms]
             via = _behaviour_changed(touched, everything)
             # a file whose text does not contain a name cannot refer to it: the parser reads the rest
-            wanted = [p for p in pending if mentions(p, set(via))]
+            wanted = [p for p in pending if mentions(p, _mentionable(via))]
             if not wanted:
                 break
             for path in wanted:
                 by_file[path] = members_of(path)
                 pending.remove(path)
-        consts = {m.short_name for m in everything if m.kind == "const"}
+        consts = {m.id for m in everything if m.kind == "const"}
         for member in everything:
-            if (member.file, member.name) in reasons:
+            if member.id in reasons:
                 continue
-            calls = sorted(member.body_names & via.keys() - {member.short_name})
-            used = sorted(member.contract_names & via.keys() - {member.short_name})
+            calls = sorted(member.body_names & via.keys() - {member.id})
+            used = sorted(member.contract_names & via.keys() - {member.id})
             if calls:
                 verb = "uses" if set(calls) <= consts else "calls"
-                reasons[(member.file, member.name)] = f"{verb} " + ", ".join(_chain(n, via) for n in calls)
+                reasons[member.id] = f"{verb} " + ", ".join(_chain(n, via) for n in calls)
             elif used:
-                reasons[(member.file, member.name)] = "contract uses " + ", ".join(_chain(n, via) for n in used)
-    result = [
-        Affected(m, reasons[(m.file, m.name)])
-        for ms in by_file.values()
-        for m in ms
-        if (m.file, m.name) in reasons and m.testable
-    ]
-    return sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name))
+                reasons[member.id] = "contract uses " + ", ".join(_chain(n, via) for n in used)
+    seen: set[str] = set()
+    result, proved = [], []
+    for m in everything:
+        if m.id in reasons and m.id not in seen:
+            seen.add(m.id)
+            if m.testable:
+                result.append(Affected(m, reasons[m.id]))
+            elif m.proved:
+                proved.append(m)
+    return Scope(sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name)), proved)
+
+
+def _mentionable(via: dict[str, str | None]) -> set[str]:
+    """The words a file must contain to use one of these members: its name, or (for what a refining
+    module inherits) the name of its module."""
+    out = set()
+    for key in via:
+        qualified = key.rsplit("::", 1)[-1]
+        parts = qualified.split(".")
+        out.add(parts[-1])
+        if len(parts) > 1:
+            out.add(parts[-2])
+    return out
 
 
 def _behaviour_changed(touched: set[str], members: list[MemberInfo]) -> dict[str, str | None]:
-    """Names whose behaviour the change can alter, each with the name it changed through (None for
-    one whose own text changed): a member whose body uses such a name, transitively, and a function
-    whose contract does (its meaning in other contracts changes with its precondition)."""
-    via: dict[str, str | None] = {name: None for name in touched}
+    """Members whose behaviour the change can alter, each with the one it changed through (None for one
+    whose own text changed): a member whose compiled code uses such a member, transitively, and a
+    function whose contract does (its meaning in other contracts changes with its precondition)."""
+    via: dict[str, str | None] = {key: None for key in touched}
     grew = True
     while grew:
         grew = False
         for m in members:
-            if m.short_name in via:
+            if m.id in via:
                 continue
             uses = m.body_names | (m.contract_names if m.is_function else frozenset())
             hit = sorted(uses & via.keys())
             if hit:
-                via[m.short_name] = hit[0]
+                via[m.id] = hit[0]
                 grew = True
     return via
+
+
+def _short(key: str) -> str:
+    return key.rsplit("::", 1)[-1].rsplit(".", 1)[-1]
 
 
 def _chain(name: str, via: dict[str, str | None]) -> str:
@@ -112,9 +154,10 @@ def _chain(name: str, via: dict[str, str | None]) -> str:
     while via.get(steps[-1]) is not None and via[steps[-1]] not in seen:
         steps.append(via[steps[-1]])  # type: ignore[arg-type]
         seen.add(steps[-1])
+    shown = [_short(s) for s in steps]
     if len(steps) == 1:
-        return f"changed {name}"
-    return f"{name} (which uses {' -> '.join(steps[1:-1]) + ' -> ' if len(steps) > 2 else ''}changed {steps[-1]})"
+        return f"changed {shown[0]}"
+    return f"{shown[0]} (which uses {' -> '.join(shown[1:-1]) + ' -> ' if len(steps) > 2 else ''}changed {shown[-1]})"
 
 
 def _ranges(lines: list[int]) -> str:

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from dspec2test.action.affected import Affected, affected_members
+from dspec2test.action.affected import Affected, change_scope
 from dspec2test.action.diff import ChangeKind, FileChange, Git, GitError
-from dspec2test.action.members import MemberInfo, read_members
+from dspec2test.action.members import MemberInfo, ProgramMembers
 from dspec2test.action.pipeline import Target
 from dspec2test.action.select import selected, shard
 from dspec2test.errors import Diagnostic, Severity
@@ -37,6 +37,7 @@ class Choice:
     affected: list[Affected] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     changes: list[FileChange] = field(default_factory=list)
+    proved: list[MemberInfo] = field(default_factory=list)  # changed lemmas whose proofs Dafny checks
 
     def targets(self) -> list[Target]:
         by_file: dict[str, list[str]] = {}
@@ -50,7 +51,13 @@ class Choice:
     def member_records(self) -> list[dict]:
         """The affected members as the results file lists them."""
         return [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
-                 "end_line": a.member.end_line, "reason": a.reason} for a in self.affected]
+                 "end_line": a.member.end_line, "reason": a.reason, "kind": a.member.kind,
+                 "ghost": a.member.ghost} for a in self.affected]
+
+    def proved_sentence(self) -> str:
+        """One line for the lemmas the change touched that Dafny proves: no test each, a count."""
+        n = len(self.proved)
+        return f"{n} lemma{'s' * (n != 1)}: proved by Dafny (not runtime code, not tested)" if n else ""
 
     def changed_errors(self) -> list[Diagnostic]:
         """Errors (parse errors) in the files the change touched: what `fail_on: errors` counts."""
@@ -129,23 +136,26 @@ class _Reader:
 
 
 def choose_changed(root: Path, changes: Sequence[FileChange], selection: Selection, shard_k_n=(1, 1),
-                   read: MemberReader = read_members) -> Choice:
+                   read: MemberReader | None = None) -> Choice:
     """Changes in any Dafny file count (a selected file may use a changed predicate of another one);
-    only members of selected files are tested."""
+    only members of selected files are tested. Files are read within their programs unless `read`
+    stands in."""
     diagnostics: list[Diagnostic] = []
-    reader = _Reader(root, diagnostics, read)
+    reader = _Reader(root, diagnostics, read or ProgramMembers(root))
     relevant = [c for c in changes if c.path.endswith(".dfy")]
 
     def others() -> list[str]:
         return [p for p in tracked_files(root) if p.endswith(".dfy")]
 
-    found = [a for a in affected_members(relevant, reader, others, reader.mentions) if selection(a.member.file)]
+    scope = change_scope(relevant, reader, others, reader.mentions)
+    found = [a for a in scope.affected if selection(a.member.file)]
     k, n = shard_k_n
     kept = [d for d in diagnostics if selection(d.file)]
-    return Choice(shard(found, k, n, key=lambda a: a.key), kept, list(changes))
+    proved = [m for m in scope.proved if selection(m.file)] if k == 1 else []
+    return Choice(shard(found, k, n, key=lambda a: a.key), kept, list(changes), proved)
 
 
-def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1), read: MemberReader = read_members) -> Choice:
+def choose_all(root: Path, selection: Selection, shard_k_n=(1, 1), read: MemberReader | None = None) -> Choice:
     """Every testable member of every selected file (events without a pull request)."""
     files = [p for p in tracked_files(root) if selection(p)]
     changes = [FileChange(p, ChangeKind.ADDED) for p in files]

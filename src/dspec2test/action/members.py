@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import iter_members, parse_program
 from dspec2test.errors import Diagnostic, DspecError
+from dspec2test.model.program import Sources, load_program
+from dspec2test.model.refine import flatten, stamped
+from dspec2test.model.scope import MemberFacts, ProgramScope
 
 
 @dataclass(frozen=True)
@@ -19,14 +23,26 @@ class MemberInfo:
     line: int
     end_line: int
     has_contract: bool  # at least one requires or ensures
-    testable: bool  # has a contract, and is compiled or a lemma with ensures
-    contract_names: frozenset[str]  # identifiers the requires/ensures mention (short names)
-    body_names: frozenset[str]  # identifiers the body mentions (for functions: what its value depends on)
+    testable: bool  # has a contract, and is compiled or a lemma Dafny takes on trust with ensures
+    contract_names: frozenset[str]  # keys of the declarations its requires/ensures use
+    body_names: frozenset[str]  # keys of the declarations its compiled code uses
     clause_lines: frozenset[int] = frozenset()
+    key: str = ""  # "<file>::<qualified name>" (model/scope.py); the name where a reader gives none
+    ghost: bool = False  # lemmas, ghost functions and predicates: not runtime code
+    proved: bool = False  # a lemma with a contract whose proof Dafny checks
+    origin: str = ""  # the file its text is in, when not `file` (a member inherited by refinement)
 
     @property
     def short_name(self) -> str:
         return self.name.rsplit(".", 1)[-1]
+
+    @property
+    def id(self) -> str:
+        return self.key or self.name
+
+    @property
+    def text_file(self) -> str:
+        return self.origin or self.file
 
     @property
     def is_function(self) -> bool:
@@ -92,18 +108,42 @@ def iter_consts(decls: tuple[object, ...], prefix: str = "") -> Iterator[tuple[s
 
 
 def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnostic]]:
-    """The methods, functions and constants of one file; a parse error is a diagnostic, not an exception."""
+    """The methods, functions and constants of one file read as a program of its own (its includes are
+    not read: `ProgramMembers` reads a file within its program); a parse error is a diagnostic."""
     try:
-        program = parse_program(text, file)
+        parsed = parse_program(text, file)
     except DspecError as exc:
         return [], [Diagnostic(file, exc.line, exc.col, exc.message)]
-    found = []
-    for name, member in iter_members(program):
-        if isinstance(member, (ast.Method, ast.Function)):
-            found.append(member_info(file, name, member))
-    found += [const_info(file, name, const) for name, const in iter_consts(program.decls)]
-    return found, []
+    program = ast.Program(file, parsed.includes, flatten(stamped(parsed.decls, file)), text=text)
+    return [_info(f) for f in ProgramScope(program).facts(file)], []
 
 
 def testable(members: Iterable[MemberInfo]) -> list[MemberInfo]:
     return [m for m in members if m.testable]
+
+
+class ProgramMembers:
+    """The members of a file of a repository, read within the file's program (its includes, or its
+    project) with every name resolved: what `check` and the action select by. Files are parsed once."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.sources = Sources(base=root)
+        self.scopes: dict[tuple[str, ...], ProgramScope] = {}
+
+    def __call__(self, file: str, text: str) -> tuple[list[MemberInfo], list[Diagnostic]]:
+        loaded = load_program(file, self.sources, top=self.root)
+        if isinstance(loaded, Diagnostic):
+            return [], [loaded]
+        key = loaded.paths
+        if key not in self.scopes:
+            self.scopes[key] = ProgramScope(loaded.program)
+        facts = self.scopes[key].facts(file)
+        mine = [d for d in loaded.diagnostics if d.file == file]
+        return [_info(f) for f in facts], mine
+
+
+def _info(f: MemberFacts) -> MemberInfo:
+    return MemberInfo(f.file, f.name, f.kind, f.line, f.end_line, f.has_contract, f.testable, f.contract_refs,
+                      f.body_refs, f.clause_lines, f.key, f.ghost, f.proved,
+                      f.origin if f.origin != f.file else "")

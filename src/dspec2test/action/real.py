@@ -5,13 +5,14 @@ members (not-tested, with the reason), and the other programs are still tested.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Sequence
 
 from dspec2test.action.choose import relative
 from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target
 from dspec2test.errors import Diagnostic
+from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.pipeline import run_program
 from dspec2test.report.terminal import render
 from dspec2test.run import RunOptions
@@ -20,18 +21,52 @@ from dspec2test.run import RunOptions
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
     verdicts, diagnostics, reports = [], [], []
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
-    for target in targets:
-        path = options.root / target.file
+    for group in programs_of(targets, options.root):
+        path = options.root / group.root
+        files = frozenset(str(options.root / t.file) for t in group.targets)
+        methods = tuple(m for t in group.targets for m in t.methods)
         try:
-            tested = run_program(str(path), replace(options.generate, methods=target.methods), run_options)
+            tested = run_program(str(path), replace(options.generate, methods=methods), run_options, files=files)
         except Exception as exc:  # noqa: BLE001 - one program's internal error must not stop the others
             reason = f"internal error: {type(exc).__name__}: {exc}"[:500]
-            diagnostics.append(Diagnostic(target.file, 0, 0, reason))
+            diagnostics += [Diagnostic(t.file, 0, 0, reason) for t in group.targets]
             continue
-        verdicts += tested.result.verdicts
+        result = replace(tested.result, program=group.root, verdicts=tuple(
+            replace(v, file=relative(v.file, options.root)) for v in tested.result.verdicts))
+        verdicts += result.verdicts
         diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors]
-        reports.append(render(replace(tested.result, program=target.file)))
+        reports.append(render(result))
     return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports))
+
+
+@dataclass
+class ProgramGroup:
+    """Targets whose members are tested in one program, built once: the program of `root`, which holds
+    the files of all of them (a file and the files that include it, or one project's files)."""
+
+    root: str
+    files: frozenset[str]
+    targets: list[Target] = field(default_factory=list)
+
+
+def programs_of(targets: Sequence[Target], root: Path) -> list[ProgramGroup]:
+    """The targets grouped by program: the largest programs first, and a target whose file is already in
+    a chosen program tested there."""
+    sources = Sources(base=root)
+    sized = []
+    for t in targets:
+        loaded = load_program(t.file, sources, top=root)
+        paths = frozenset(loaded.paths) if isinstance(loaded, LoadedProgram) else frozenset({t.file})
+        sized.append((t, paths))
+    groups: list[ProgramGroup] = []
+    for t, paths in sorted(sized, key=lambda tp: (-len(tp[1]), tp[0].file)):
+        host = next((g for g in groups if t.file in g.files), None)
+        if host is None:
+            host = ProgramGroup(t.file, paths)
+            groups.append(host)
+        host.targets.append(t)
+    order = {t.file: i for i, t in enumerate(targets)}
+    return sorted(groups, key=lambda g: min(order[t.file] for t in g.targets))
 
 
 def _relative(d: Diagnostic, root: Path) -> Diagnostic:

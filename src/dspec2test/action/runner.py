@@ -18,7 +18,6 @@ from dspec2test.action.config import ConfigError, Settings, load_config, setting
 from dspec2test.action.diff import FileChange, Git, GitError, changes_from_pr_files, trust_workspace
 from dspec2test.action.event import Event, EventError, EventKind, read_event
 from dspec2test.action.inputs import ActionInputs, InputError, Reporter, read_inputs
-from dspec2test.action.members import read_members
 from dspec2test.action.pipeline import Pipeline, PipelineOptions, pipeline_options, run_pipeline
 from dspec2test.action.publish import Reported, report
 from dspec2test.action.trust import Refusal, verify_subject
@@ -38,7 +37,7 @@ class Context:
     out: TextIO
     err: TextIO
     sleep: Callable[[float], None] = time.sleep
-    read: MemberReader = read_members  # tests substitute a reader for fixtures
+    read: MemberReader | None = None  # tests substitute a reader for fixtures; else files are read in their programs
 
 
 @dataclass

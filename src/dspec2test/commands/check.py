@@ -15,7 +15,6 @@ from dspec2test.action.diff import Git, GitError
 from dspec2test.toolchain import DEFAULT_TARGET, TARGETS
 from dspec2test.report.findings import MEMBER, Totals, group
 from dspec2test.report.gate import add_gate_arguments, decide, gate_from
-from dspec2test.action.members import read_members
 from dspec2test.action.pipeline import Pipeline, pipeline_options, run_pipeline
 from dspec2test.action.real import real_pipeline
 from dspec2test.report.junit import junit_xml
@@ -45,7 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline = real_pipeline,
-         read: MemberReader = read_members) -> int:
+         read: MemberReader | None = None) -> int:
     git = Git(Path.cwd())
     try:
         top = Path(git.run("rev-parse", "--show-toplevel").strip())

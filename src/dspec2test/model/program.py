@@ -39,9 +39,24 @@ class Sources:
     """Parsed files of one run, by absolute path: a file shared by several programs is parsed once."""
 
     parsed: dict[tuple[Path, int], ast.Program | Diagnostic] = field(default_factory=dict)
+    base: Path | None = None  # relative paths are read from here and files are named relative to it
+
+    def absolute(self, path: str | Path) -> Path:
+        p = Path(path)
+        return (p if p.is_absolute() or self.base is None else self.base / p).resolve()
+
+    def shown(self, path: Path, like: str) -> str:
+        """How to name a file in reports: relative to the base (or the current folder) when the program's
+        root file was named that way."""
+        if os.path.isabs(like):
+            return str(path)
+        try:
+            return os.path.relpath(path, self.base or Path.cwd())
+        except ValueError:
+            return str(path)
 
     def parse(self, path: Path, shown: str, function_syntax: int = 4) -> ast.Program | Diagnostic:
-        key = (path.resolve(), function_syntax)
+        key = (self.absolute(path), function_syntax)
         if key not in self.parsed:
             got = parse_file(str(key[0]))
             # reported under the name the user knows the file by; each declaration knows its file
@@ -50,16 +65,6 @@ class Sources:
                                 ast.Program(shown, got.includes, stamped(got.decls, shown, function_syntax), text=got.text,
                                             span=got.span))
         return self.parsed[key]
-
-
-def shown_path(path: Path, like: str) -> str:
-    """How to name a file in reports: relative to the current folder when the root was named that way."""
-    if os.path.isabs(like):
-        return str(path)
-    try:
-        return os.path.relpath(path, Path.cwd())
-    except ValueError:
-        return str(path)
 
 
 def load_program(path: str, sources: Sources | None = None, top: Path | None = None,
@@ -71,22 +76,22 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
     the include closure.
     """
     sources = sources or Sources()
-    root = Path(path)
+    root = sources.absolute(path)
     diagnostics: list[Diagnostic] = []
     project = _project_of(root, top, diagnostics) if use_project else None
     syntax = project.function_syntax if project is not None else 4
     first = sources.parse(root, path, syntax)
     if isinstance(first, Diagnostic):
         return first
-    start = [root.resolve()]
+    start = [root]
     if project is not None:
-        start += [p for p in project.files() if p != root.resolve()]
+        start += [p for p in project.files() if p != root]
         diagnostics += project.warnings()
     files = _closure(start, path, sources, diagnostics, syntax)
     decls = flatten(tuple(d for f in files for d in f.decls))
     program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
                           files=tuple(files) if len(files) > 1 else ())
-    inputs = (str(project.path),) if project is not None else (str(root.resolve()),)
+    inputs = (str(project.path),) if project is not None else (str(root),)
     return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
 
 
@@ -136,11 +141,11 @@ def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[D
                 diagnostics.append(Diagnostic(parsed.path, inc.span.line, inc.span.col,
                                               f"included file {inc.path} not found"))
                 continue
-            visit(target, shown_path(target, like), (parsed.path, inc))
+            visit(target, sources.shown(target, like), (parsed.path, inc))
         on_path.pop()
 
     for k, file in enumerate(start):
-        visit(file, like if k == 0 else shown_path(file, like), None, root=k == 0)
+        visit(file, like if k == 0 else sources.shown(file, like), None, root=k == 0)
     return out
 
 

@@ -157,3 +157,16 @@ def _spec(base: ast.Spec, own: ast.Spec) -> ast.Spec:
     return ast.Spec(requires=base.requires + own.requires, ensures=base.ensures + own.ensures,
                     modifies=own.modifies or base.modifies, reads=own.reads or base.reads,
                     decreases=own.decreases or base.decreases, other=base.other + own.other)
+
+
+def refinement_bases(decls: tuple[ast.Decl, ...]) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """Module path -> the path of the module it refines, for every refining module."""
+    modules: dict[tuple[str, ...], ast.Module] = {}
+    _collect(decls, (), modules)
+    out = {}
+    for path, m in modules.items():
+        if m.refines:
+            base = _refined(path, m.refines, modules)
+            if base is not None:
+                out[path] = base
+    return out

@@ -1,0 +1,123 @@
+"""Members implemented outside Dafny (`{:extern}` without a body): where their code is, for a target.
+
+A project gives the code of its externs per target language beside the Dafny file that declares them,
+named after that file or after the extern module (`FileIO.dfy` with `FileIO.cs`, `FileIO.java`, ...).
+A test that reaches an extern with no code for the target it runs on would crash on verified code, so
+such a member is not tested, with the extern named; code that exists is handed to `dafny` with the
+program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dspec2test.dafny import ast
+from dspec2test.model.contracts import CTOR_NAME, iter_members, qualified_name
+from dspec2test.model.scope import ProgramScope, key_of
+
+EXTENSIONS = {"py": ".py", "cs": ".cs", "java": ".java", "js": ".js", "go": ".go"}
+
+
+@dataclass(frozen=True)
+class Extern:
+    key: str
+    name: str  # qualified
+    origin: str  # the Dafny file declaring it
+    module_name: str  # the extern name of its module, if it has one
+
+
+def _extern_name(attrs: tuple[ast.Attribute, ...]) -> str | None:
+    for a in attrs:
+        if a.name == "extern":
+            first = a.args[0] if a.args else None
+            return first.value if isinstance(first, ast.StringLit) else ""
+    return None
+
+
+def externs(program: ast.Program) -> list[Extern]:
+    """Every member whose code is outside Dafny: bodiless and `{:extern}`, or bodiless in an extern class."""
+    out = []
+    module_names: dict[tuple[str, ...], str] = {}
+    _module_externs(program.decls, (), module_names)
+    for scope, d in iter_members(program.decls):
+        if not isinstance(d, (ast.Method, ast.Function)):
+            continue
+        bodiless = d.body is None and (not isinstance(d, ast.Function) or d.by_method is None)
+        own = _extern_name(d.attributes) is not None
+        owner = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
+        in_extern_class = owner is not None and _extern_name(owner.attributes) is not None
+        if bodiless and (own or in_extern_class) and not d.ghost:
+            name = qualified_name(scope, d.name or CTOR_NAME)
+            origin = d.origin or program.path
+            out.append(Extern(key_of(origin, name), name, origin, module_names.get(scope.module, "")))
+    return out
+
+
+def _module_externs(decls: tuple[ast.Decl, ...], path: tuple[str, ...], out: dict[tuple[str, ...], str]) -> None:
+    for d in decls:
+        if isinstance(d, ast.Module):
+            sub = path + tuple(d.name.split("."))
+            name = _extern_name(d.attributes)
+            if name is not None:
+                out[sub] = name or sub[-1]
+            _module_externs(d.decls, sub, out)
+
+
+def implementation(extern: Extern, target: str, base: Path | None = None) -> Path | None:
+    """The file holding the extern's code for `target`, beside the Dafny file declaring it."""
+    ext = EXTENSIONS.get(target)
+    if ext is None:
+        return None
+    dfy = Path(extern.origin)
+    if not dfy.is_absolute() and base is not None:
+        dfy = base / dfy
+    names = [dfy.stem] + ([extern.module_name.split(".")[-1]] if extern.module_name else [])
+    for name in names:
+        candidate = dfy.parent / (name + ext)
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+@dataclass(frozen=True)
+class ExternPlan:
+    """For one program and target: the code files to build with, and the externs without code."""
+
+    files: tuple[str, ...]  # absolute paths of implementation files
+    missing: dict[str, Extern]  # key -> extern with no code for the target
+
+    def reached(self, scope: ProgramScope, start: str) -> Extern | None:
+        """An extern without code that the member `start` (a key) reaches through compiled code or its
+        contract, if any (the nearest)."""
+        if not self.missing:
+            return None
+        index = scope.index()
+        seen = {start}
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for key in frontier:
+                if key in self.missing:
+                    return self.missing[key]
+                facts = index.get(key)
+                if facts is None:
+                    continue
+                for ref in sorted(facts.body_refs | facts.contract_refs):
+                    if ref not in seen:
+                        seen.add(ref)
+                        nxt.append(ref)
+            frontier = nxt
+        return None
+
+
+def plan(program: ast.Program, target: str, base: Path | None = None) -> ExternPlan:
+    files: list[str] = []
+    missing: dict[str, Extern] = {}
+    for e in externs(program):
+        code = implementation(e, target, base)
+        if code is None:
+            missing[e.key] = e
+        elif str(code) not in files:
+            files.append(str(code))
+    return ExternPlan(tuple(files), missing)
