@@ -23,6 +23,7 @@ class MemberInfo:
     contract_names: frozenset[str]  # identifiers the requires/ensures mention (short names)
     body_names: frozenset[str]  # identifiers the body mentions (for functions: what its value depends on)
     clause_lines: frozenset[int] = frozenset()
+    ghost: bool = False  # a lemma, or declared ghost: Dafny proves it, nothing runs it
 
     @property
     def short_name(self) -> str:
@@ -55,6 +56,7 @@ def member_info(file: str, name: str, member: ast.Method | ast.Function) -> Memb
         contract_names=contract_names,
         body_names=body_names,
         clause_lines=frozenset(c.span.line for c in clauses),
+        ghost=ghost,
     )
 
 
