@@ -24,6 +24,10 @@ RAN = ("passed", "failed", "crashed", "timeout")
 FAILING = ("failed", "crashed", "timeout")
 NOT_FOUND = ("unknown type", "unknown name", "unknown function", "does not exist")
 INTERNAL = ("internal error", "traceback")
+OURS = "dspec2test's bug"  # a test that crashed before the call, or an input we got wrong
+# several diagnostics of one member are joined with "; " (Choice.complete): each counts as a reason
+_PARTS = re.compile(r"; (?=unsupported:|error:|warning:|build failed:|\S+\.dfy:\d)")
+_NOT_FOUND_NAME = re.compile(r"unknown (?:type|name|function) [\w.<>,]+|module \S+ does not exist")
 
 # a word after one of these is a name (`unknown type BoundedInts.uint8`, `trait MutableMapTrait`)
 _NAMED = r"(?:type|name|function|method|lemma|predicate|module|trait|class|datatype|extern|member|field|identifier)"
@@ -33,7 +37,7 @@ _WORDS = {"of", "the", "a", "an", "is", "has", "that", "does", "with", "for", "i
 
 def normalise(reason: str) -> str:
     """A reason with what differs between members taken out: files, lines, numbers and names."""
-    text = re.sub(r"\S+\.dfy(?::\d+)*:?", "FILE", reason)
+    text = re.sub(r"\S+\.dfy(?::\d+)*:?", "<file>", reason)
     text = re.sub(r"'[^']*'|`[^`]*`|\"[^\"]*\"", "'X'", text)
     text = re.sub(rf"\b({_NAMED}) ([\w.<>?,']+)",
                   lambda m: m.group(0) if m.group(2).lower() in _WORDS else f"{m.group(1)} X", text)
@@ -45,13 +49,19 @@ def normalise(reason: str) -> str:
     return re.sub(r"\s+", " ", text).strip()[:140]
 
 
+def _distinct(reasons: list[str]) -> list[str]:
+    """A member's reasons with the joined ones split apart, each kind once."""
+    parts = [p for r in reasons for p in _PARTS.split(r)]
+    return list({normalise(p): p for p in reversed(parts)}.values())[::-1]
+
+
 def figures(data: dict) -> dict:
     commits = data["commits"]
     members = [(c["sha"], m) for c in commits for m in c["members"]]
     compiled = [(sha, m) for sha, m in members if not m["ghost"] and m["has_contract"]]
     ran = [(sha, m) for sha, m in compiled if any(m["statuses"].get(s) for s in RAN)]
     failing = [(sha, m) for sha, m in members if any(m["statuses"].get(s) for s in FAILING)]
-    reasons = [(sha, m, r) for sha, m in members for r in m["not_tested"]]
+    reasons = [(sha, m, r) for sha, m in members for r in _distinct(m["not_tested"])]
     seconds = [c["seconds"] for c in commits if c["error"] is None]
     return {
         "options": data.get("options", {}),
@@ -68,8 +78,11 @@ def figures(data: dict) -> dict:
                             for sha, m in failing],
         "untested_members": sum(1 for _, m in members if not any(m["statuses"].get(s) for s in RAN)),
         "reasons": Counter(normalise(r) for _, _, r in reasons),
+        "compiled_reasons": Counter(normalise(r) for _, m, r in reasons if not m["ghost"] and m["has_contract"]),
         "examples": {normalise(r): f"{m['file']}:{m['line']} {m['name']}: {r}" for _, m, r in reversed(reasons)},
         "not_found": {k: sum(k in r.lower() for _, _, r in reasons) for k in NOT_FOUND},
+        "not_found_names": Counter(n for _, _, r in reasons for n in set(_NOT_FOUND_NAME.findall(r))),
+        "ours": sum(OURS in r for _, _, r in reasons),
         "internal": sum(any(k in r.lower() for k in INTERNAL) for _, _, r in reasons)
         + sum(any(k in (c["error"] or "").lower() for k in INTERNAL) for c in commits),
         "median_seconds": statistics.median(seconds) if seconds else None,
@@ -96,20 +109,27 @@ def render(name: str, f: dict, top: int, examples: bool) -> str:
         lines.append(f"  {sha} {file} {member}: {statuses}")
     lines.append("verdicts: " + ", ".join(f"{s} {n}" for s, n in sorted(f["statuses"].items()) if n))
     lines.append("not-tested reasons containing: " + ", ".join(f"'{k}' {n}" for k, n in f["not_found"].items()))
-    lines.append(f"internal errors / tracebacks: {f['internal']}")
+    lines.append("most frequent: " + ", ".join(f"{n} {k}" for k, n in f["not_found_names"].most_common(8)))
+    lines.append(f"internal errors / tracebacks: {f['internal']}; reasons saying \"{OURS}\": {f['ours']}")
     median = "-" if f["median_seconds"] is None else f"{f['median_seconds']:.1f} s"
     lines.append(f"median check per commit: {median} (all commits with checkouts: {f['total_seconds']:.0f} s)")
     total = sum(f["reasons"].values())
     lines += ["", f"not-tested reasons (one per member and distinct reason; {total} in all, "
               f"{len(f['reasons'])} kinds; {f['untested_members']} members got no test that ran):"]
-    for reason, n in f["reasons"].most_common(top):
-        lines.append(f"  {n:5}  {reason}")
-        if examples:
-            lines.append(f"         e.g. {f['examples'][reason][:300]}")
-    rest = sum(n for _, n in f["reasons"].most_common()[top:])
-    if rest:
-        lines.append(f"  {rest:5}  ({len(f['reasons']) - top} other kinds)")
+    if examples:
+        for reason, n in f["reasons"].most_common(top):
+            lines += [f"  {n:5}  {reason}", f"         e.g. {f['examples'][reason][:300]}"]
+        return "\n".join(lines) + "\n"
+    lines += _histogram(f["reasons"], top)
+    lines += ["", "of which for non-ghost members with a contract:"]
+    lines += _histogram(f["compiled_reasons"], top)
     return "\n".join(lines) + "\n"
+
+
+def _histogram(counts: Counter, top: int) -> list[str]:
+    lines = [f"  {n:5}  {reason}" for reason, n in counts.most_common(top)]
+    rest = sum(n for _, n in counts.most_common()[top:])
+    return lines + ([f"  {rest:5}  ({len(counts) - top} other kinds)"] if rest else [])
 
 
 def main(argv: list[str] | None = None) -> int:

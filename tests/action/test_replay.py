@@ -121,6 +121,17 @@ def test_members_left_untested_carry_their_reasons(history, tmp_path):
     assert member["not_tested"] == ["no test was generated for it"]
 
 
+def test_reasons_name_files_relative_to_the_checkout(history, tmp_path):
+    def unbuilt(targets, options):
+        return PipelineResult(tuple(
+            Verdict("", m, 0, 0, Status.NOT_TESTED, message=f"build failed: {options.root}/{t.file}:3:1: error: x",
+                    file=t.file) for t in targets for m in t.methods))
+
+    run_replay(["--last", "1", "--json", str(tmp_path / "r.json")], pipeline=unbuilt)
+    (member,) = json.loads((tmp_path / "r.json").read_text())["commits"][0]["members"]
+    assert member["not_tested"] == ["build failed: prog.dfy:3:1: error: x"]
+
+
 def test_replay_says_what_check_says_in_a_checkout_of_the_commit(history, monkeypatch, tmp_path):
     _, _, _ = run_replay(["--json", str(tmp_path / "r.json")])
     replayed = {c["sha"]: c for c in json.loads((tmp_path / "r.json").read_text())["commits"]}

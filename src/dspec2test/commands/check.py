@@ -115,9 +115,18 @@ def check_change(git: Git, base: str, head: str | None, settings: Settings, pipe
         if not run:
             return Checked(choice, (), PipelineResult(), Timings(selected - start), ran=False)
         result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root))
-        verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts],
+        verdicts = choice.complete([_inside(choice.normalise(v, root), root) for v in result.verdicts],
                                    list(choice.diagnostics) + list(result.diagnostics))
     return Checked(choice, tuple(verdicts), result, Timings(selected - start, time.monotonic() - selected))
+
+
+def _inside(v: Verdict, root: Path) -> Verdict:
+    """Paths in a message relative to the checkout, as the verdict's file is: a temporary worktree's
+    folder means nothing once it is gone, and would make two runs' reasons differ."""
+    message = v.message
+    for folder in dict.fromkeys((str(root), str(root.resolve()))):
+        message = message.replace(folder.rstrip("/") + "/", "")
+    return replace(v, message=message) if message != v.message else v
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline = real_pipeline,
