@@ -23,6 +23,7 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("generate", "generate", "write Dafny {:test} methods from the contracts (and a JSON manifest)"),
     ("run", "run", "generate tests (or take --tests), run them against the implementation with Dafny, report"),
     ("check", "check", "test only the members a git diff affects (locally)"),
+    ("replay", "replay", "run check on each of the last commits of this branch that changed .dfy files"),
     ("action", "action", "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
     ("merge", "merge", "combine the JUnit or results files of sharded runs"),
     ("bench", "bench", "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),

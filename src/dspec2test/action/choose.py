@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import shutil
-import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from dspec2test.action.affected import Affected, change_scope
 from dspec2test.action.diff import ChangeKind, FileChange, Git, GitError
+from dspec2test.action.history import scratch_worktree
 from dspec2test.action.members import MemberInfo, ProgramMembers
 from dspec2test.action.pipeline import Target
 from dspec2test.action.select import selected, shard
@@ -177,14 +176,5 @@ def checkout_of(git: Git, ref: str | None) -> Iterator[Path]:
     if ref is None or git.rev_parse(ref) == git.rev_parse("HEAD"):
         yield git.cwd
         return
-    tmp = Path(tempfile.mkdtemp(prefix="dspec2test-head-"))
-    target = tmp / "tree"
-    git.run("worktree", "add", "--detach", str(target), ref)
-    try:
+    with scratch_worktree(git, ref, prefix="dspec2test-head-") as target:
         yield target
-    finally:
-        try:
-            git.run("worktree", "remove", "--force", str(target))
-        except GitError:
-            pass  # rmtree below still frees the space; `git worktree prune` forgets it later
-        shutil.rmtree(tmp, ignore_errors=True)

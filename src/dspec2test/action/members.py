@@ -71,6 +71,7 @@ def member_info(file: str, name: str, member: ast.Method | ast.Function) -> Memb
         contract_names=contract_names,
         body_names=body_names,
         clause_lines=frozenset(c.span.line for c in clauses),
+        ghost=ghost,
     )
 
 
