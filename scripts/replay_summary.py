@@ -70,6 +70,7 @@ def figures(data: dict) -> dict:
         "commit_errors": [(c["sha"][:9], c["error"]) for c in commits if c["error"] is not None],
         "affected": len(members),
         "ghost": sum(m["ghost"] for _, m in members),
+        "proved": sum(len(c.get("proved", [])) for c in commits),
         "non_ghost_with_contract": len(compiled),
         "non_ghost_ran": len(ran),
         "all_ran": sum(any(m["statuses"].get(s) for s in RAN) for _, m in members),
@@ -100,7 +101,8 @@ def render(name: str, f: dict, top: int, examples: bool) -> str:
     lines.append(f"commits: {f['commits']} ({f['checked']} checked, {len(f['commit_errors'])} could not be)")
     for sha, error in f["commit_errors"]:
         lines.append(f"  {sha}: {error}")
-    lines.append(f"affected members: {f['affected']} ({f['ghost']} ghost); with tests that ran: {f['all_ran']}")
+    lines.append(f"affected members: {f['affected']} ({f['ghost']} ghost); with tests that ran: {f['all_ran']}; "
+                 f"lemmas proved by Dafny (counted, not tested): {f['proved']}")
     lines.append(f"affected non-ghost members with a contract: {f['non_ghost_with_contract']}; with tests that ran: "
                  f"{f['non_ghost_ran']} ({pct(f['non_ghost_ran'], f['non_ghost_with_contract'])})")
     lines.append(f"failing verdicts (on merged code: false alarms): {f['failing_verdicts']} "

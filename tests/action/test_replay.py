@@ -92,21 +92,22 @@ def test_rows_statuses_notes_errors_and_totals(history, tmp_path):
     assert code == 0, err
     rows = {line.split()[0]: line for line in out.splitlines() if line[:9].strip()}
     cols = rows[history.max[:9]].split()
-    # affected 1, ghost 0, tested 1, passed 0, failed 1
-    assert cols[-11:-6] == ["1", "0", "1", "0", "1"]
+    # affected 1, ghost 0, proved 0, tested 1, passed 0, failed 1
+    assert cols[-12:-6] == ["1", "0", "0", "1", "0", "1"]
     assert "error: the first commit: no parent to compare with" in out
     assert "note: broken.dfy:1:" in out  # the parse error of the commit that broke parsing
     assert "Traceback" not in out + err
     data = json.loads((tmp_path / "r.json").read_text())
     by_sha = {c["sha"]: c for c in data["commits"]}
     merge = by_sha[history.merge]
-    assert {m["name"]: (m["kind"], m["ghost"]) for m in merge["members"]} == {
-        "DoubleIsEven": ("lemma", True), "Twice": ("method", False)}
+    # the lemma the merge added is proved by Dafny: counted, not a member to test
+    assert {m["name"]: (m["kind"], m["ghost"]) for m in merge["members"]} == {"Twice": ("method", False)}
+    assert merge["proved"] == ["DoubleIsEven"]
     assert all(m["has_contract"] and m["statuses"] == {"passed": 1} for m in merge["members"])
     assert by_sha[history.root]["error"] and not by_sha[history.root]["members"]
     assert by_sha[history.max]["members"][0]["statuses"] == {"failed": 1}
     assert data["totals"]["commits"] == 5 and data["totals"]["checked"] == 4
-    assert data["totals"]["affected"] == 4 and data["totals"]["ghost"] == 1
+    assert data["totals"]["affected"] == 3 and data["totals"]["ghost"] == 0 and data["totals"]["proved"] == 1
     assert data["totals"]["statuses"]["failed"] == 1 and data["totals"]["median_seconds"] is not None
     assert "median check per commit" in out.splitlines()[-1]
 
@@ -168,7 +169,7 @@ def test_a_missing_object_is_a_row_and_the_older_commits_are_still_replayed(hist
     assert code == 0 and "Traceback" not in out + err
     rows = [line for line in out.splitlines() if line.startswith((added[:9], history.last[:9], history.merge[:9]))]
     assert rows[0].startswith(added[:9]) and "error:" in out.split(added[:9])[1].splitlines()[1]
-    assert rows[1].split()[-11] == "1"  # the next commit, Abs, affected as usual
+    assert rows[1].split()[-12] == "1"  # the next commit, Abs, affected as usual
     assert worktrees(history.repo) == [f"worktree {history.repo}"] and not any(scratch.iterdir())
 
 

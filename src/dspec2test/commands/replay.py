@@ -111,4 +111,4 @@ def outcome_of(commit: Commit, checked: Checked, wall: float) -> CommitOutcome:
     notes = tuple(d.render() for d in checked.choice.changed_errors())
     return CommitOutcome(commit.sha, commit.subject, seconds=checked.timings.total_s, wall_seconds=wall,
                          members=tuple(members), statuses=dict(Counter(v.status.value for v in checked.verdicts)),
-                         notes=notes)
+                         notes=notes, proved=tuple(m.name for m in checked.choice.proved))

@@ -56,6 +56,8 @@ class CommitOutcome:
     members: tuple[MemberOutcome, ...] = ()
     statuses: dict[str, int] = field(default_factory=dict)  # every verdict of the commit, by status
     notes: tuple[str, ...] = ()  # diagnostics worth a look: parse errors in the files it changed
+    proved: tuple[str, ...] = ()  # changed lemmas Dafny proves: counted, not tested
+
 
     @property
     def checked(self) -> bool:
@@ -64,7 +66,8 @@ class CommitOutcome:
     def to_json(self) -> dict:
         return {"sha": self.sha, "subject": self.subject, "seconds": round(self.seconds, 2),
                 "wall_seconds": round(self.wall_seconds, 2), "error": self.error, "notes": list(self.notes),
-                "statuses": dict(self.statuses), "members": [m.to_json() for m in self.members]}
+                "statuses": dict(self.statuses), "members": [m.to_json() for m in self.members],
+                "proved": list(self.proved)}
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class ReplayTotals:
     checked: int  # commits check ran on
     affected: int
     ghost: int
+    proved: int  # changed lemmas Dafny proves
     tested: int  # members a test of which ran
     statuses: dict[str, int]
     median_seconds: float | None  # check's time per commit, of the commits checked
@@ -85,7 +89,7 @@ class ReplayTotals:
         members = [m for o in outcomes for m in o.members]
         return cls(
             commits=len(outcomes), checked=len(checked), affected=len(members),
-            ghost=sum(m.ghost for m in members), tested=sum(m.ran for m in members),
+            ghost=sum(m.ghost for m in members), proved=sum(len(o.proved) for o in outcomes), tested=sum(m.ran for m in members),
             statuses={s.value: sum(o.statuses.get(s.value, 0) for o in outcomes) for s in Status},
             median_seconds=statistics.median(o.seconds for o in checked) if checked else None,
             check_seconds=sum(o.seconds for o in outcomes),
@@ -94,7 +98,7 @@ class ReplayTotals:
 
     def to_json(self) -> dict:
         return {"commits": self.commits, "checked": self.checked, "affected": self.affected, "ghost": self.ghost,
-                "tested": self.tested, "statuses": dict(self.statuses),
+                "proved": self.proved, "tested": self.tested, "statuses": dict(self.statuses),
                 "median_seconds": None if self.median_seconds is None else round(self.median_seconds, 2),
                 "check_seconds": round(self.check_seconds, 2), "total_seconds": round(self.total_seconds, 2)}
 
@@ -105,7 +109,7 @@ def _cells(first: str, second: str, numbers: Iterable[object], seconds: str) -> 
 
 
 def _number_headings() -> list[str]:
-    return ["affected", "ghost", "tested", *STATUS_HEADINGS.values()]
+    return ["affected", "ghost", "proved", "tested", *STATUS_HEADINGS.values()]
 
 
 def header() -> str:
@@ -118,18 +122,19 @@ def row(o: CommitOutcome) -> str:
     if o.error is not None:
         return _cells(o.sha[:9], subject, ["-"] * len(_number_headings()), f"{o.wall_seconds:.1f}") \
             + f"{'':10}error: {o.error}\n"
-    numbers = [len(o.members), sum(m.ghost for m in o.members), sum(m.ran for m in o.members),
+    numbers = [len(o.members), sum(m.ghost for m in o.members), len(o.proved), sum(m.ran for m in o.members),
                *(o.statuses.get(s.value, 0) for s in STATUS_HEADINGS)]
     notes = "".join(f"{'':10}note: {n}\n" for n in o.notes)
     return _cells(o.sha[:9], subject, numbers, f"{o.seconds:.1f}") + notes
 
 
 def totals_lines(t: ReplayTotals, interrupted: bool = False) -> str:
-    numbers = [t.affected, t.ghost, t.tested, *(t.statuses.get(s.value, 0) for s in STATUS_HEADINGS)]
+    numbers = [t.affected, t.ghost, t.proved, t.tested, *(t.statuses.get(s.value, 0) for s in STATUS_HEADINGS)]
     lines = _cells("total", f"{t.commits} commits", numbers, f"{t.check_seconds:.1f}")
     median = "-" if t.median_seconds is None else f"{t.median_seconds:.1f} s"
     lines += (f"dspec2test: {t.commits} commit{'s' * (t.commits != 1)}, {t.checked} checked, "
               f"{t.commits - t.checked} could not be; {t.affected} affected members ({t.ghost} ghost), "
+              f"{t.proved} lemma{'s' * (t.proved != 1)} proved by Dafny, "
               f"{t.tested} with tests that ran; median check per commit {median}, "
               f"{t.total_seconds:.0f} s in all")
     return lines + ("; interrupted\n" if interrupted else "\n")
