@@ -20,6 +20,8 @@ from dspec2test.emit.tests_file import (
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
+from dspec2test.model.exports import exported_only
+from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.oracle import SolverLike, result_name
@@ -63,6 +65,7 @@ class GenerateOptions:
     # recursive functions uninterpreted in the solver: set for the second try of a member whose solver
     # hung on their definitions (Z3 4.8.12 can ignore both its resource limit and interrupts there)
     opaque_recursion: bool = False
+    target: str = "py"  # the language the tests run in: externs with no code for it are not tested
 
 
 RETRY_S = 40.0  # wall limit of that second try
@@ -208,10 +211,11 @@ class _Plan:
     error: Diagnostic | None
     gens: tuple["MemberGeneration", ...]
     loaded: LoadedProgram | None = None
+    extern_code: tuple[str, ...] = ()  # the code of externs for the target, built with the program
 
     @property
     def inputs(self) -> tuple[str, ...]:
-        return self.loaded.inputs if self.loaded is not None else ()
+        return (*self.loaded.inputs, *self.extern_code) if self.loaded is not None else ()
 
     @staticmethod
     def of(path: str, options: GenerateOptions, factory: SolverFactory, sources: Sources | None = None,
@@ -227,7 +231,10 @@ class _Plan:
         trusted = unproved_lemmas(parsed)
         contracts = [c for c in select(parsed, options.methods, options.unverified, files)
                      if not c.is_lemma or (c.short not in trusted and checks_of(c, ctx).ensures)]
-        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded)
+        contracts = exported_only(parsed, contracts)
+        contracts, extern_code = without_code(parsed, contracts, options.target, sources.base if sources else None)
+        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded,
+                     extern_code)
 
     def assemble(self, members: Sequence["MemberResult"]) -> Generated:
         if self.error is not None or self.loaded is None:
@@ -239,7 +246,7 @@ class _Plan:
         manifest = {"methods": [m.entry for m in members]}
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), manifest,
                          self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
-                         self.loaded.inputs, self.loaded.paths)
+                         self.inputs, self.loaded.paths)
 
 
 def _without_name_clashes(gens: Sequence["MemberGeneration"], members: Sequence["MemberResult"]) -> list["MemberResult"]:
@@ -299,6 +306,8 @@ class MemberGeneration:
         self.entry: dict[str, Any] = {"name": contract.name, "file": contract.file, "line": contract.line,
                                       "kind": contract.kind, "body": not contract.body_missing,
                                       "partitions": [], "unsupported": [], "unchecked": [], "capped": False}
+        if contract.instantiation:
+            self.entry["instantiation"] = contract.instantiated()
 
     def unsupported(self, exc: Unsupported) -> None:
         line = exc.line or self.contract.line
@@ -362,7 +371,8 @@ class MemberGeneration:
             checks = checks_of(c, self.ctx)
             self.entry["unchecked"] = [{"line": cl.line, "kind": cl.kind, "text": cl.text, "reason": why}
                                        for cl, why in checks.unchecked]
-            if c.blocked:
+            if c.blocked:  # a reason no test can call it, not a construct we lack
+                self.entry["blocked"] = c.blocked
                 raise Unsupported(c.blocked.split(" (")[0], c.line, c.col, f"{c.name}: {c.blocked}")
             cannot = unbuildable(c)  # fail early when an object input cannot be made
             if cannot is not None:
@@ -543,7 +553,7 @@ class MemberGeneration:
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
                       inputs=inputs, outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
-                      clauses=part.clause_lines)
+                      clauses=part.clause_lines, instantiation=c.instantiated())
         tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)

@@ -27,7 +27,7 @@ class Tested:
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
                  progress: Progress | None = None, files: frozenset[str] | None = None) -> Tested:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
-    generated = generate(path, generate_options, files=files)
+    generated = generate(path, replace(generate_options, target=run_options.target), files=files)
     missing = untested(generated)
     if generated.cases:
         result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
@@ -53,6 +53,8 @@ def untested(generated: Generated) -> tuple[Verdict, ...]:
 
 def _why(entry: dict) -> str:
     unsupported = entry.get("unsupported") or []
+    if entry.get("blocked"):
+        return f"{entry['blocked']} (line {entry.get('line')})"
     if unsupported:
         return "; ".join(f"unsupported: {u['construct']} (line {u['line']}): {u['message']}" for u in unsupported[:3])
     if entry.get("stopped"):

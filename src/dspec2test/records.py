@@ -123,6 +123,7 @@ class TestCase:
     clauses: tuple[int, ...] = ()  # lines of the clauses the partition came from
     checks: tuple[Check, ...] = ()  # what the test checks, in order; a failure names one by id
     also: tuple[tuple[int, str | None], ...] = ()  # (scenario, pin) of later scenarios with the same inputs
+    instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at
 
     def check(self, check_id: str) -> Check | None:
         return next((c for c in self.checks if c.id == check_id), None)
@@ -149,3 +150,4 @@ class Verdict:
     label: str = ""  # partition label
     pin: str | None = None  # the scenario's boundary pin, when it has one
     assumes: tuple[int, ...] = ()  # a failure's member has `assume` statements at these lines
+    instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at

@@ -20,6 +20,8 @@ def write_metadata(tc: TestCase) -> str:
     data["clauses"] = list(tc.clauses)
     data["checks"] = [dict(dataclasses.asdict(c), kind=c.kind.value) for c in tc.checks]
     data["also"] = [list(a) for a in tc.also]
+    if not tc.instantiation:  # most members are not generic: their lines stay as they were
+        del data["instantiation"]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 
@@ -44,6 +46,7 @@ def _from_dict(data: dict) -> TestCase:
     values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"])
                              for c in values.get("checks", ()))
     values["also"] = tuple((int(s), pin) for s, pin in values.get("also", ()))
+    values["instantiation"] = dict(values.get("instantiation", {}))
     return TestCase(**values)
 
 

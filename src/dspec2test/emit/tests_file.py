@@ -347,9 +347,12 @@ def input_decl(v: Var, literal: str, ctx: EmitContext, contract: Contract | None
 
 
 def callee(contract: Contract) -> str:
+    """The member as the test calls it, with its type arguments: a type parameter that occurs only in
+    the result (`Empty<T>(): seq<T>`) cannot be inferred from the arguments."""
+    targs = f"<{', '.join(print_type(t) for t in contract.type_args)}>" if contract.type_args else ""
     if (contract.cls is not None and not contract.is_static) or contract.datatype is not None:
-        return f"{INSTANCE}.{contract.short}"
-    return contract.name
+        return f"{INSTANCE}.{contract.short}{targs}"
+    return contract.name + targs
 
 
 def call_stmt(contract: Contract) -> str:

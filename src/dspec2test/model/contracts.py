@@ -66,6 +66,17 @@ class Contract:
     hidden: tuple[Var, ...] = ()  # solver variables no scenario pins: constructor arguments and the like
     blocked: str = ""  # why no test can call it at all (a member of an abstract module)
     datatype: ast.Datatype | None = None  # the datatype an instance member is called on a value of
+    # the types the type parameters of the member and of its class or datatype are tested at (T := int)
+    instantiation: tuple[tuple[str, ast.Type], ...] = ()
+
+    @property
+    def type_args(self) -> tuple[ast.Type, ...]:
+        """The member's own type arguments, in order: a call names them, as nothing may infer them."""
+        own = {tp.name for tp in self.member.type_params}
+        return tuple(t for name, t in self.instantiation if name in own)
+
+    def instantiated(self) -> dict[str, str]:
+        return {name: print_type(t) for name, t in self.instantiation}
 
     @property
     def vars(self) -> tuple[Var, ...]:
@@ -241,9 +252,18 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
         kind = member.kind
     pre = pre_state_arrays(member)
     requires_exprs = [in_pre_state(c.expr, pre) for c in member.spec.requires]
+    if tsub:  # `Count<T>(s, x)` or `forall y: T ::` in a clause: T means the type it is tested at
+        requires_exprs = [_types_in(e, tsub) for e in requires_exprs]
+        ensures_exprs = [_types_in(e, tsub) for e in ensures_exprs]
     cls = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
     base = Contract(qname, member.name or CTOR_NAME, kind, member, params, outputs, (), (), scope.module, cls,
-                    source.path, member.span.line, member.span.col, synthetic, pre)
+                    source.path, member.span.line, member.span.col, synthetic, pre,
+                    instantiation=tuple(tsub.items()))
+    bounded = next((tp for tp in (*owner_params, *member.type_params) if tp.bounds), None)
+    if bounded is not None:
+        bound = ", ".join(print_type(b) for b in bounded.bounds)
+        base = replace(base, blocked=f"type parameter bounded by a trait ({bounded.name} extends {bound}): no type "
+                                    f"to test it at")
     if scope.abstract:
         base = replace(base, blocked=f"member of an abstract module ({'.'.join(scope.module)}): a compiled test "
                                     f"cannot import it; its refinements are tested")
@@ -398,6 +418,16 @@ def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
         return None
 
     return rebuild(t, fn)  # type: ignore[return-value]
+
+
+def _types_in(e: ast.Expr, tsub: dict[str, ast.Type]) -> ast.Expr:
+    """The expression with the type parameters in `tsub` replaced where it names them."""
+    def fn(n: ast.Node) -> ast.Node | None:
+        if isinstance(n, ast.NamedType) and not n.args and n.name in tsub:
+            return tsub[n.name]
+        return None
+
+    return rebuild(e, fn)  # type: ignore[return-value]
 
 
 def _self_calls_to(e: ast.Expr, fn_decl: ast.Function, rname: str) -> ast.Expr:

@@ -9,11 +9,12 @@ program.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dspec2test.dafny import ast
-from dspec2test.model.contracts import CTOR_NAME, iter_members, qualified_name
+from dspec2test.model.contracts import CTOR_NAME, Contract, iter_members, qualified_name
 from dspec2test.model.scope import ProgramScope, key_of
 
 EXTENSIONS = {"py": ".py", "cs": ".cs", "java": ".java", "js": ".js", "go": ".go"}
@@ -109,6 +110,26 @@ class ExternPlan:
                         nxt.append(ref)
             frontier = nxt
         return None
+
+
+def without_code(program: ast.Program, contracts: Sequence[Contract], target: str,
+                 base: Path | None = None) -> tuple[list[Contract], tuple[str, ...]]:
+    """The contracts, those that reach an extern with no code for `target` blocked with the extern named
+    (a test would crash on verified code: not-tested, before anything runs), and the code files of the
+    externs that have it, for `dafny` to build with."""
+    externs_plan = plan(program, target, base)
+    if not externs_plan.missing:
+        return list(contracts), externs_plan.files
+    scope = ProgramScope(program)
+    out = []
+    for c in contracts:
+        hit = externs_plan.reached(scope, key_of(c.member.origin or program.path, c.name))
+        if hit is not None and not c.blocked:
+            via = "" if hit.name == c.name else f"reached from {c.name}; "
+            c = replace(c, blocked=f"extern {hit.name} has no implementation for target {target} "
+                                   f"({via}declared in {hit.origin})")
+        out.append(c)
+    return out, externs_plan.files
 
 
 def plan(program: ast.Program, target: str, base: Path | None = None) -> ExternPlan:

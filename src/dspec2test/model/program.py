@@ -15,7 +15,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_file
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.model.project import Project, find_project, read_project
-from dspec2test.model.refine import flatten, stamped
+from dspec2test.model.refine import Copies, flatten, stamped
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Sources:
 
     parsed: dict[tuple[Path, int], ast.Program | Diagnostic] = field(default_factory=dict)
     base: Path | None = None  # relative paths are read from here and files are named relative to it
+    copies: Copies = field(default_factory=dict)  # inherited declarations as copied into refining modules
 
     def absolute(self, path: str | Path) -> Path:
         p = Path(path)
@@ -88,7 +89,7 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
         start += [p for p in project.files() if p != root]
         diagnostics += project.warnings()
     files = _closure(start, path, sources, diagnostics, syntax)
-    decls = flatten(tuple(d for f in files for d in f.decls))
+    decls = flatten(tuple(d for f in files for d in f.decls), sources.copies)
     program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
                           files=tuple(files) if len(files) > 1 else ())
     inputs = (str(project.path),) if project is not None else (str(root),)

@@ -11,7 +11,6 @@ in (`origin`).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -57,8 +56,16 @@ def module_function_syntax(m: ast.Module, outer: int) -> int:
     return outer
 
 
-def flatten(decls: tuple[ast.Decl, ...]) -> tuple[ast.Decl, ...]:
-    """The program's declarations with every refining module holding what it inherits."""
+Copies = dict[tuple[int, tuple[str, ...]], tuple[ast.Decl, ast.Decl]]
+
+
+def flatten(decls: tuple[ast.Decl, ...], copies: Copies | None = None) -> tuple[ast.Decl, ...]:
+    """The program's declarations with every refining module holding what it inherits.
+
+    `copies` keeps the copies made of inherited declarations for the next program of the same run: the
+    programs of a project's files share their modules, and copying them again for each was most of the
+    cost of reading a project (its keys hold the original, so an id is never reused while it is there)."""
+    copies = {} if copies is None else copies
     modules: dict[tuple[str, ...], ast.Module] = {}
     _collect(decls, (), modules)
     done: dict[tuple[str, ...], ast.Module] = {}
@@ -74,7 +81,7 @@ def flatten(decls: tuple[ast.Decl, ...]) -> tuple[ast.Decl, ...]:
             base = _refined(path, module.refines, modules)
             if base is not None and base not in visiting and base != path:
                 parent = resolved(base, visiting | {path})
-                out = replace(out, decls=_merge(parent.decls, out.decls))
+                out = replace(out, decls=_merge(parent.decls, out.decls, path, copies))
         done[path] = out
         return out
 
@@ -108,20 +115,36 @@ def _refined(path: tuple[str, ...], name: str, modules: dict[tuple[str, ...], as
         outer = outer[:-1]
 
 
-def _merge(inherited: Sequence[ast.Decl], own: Sequence[ast.Decl]) -> tuple[ast.Decl, ...]:
-    """A's declarations refined by R's: A's order first, then what only R declares."""
+def _merge(inherited: Sequence[ast.Decl], own: Sequence[ast.Decl], where: tuple[str, ...],
+           copies: Copies) -> tuple[ast.Decl, ...]:
+    """A's declarations refined by R's (R at `where`): A's order first, then what only R declares."""
     mine = {_key(d): d for d in own if _key(d) is not None}
     out: list[ast.Decl] = []
     used: set[object] = set()
     for d in inherited:
         k = _key(d)
         if k is not None and k in mine:
-            out.append(_refine(d, mine[k]))
+            out.append(_refine(d, mine[k], where, copies))
             used.add(k)
         elif not isinstance(d, ast.Export):  # R's export sets are its own
-            out.append(copy.deepcopy(d))
+            key = (id(d), where)
+            if key not in copies or copies[key][0] is not d:
+                copies[key] = (d, _fresh(d))
+            out.append(copies[key][1])
     out += [d for d in own if _key(d) not in used or _key(d) is None]
     return tuple(out)
+
+
+def _fresh(d: ast.Decl) -> ast.Decl:
+    """A copy of a declaration whose declarations are new objects (the resolver knows each by identity)
+    and whose expressions, types and statements are shared: they are immutable, and copying them all
+    was most of the cost of reading a project."""
+    changes = {}
+    for name in ("decls", "members"):
+        inner = getattr(d, name, None)
+        if isinstance(inner, tuple):
+            changes[name] = tuple(_fresh(x) if isinstance(x, ast.Declared) else x for x in inner)
+    return replace(d, **changes)
 
 
 def _key(d: ast.Decl) -> object:
@@ -131,7 +154,7 @@ def _key(d: ast.Decl) -> object:
     return ("decl", name) if name else None
 
 
-def _refine(base: ast.Decl, own: ast.Decl) -> ast.Decl:
+def _refine(base: ast.Decl, own: ast.Decl, where: tuple[str, ...], copies: Copies) -> ast.Decl:
     """One declaration of A as R repeats it."""
     if isinstance(base, ast.Method) and isinstance(own, ast.Method):
         return replace(own, params=own.params or base.params, returns=own.returns or base.returns,
@@ -143,12 +166,12 @@ def _refine(base: ast.Decl, own: ast.Decl) -> ast.Decl:
                        by_method=own.by_method if own.by_method is not None else base.by_method,
                        type_params=own.type_params or base.type_params)
     if isinstance(base, ast.ClassDecl) and isinstance(own, ast.ClassDecl):
-        return replace(own, members=_merge(base.members, own.members), extends=own.extends or base.extends,
+        return replace(own, members=_merge(base.members, own.members, where + (own.name,), copies), extends=own.extends or base.extends,
                        type_params=own.type_params or base.type_params)
     if isinstance(base, ast.Datatype) and isinstance(own, ast.Datatype):
-        return replace(own, members=_merge(base.members, own.members))
+        return replace(own, members=_merge(base.members, own.members, where + (own.name,), copies))
     if isinstance(base, ast.Module) and isinstance(own, ast.Module):
-        return replace(own, decls=_merge(base.decls, own.decls))
+        return replace(own, decls=_merge(base.decls, own.decls, where + (own.name,), copies))
     return own  # a type defined, a constant given its value, an import made concrete: R's
 
 

@@ -49,10 +49,17 @@ def render(result: RunResult) -> str:
         for v in result.verdicts:
             groups.setdefault((v.method, v.file, v.member_line), []).append(v)
         for (method, file, line), group in groups.items():
-            lines.append(f"{method}  {file}:{line}")
+            lines.append(f"{method}  {file}:{line}{instantiation_note(group[0].instantiation)}")
             lines += _member_lines(group)
     lines.append(summary_line(result))
     return "\n".join(lines) + "\n"
+
+
+def instantiation_note(instantiation: dict[str, str]) -> str:
+    """How a generic member was tested: `  (tested at T := int)`, or nothing."""
+    if not instantiation:
+        return ""
+    return "  (tested at " + ", ".join(f"{p} := {t}" for p, t in instantiation.items()) + ")"
 
 
 def _member_lines(group: list[Verdict]) -> list[str]:

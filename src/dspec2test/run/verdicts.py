@@ -25,7 +25,7 @@ def no_body_message(member: str, stub: str | None = None) -> str:
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
-                   pin=tc.pin)
+                   pin=tc.pin, instantiation=dict(tc.instantiation))
 
 
 def verdict_of(tc: TestCase, obs: Observation, wall_s: float) -> Verdict:
