@@ -45,3 +45,29 @@ def test_targets_of_one_program_share_one_build_and_other_programs_have_their_ow
     real.real_pipeline([Target("lib.dfy", ("F",)), Target("alone.dfy", ("A",)), Target("main.dfy", ("M",))], options)
     assert sorted(seen) == [("alone.dfy", ("A",), ["alone.dfy"]),
                             ("main.dfy", ("M", "F"), ["lib.dfy", "main.dfy"])]
+
+
+def test_a_guest_of_a_program_that_does_not_build_is_tested_in_its_own_program(tmp_path, monkeypatch):
+    from dspec2test.errors import Diagnostic
+    from dspec2test.pipeline import Tested
+    from dspec2test.records import Status, Verdict
+    from dspec2test.run import RunResult
+
+    (tmp_path / "lib.dfy").write_text("method L(x: int) returns (r: int) ensures r == x { r := x; }\n")
+    (tmp_path / "main.dfy").write_text('include "lib.dfy"\nmethod M(x: int) returns (r: int) ensures r == x { r := x; }\n')
+    seen = []
+
+    def fake(path, generate_options, run_options, progress=None, files=None):
+        name = Path(path).name
+        seen.append((name, generate_options.methods))
+        status = Status.NOT_TESTED if name == "main.dfy" else Status.PASSED
+        vs = tuple(Verdict(f"T_{m}", m, 1, 1, status, file=str(tmp_path / ("main.dfy" if m == "M" else "lib.dfy")))
+                   for m in generate_options.methods)
+        error = (Diagnostic("main.dfy", 1, 1, "module X does not exist"),) if name == "main.dfy" else ()
+        return Tested(RunResult(path, vs, build_errors=error, program_broken=bool(error)), ())
+
+    monkeypatch.setattr(real, "run_program", fake)
+    options = PipelineOptions(tmp_path, GenerateOptions(), timeout=30, target="py")
+    got = real.real_pipeline([Target("main.dfy", ("M",)), Target("lib.dfy", ("L",))], options)
+    assert seen == [("main.dfy", ("M", "L")), ("lib.dfy", ("L",))]
+    assert {(v.method, v.status) for v in got.verdicts} == {("M", Status.NOT_TESTED), ("L", Status.PASSED)}

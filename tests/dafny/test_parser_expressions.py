@@ -384,3 +384,16 @@ def test_generic_types_inside_comprehensions_and_type_tests() -> None:
     assert comp.vars[0].type == A.NamedType("iset", (A.NamedType("Result", (A.NamedType("A"),)),))
     test = expr("f is int -> bool")
     assert test == A.TypeTest(A.Name("f"), A.ArrowType((A.NamedType("int"),), A.NamedType("bool")))
+
+
+@pytest.mark.parametrize("text", [
+    "forall i {:trigger ys[i], xs[i]} | 0 <= i < pos :: ys[i] == xs[i]",
+    "exists p, q {:trigger g(p, q)} | p in s && q in s :: g(p, q)",
+    "forall i {:trigger f(i)} :: f(i)",
+])
+def test_a_quantifier_with_attributes_prints_them_after_its_variables_and_reads_back(text):
+    from dspec2test.dafny.printer import print_expr
+
+    printed = print_expr(expr(text))
+    assert printed == text
+    assert print_expr(expr(printed)) == printed

@@ -136,3 +136,10 @@ def test_expect_messages_are_one_line_dafny_strings_escaped_like_the_printer():
 
     # A multi-line clause folds to one line; quotes, backslashes and non-ASCII are escaped.
     assert dafny_string('r == "a\\\\b"\n   && x ≥ 0') == '"r == \\"a\\\\\\\\b\\" && x \\U{2265} 0"'
+
+
+def test_opened_modules_of_one_short_name_get_names_of_their_own():
+    from dspec2test.emit.tests_file import emit_file
+
+    text = emit_file("p.dfy", ["A.Seq", "B.Seq", "C"], [])
+    assert "import opened A_Seq = A.Seq\nimport opened B_Seq = B.Seq\nimport opened C\n" in text

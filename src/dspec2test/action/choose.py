@@ -45,7 +45,9 @@ class Choice:
         return [Target(file, tuple(names)) for file, names in by_file.items()]
 
     def ranges(self) -> dict[tuple[str, str], tuple[int, int]]:
-        return {(a.member.file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
+        # a member inherited by refinement has its verdicts in the file its text is in
+        spans = {(a.member.text_file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
+        return spans | {(a.member.file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
 
     def member_records(self) -> list[dict]:
         """The affected members as the results file lists them."""
@@ -73,7 +75,7 @@ class Choice:
         out = list(verdicts)
         for a in self.affected:
             m = a.member
-            if (m.file, m.name) in seen:
+            if (m.file, m.name) in seen or (m.text_file, m.name) in seen:
                 continue
             inside = [d for d in diagnostics if d.file == m.file and m.line <= d.line <= m.end_line]
             broken = [d for d in diagnostics if d.file == m.file and d.severity is Severity.ERROR]

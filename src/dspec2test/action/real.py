@@ -21,7 +21,10 @@ from dspec2test.run import RunOptions
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
     verdicts, diagnostics, reports = [], [], []
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
-    for group in programs_of(targets, options.root):
+    broken: set[str] = set()  # programs Dafny could not build: their guests are tried in their own
+    queue = programs_of(targets, options.root)
+    while queue:
+        group = queue.pop(0)
         path = options.root / group.root
         files = frozenset(str(options.root / t.file) for t in group.targets)
         methods = tuple(m for t in group.targets for m in t.methods)
@@ -31,6 +34,18 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
             reason = f"internal error: {type(exc).__name__}: {exc}"[:500]
             diagnostics += [Diagnostic(t.file, 0, 0, reason) for t in group.targets]
             continue
+        guests = [t for t in group.targets if t.file != group.root]
+        if tested.result.program_broken and guests:
+            # a file that includes the guests does not build (it may need a file its project gives on the
+            # command line): the guests' own programs may, so they are not condemned with it
+            broken.add(group.root)
+            queue[:0] = programs_of(guests, options.root, avoid=frozenset(broken))
+            own = [t for t in group.targets if t.file == group.root]
+            if not own:
+                continue
+            keep = {m for t in own for m in t.methods}
+            tested = replace(tested, result=replace(tested.result, verdicts=tuple(
+                v for v in tested.result.verdicts if v.method in keep)))
         result = replace(tested.result, program=group.root, verdicts=tuple(
             replace(v, file=relative(v.file, options.root)) for v in tested.result.verdicts))
         verdicts += result.verdicts
@@ -49,9 +64,9 @@ class ProgramGroup:
     targets: list[Target] = field(default_factory=list)
 
 
-def programs_of(targets: Sequence[Target], root: Path) -> list[ProgramGroup]:
+def programs_of(targets: Sequence[Target], root: Path, avoid: frozenset[str] = frozenset()) -> list[ProgramGroup]:
     """The targets grouped by program: the largest programs first, and a target whose file is already in
-    a chosen program tested there."""
+    a chosen program tested there (not in one of `avoid`, programs that did not build)."""
     sources = Sources(base=root)
     sized = []
     for t in targets:
@@ -60,7 +75,7 @@ def programs_of(targets: Sequence[Target], root: Path) -> list[ProgramGroup]:
         sized.append((t, paths))
     groups: list[ProgramGroup] = []
     for t, paths in sorted(sized, key=lambda tp: (-len(tp[1]), tp[0].file)):
-        host = next((g for g in groups if t.file in g.files), None)
+        host = next((g for g in groups if t.file in g.files and g.root not in avoid), None)
         if host is None:
             host = ProgramGroup(t.file, paths)
             groups.append(host)

@@ -103,7 +103,8 @@ def outcome_of(commit: Commit, checked: Checked, wall: float) -> CommitOutcome:
     members = []
     for a in checked.choice.affected:
         m = a.member
-        verdicts = by_member.get((m.file, m.name), [])
+        verdicts = by_member.get((m.file, m.name), []) + (
+            by_member.get((m.text_file, m.name), []) if m.text_file != m.file else [])
         reasons = dict.fromkeys(v.message for v in verdicts if v.status is Status.NOT_TESTED)
         members.append(MemberOutcome(
             name=m.name, file=m.file, line=m.line, kind=m.kind, ghost=m.ghost, has_contract=m.has_contract,

@@ -226,7 +226,11 @@ class _Printer:
         return self._bvars(vars_) + (f" | {self.expr(rng)}" if rng is not None else "")
 
     def expr_Quantifier(self, e: ast.Quantifier) -> str:
-        return f"{e.kind} {self._attrs(e.attributes)}{self._range_body(e.vars, e.range)} :: {self.expr(e.body)}"
+        # attributes follow the bound variables (`forall i {:trigger a[i]} | ...`): before them Dafny
+        # reads no identifier
+        attrs = f" {self._attrs(e.attributes).rstrip()}" if e.attributes else ""
+        rng = f" | {self.expr(e.range)}" if e.range is not None else ""
+        return f"{e.kind} {self._bvars(e.vars)}{attrs}{rng} :: {self.expr(e.body)}"
 
     def expr_SetComprehension(self, e: ast.SetComprehension) -> str:
         kw = "iset" if e.infinite else "set"

@@ -51,6 +51,7 @@ BOOL = RType("bool")
 REAL = RType("real")
 CHAR = RType("char")
 NAT_NAME = "nat"
+_ALIAS_DEPTH = 8  # imports of imports followed this deep (a cycle is an error Dafny reports)
 
 
 def seq_of(t: RType) -> RType:
@@ -164,24 +165,56 @@ class Resolver:
             return d, Scope(self, path)
         return d, self.member_scope.get(id(d), Scope(self, path))
 
-    def _module_path(self, scope: Scope, parts: list[str]) -> tuple[str, ...] | None:
-        """The module a (possibly aliased) dotted module name denotes, or None."""
+    def _module_path(self, scope: Scope, parts: list[str] | tuple[str, ...], depth: int = 0) -> tuple[str, ...] | None:
+        """The module a (possibly aliased) dotted module name denotes, or None. Each part may be a nested
+        module or an import of the module before it (`import Small = Large.Small`, where Large is itself
+        an import): refinements of abstract modules name their parameters that way."""
+        if depth > _ALIAS_DEPTH or not parts:
+            return None
         path = scope.module
         while True:
             for imp in self.imports.get(path, []):
                 if (imp.alias or imp.target.split(".")[-1]) == parts[0]:
-                    target = tuple(imp.target.split("."))
-                    cand = self._absolute(path, target)
-                    if cand is not None:
-                        rest = cand + tuple(parts[1:])
-                        if rest in self.modules:
-                            return rest
-            cand = path + tuple(parts)
+                    target = self._import_target(path, imp, depth)
+                    found = self._descend(target, parts[1:], depth) if target is not None else None
+                    if found is not None:
+                        return found
+            cand = path + (parts[0],)
             if cand in self.modules:
-                return cand
+                found = self._descend(cand, parts[1:], depth)
+                if found is not None:
+                    return found
             if not path:
                 return None
             path = path[:-1]
+
+    def _import_target(self, path: tuple[str, ...], imp: ast.Import, depth: int) -> tuple[str, ...] | None:
+        """The module an import of the module at `path` denotes: its target, read from the module's
+        container outwards (an alias of the same module may start it)."""
+        target = tuple(imp.target.split("."))
+        absolute = self._absolute(path, target)
+        if absolute is not None:
+            return absolute
+        own = [i for i in self.imports.get(path, []) if i is not imp]
+        for other in own:
+            if (other.alias or other.target.split(".")[-1]) == target[0]:
+                head = self._import_target(path, other, depth + 1) if depth < _ALIAS_DEPTH else None
+                if head is not None:
+                    return self._descend(head, target[1:], depth + 1)
+        return self._module_path(Scope(self, path[:-1]), target, depth + 1) if path else None
+
+    def _descend(self, module: tuple[str, ...], rest: list[str] | tuple[str, ...], depth: int) -> tuple[str, ...] | None:
+        """`rest` read inside `module`: nested modules, or imports of the module reached so far."""
+        for part in rest:
+            if module + (part,) in self.modules:
+                module = module + (part,)
+                continue
+            imp = next((i for i in self.imports.get(module, []) if (i.alias or i.target.split(".")[-1]) == part), None)
+            nxt = self._import_target(module, imp, depth + 1) if imp is not None and depth < _ALIAS_DEPTH else None
+            if nxt is None:
+                return None
+            module = nxt
+        return module
 
     def _absolute(self, path: tuple[str, ...], target: tuple[str, ...]) -> tuple[str, ...] | None:
         while True:
