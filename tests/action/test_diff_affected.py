@@ -194,3 +194,25 @@ def test_names_are_resolved_per_module_so_a_namesake_in_another_module_is_not_a_
     changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({1}))]
     got = change_scope(changes, lambda path: found, lambda: ["p.dfy"]).affected
     assert [(a.member.name, a.reason) for a in got] == [("C.UsesA", "calls changed Size")]
+
+
+def test_a_module_name_brings_in_files_only_for_members_of_abstract_modules():
+    """A file that imports the changed member's module but names none of the changed members cannot use
+    them, unless the module is abstract (a refinement inherits its members without naming them)."""
+    texts = {"p.dfy": "", "imports.dfy": "import Lib", "refines.dfy": "module R refines Abs"}
+    from dataclasses import replace as with_
+    files = {"p.dfy": [member("Lib.Helper", 1, 4, testable=False),
+                       with_(member("Abs.Step", 6, 9, testable=False), abstract=True)],
+             "imports.dfy": [member("User", 1, 5, contract=("r",), body=("Lib.Helper",), file="imports.dfy")],
+             "refines.dfy": [member("R.Step", 1, 5, contract=("r",), body=("Abs.Step",), file="refines.dfy")]}
+    parsed = []
+
+    def read(path):
+        parsed.append(path)
+        return files[path]
+
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({2, 7}))]
+    found = affected_members(changes, read, lambda: list(texts),
+                             lambda path, names: any(n in texts[path] for n in names))
+    assert parsed == ["p.dfy", "refines.dfy"]
+    assert [a.member.name for a in found] == ["R.Step"]

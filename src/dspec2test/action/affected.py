@@ -83,7 +83,8 @@ def change_scope(
             everything = [m for ms in by_file.values() for m in ms]
             via = _behaviour_changed(touched, everything)
             # a file whose text does not contain a name cannot refer to it: the parser reads the rest
-            wanted = [p for p in pending if mentions(p, _mentionable(via))]
+            abstract = {m.id for m in everything if m.abstract}
+            wanted = [p for p in pending if mentions(p, _mentionable(via, abstract))]
             if not wanted:
                 break
             for path in wanted:
@@ -112,15 +113,17 @@ def change_scope(
     return Scope(sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name)), proved)
 
 
-def _mentionable(via: dict[str, str | None]) -> set[str]:
-    """The words a file must contain to use one of these members: its name, or (for what a refining
-    module inherits) the name of its module."""
+def _mentionable(via: dict[str, str | None], abstract: set[str] = frozenset()) -> set[str]:
+    """The words a file must contain to use one of these members: its name, or (for what a module
+    refining an abstract one inherits) the name of its module. Not the module name of every member: a
+    library's module is imported by most files of a project, and reading them all made a one-line change
+    cost the whole project's parse."""
     out = set()
     for key in via:
         qualified = key.rsplit("::", 1)[-1]
         parts = qualified.split(".")
         out.add(parts[-1])
-        if len(parts) > 1:
+        if len(parts) > 1 and key in abstract:
             out.add(parts[-2])
     return out
 

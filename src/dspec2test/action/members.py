@@ -31,6 +31,7 @@ class MemberInfo:
     ghost: bool = False  # lemmas, ghost functions and predicates: not runtime code
     proved: bool = False  # a lemma with a contract whose proof Dafny checks
     origin: str = ""  # the file its text is in, when not `file` (a member inherited by refinement)
+    abstract: bool = False  # a member of an abstract module (used elsewhere through refinements)
 
     @property
     def short_name(self) -> str:
@@ -147,4 +148,4 @@ class ProgramMembers:
 def _info(f: MemberFacts) -> MemberInfo:
     return MemberInfo(f.file, f.name, f.kind, f.line, f.end_line, f.has_contract, f.testable, f.contract_refs,
                       f.body_refs, f.clause_lines, f.key, f.ghost, f.proved,
-                      f.origin if f.origin != f.file else "")
+                      f.origin if f.origin != f.file else "", f.abstract)

@@ -38,6 +38,7 @@ class MemberFacts:
     contract_refs: frozenset[str]  # keys of the compiled declarations its requires/ensures name
     body_refs: frozenset[str]  # keys of the compiled declarations its compiled code names
     clause_lines: frozenset[int] = frozenset()
+    abstract: bool = False  # a member of an abstract module: other files use it by refining the module
 
 
 def key_of(origin: str, qualified: str) -> str:
@@ -126,7 +127,7 @@ class ProgramScope:
         return MemberFacts(key, name, file, d.origin or file, d.kind, ghost, d.span.line,
                            max(d.span.end_line, d.span.line), has_contract, testable,
                            lemma and has_contract and not trusted, contract, refs,
-                           frozenset(c.span.line for c in clauses))
+                           frozenset(c.span.line for c in clauses), scope.abstract)
 
     def _inherited_from(self, scope: MemberScope, d: ast.Declared) -> str | None:
         """The key of the member of the refined module that a refining module's copy came from."""
