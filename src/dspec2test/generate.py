@@ -384,7 +384,7 @@ class MemberGeneration:
                     self.warn(f"no test: {why}")
                 return self
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
-            hidden = getattr(solver, "hidden_input_types", lambda: [])()
+            hidden: list[str] = getattr(solver, "hidden_input_types", list)()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for

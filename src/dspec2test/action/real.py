@@ -13,13 +13,16 @@ from dspec2test.action.choose import relative
 from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target
 from dspec2test.errors import Diagnostic
 from dspec2test.model.program import LoadedProgram, Sources, load_program
+from dspec2test.records import Verdict
 from dspec2test.pipeline import run_program
 from dspec2test.report.terminal import render
 from dspec2test.run import RunOptions
 
 
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
-    verdicts, diagnostics, reports = [], [], []
+    verdicts: list[Verdict] = []
+    diagnostics: list[Diagnostic] = []
+    reports: list[str] = []
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
     broken: set[str] = set()  # programs Dafny could not build: their guests are tried in their own
     queue = programs_of(targets, options.root)

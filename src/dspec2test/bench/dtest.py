@@ -48,7 +48,8 @@ def generate_block(name: str, text: str, workdir: Path, tools: Toolchain, timeou
     names = list(dict.fromkeys(n for _, n in entries if n != "Main"))
     if not names:
         return BlockTests("", 0, "no compiled method to mark {:testEntry}", time.monotonic() - start)
-    tests, error = _generate(name, annotate(text, set(names)), workdir, tools, timeout_s)
+    tests, first_error = _generate(name, annotate(text, set(names)), workdir, tools, timeout_s)
+    error: str | None = first_error
     refused: list[str] = []
     if tests is None and len(names) > 1:
         parts: list[str] = []

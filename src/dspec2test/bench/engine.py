@@ -184,15 +184,15 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     # the other jobs sat idle while it ran
     order = sorted(programs, key=lambda n: -len(programs[n].text))
     with GenerationPool(config.jobs) as pool:
-        got = dict(zip(order, _parallel(gen, order, config.jobs)))
-    out.prepared = {name: got[name] for name in programs}
+        generated = dict(zip(order, _parallel(gen, order, config.jobs)))
+    out.prepared = {name: generated[name] for name in programs}
     out.wall["generate"] = time.monotonic() - t0
 
     # safety: every test passes on the original
     t0 = time.monotonic()
-    for name, got in out.prepared.items():
-        if got.reason:
-            out.unsupported[name] = got.reason
+    for name, prepared in out.prepared.items():
+        if prepared.reason:
+            out.unsupported[name] = prepared.reason
     candidates = [n for n in programs if n not in out.unsupported]
     counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
 
@@ -203,15 +203,15 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         return got
 
     kill_limit: dict[str, float] = {}
-    for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
-        kill_limit[name] = kill_time_limit(config, got.slowest_test_cpu_s)
-        out.stubs[name] = got.stubbed
-        if got.build_error:
-            out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
-        elif not got.outcomes:
+    for name, original in zip(candidates, _parallel(safe, candidates, config.jobs)):
+        kill_limit[name] = kill_time_limit(config, original.slowest_test_cpu_s)
+        out.stubs[name] = original.stubbed
+        if original.build_error:
+            out.unsupported[name] = "tests do not build with the original: " + _first_line(original.build_error)
+        elif not original.outcomes:
             out.unsupported[name] = "no test ran on the original"
         else:
-            _sort_out_failures(out, name, programs[name], got)
+            _sort_out_failures(out, name, programs[name], original)
     out.wall["safety"] = time.monotonic() - t0
 
     # kill check
@@ -239,9 +239,9 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
             counter.tick(f"{v.key}: {_status(got[v.key])[0].value}")
         return got, builds
 
-    for got, builds in _parallel(kill_program, sorted(per_program), config.jobs):
+    for runs, builds in _parallel(kill_program, sorted(per_program), config.jobs):
         out.builds += builds
-        for key, run in got.items():
+        for key, run in runs.items():
             out.status[key], out.detail[key] = _status(run)
     out.subjects_run = total
     out.wall["kill"] = time.monotonic() - t0

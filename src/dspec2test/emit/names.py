@@ -47,7 +47,7 @@ class TestNames:
                     return ast.NamedType(q + "?" * n.name.endswith("?"), n.args, span=n.span)
             return None
 
-        return rebuild(t, fn)  # type: ignore[return-value]
+        return rebuild(t, fn)
 
     def expr(self, e: ast.Expr, scope: Scope, locals_: set[str]) -> ast.Expr:
         """e with every free name (or dotted name) of a module-level declaration written in full."""

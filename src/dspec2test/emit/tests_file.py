@@ -78,7 +78,9 @@ def dafny_string(text: str) -> str:
 
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     """Split the clauses into compiled checks (rewritten for the test's scope) and unchecked ones."""
-    reqs, enss, unchecked = [], [], []
+    reqs: list[tuple[ContractClause, ast.Expr]] = []
+    enss: list[tuple[ContractClause, ast.Expr]] = []
+    unchecked: list[tuple[ContractClause, str]] = []
     snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
     ghosts = {v.name for v in contract.vars if v.ghost}
     for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts, contract)):
@@ -93,6 +95,7 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
             unchecked.append((c, reason))
             continue
         snapshots.keep()
+        assert expr is not None  # an old() no snapshot can take is not compilable (a reason above)
         (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr, ctx.names)))
     return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
@@ -177,9 +180,9 @@ def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[Co
     if not isinstance(pred, ast.Function) or pred.params or pred.body is None or name not in ctx.ghosts.names:
         return [c]
     body = explicit_this(pred.body, ctx.classes, cls, set())
-    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)  # type: ignore[arg-type]
+    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)
     return [replace(c, expr=part, text=f"{print_expr(part)} (of {print_expr(call)})")
-            for part in conjuncts(body)]  # type: ignore[arg-type]
+            for part in conjuncts(body)]
 
 
 def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:
@@ -188,7 +191,7 @@ def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = Non
     if names is not None:
         e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
     if contract.datatype is not None:
-        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)  # type: ignore
+        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)
     if contract.cls is None:
         return e
     receiver: ast.Expr = ast.Name(INSTANCE)
@@ -201,7 +204,7 @@ def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = Non
             static = getattr(m, "static", False)
             mapping[name] = ast.MemberSelect(owner if static else receiver, name)
     e = substitute(e, mapping)
-    return rebuild(e, lambda n: receiver if isinstance(n, ast.ThisExpr) else None)  # type: ignore[return-value]
+    return rebuild(e, lambda n: receiver if isinstance(n, ast.ThisExpr) else None)
 
 
 def unbuildable(contract: Contract) -> Unsupported | None:

@@ -228,7 +228,7 @@ def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Fun
     source = source or program
     # generic members, and members of generic classes, traits and datatypes, are tested at int
     owner_params = scope.owner.type_params if isinstance(scope.owner, (ast.ClassDecl, ast.Datatype)) else ()
-    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
+    tsub: dict[str, ast.Type] = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
     params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
     if isinstance(member, ast.Method):
@@ -284,9 +284,9 @@ def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
     and sibling members the clauses name through it (`x` -> `this.x`)."""
     locals_ = {v.name for v in c.vars}
     names = {f.name for ctor in dt.ctors for f in ctor.params if f.name} | {
-        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)} | {
+        name for m in dt.members if (name := getattr(m, "name", "")) and not getattr(m, "static", False)} | {
         f"{ctor.name}?" for ctor in dt.ctors}
-    mapping = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
+    mapping: dict[str, ast.Expr] = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
     requires = [substitute(e, mapping) for e in requires]
     ensures = [substitute(e, mapping) for e in ensures]
     t = ast.NamedType(".".join([*c.module, dt.name]), tuple(DEFAULT_TYPE_ARG for _ in dt.type_params))
@@ -326,7 +326,7 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
     ensures = [_clause(source, "ensures", cl, obj.expand_unchanged(e, objects))
                for cl, e in zip(member.spec.ensures, enss)]
     for root, pred in objects.invariants:
-        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
+        call: ast.Expr = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
         if _mentions(reqs, call):  # the member requires it already
             continue
         r = objects.root(root)
@@ -417,7 +417,7 @@ def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
             return ast.NamedType(n.name, (DEFAULT_TYPE_ARG,) * _ARITY[n.name], span=n.span)
         return None
 
-    return rebuild(t, fn)  # type: ignore[return-value]
+    return rebuild(t, fn)
 
 
 def _types_in(e: ast.Expr, tsub: dict[str, ast.Type]) -> ast.Expr:
@@ -440,7 +440,7 @@ def _self_calls_to(e: ast.Expr, fn_decl: ast.Function, rname: str) -> ast.Expr:
                 return ast.Name(rname, span=n.span)
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _callee_is(callee: ast.Expr, name: str) -> bool:

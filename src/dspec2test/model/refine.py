@@ -39,7 +39,7 @@ def _stamp(d: ast.Decl, path: str, syntax: int) -> ast.Decl:
             changes["ctors"] = tuple(replace(c, origin=path) for c in d.ctors)
     elif isinstance(d, ast.Function) and syntax == 3 and not d.method_form and not d.ghost:
         changes["ghost"] = True
-    return replace(d, **changes)  # type: ignore[arg-type]
+    return replace(d, **changes)
 
 
 def module_function_syntax(m: ast.Module, outer: int) -> int:

@@ -118,7 +118,8 @@ class Functions:
                     and not any(a.name in ("opaque", "extern") for a in d.attributes):
                 seen.setdefault(d.name, []).append(d)
         bodies = {name: fs[0] for name, fs in seen.items()
-                  if len(fs) == 1 and name not in free_names(fs[0].body) and _structural(fs[0])}  # not recursive
+                  if len(fs) == 1 and fs[0].body is not None and name not in free_names(fs[0].body)
+                  and _structural(fs[0])}  # not recursive
         return Functions(bodies)
 
     def inline(self, e: ast.Expr, depth: int = INLINE_DEPTH) -> ast.Expr:
@@ -138,7 +139,7 @@ class Functions:
             return substitute(f.body, {p.name: a for p, a in zip(f.params, n.args)})
 
         out = rebuild(e, fn)
-        return e if out == e else self.inline(out, depth - 1)  # type: ignore[arg-type]
+        return e if out == e else self.inline(out, depth - 1)
 
 
 NO_FUNCTIONS = Functions({})
@@ -249,7 +250,7 @@ def _fold(e: ast.Expr) -> ast.Expr:
             return base
         return ast.BinOp("+" if k > 0 else "-", base, ast.IntLit(abs(k)))
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
@@ -262,7 +263,7 @@ def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
         if elem is None:
             continue
         term: ast.Expr = ast.Old(ast.Name(v.name)) if v.name in contract.pre_state else ast.Name(v.name)
-        size = ast.MemberSelect(term, "Length") if kind == "array" else ast.Cardinality(term)
+        size: ast.Expr = ast.MemberSelect(term, "Length") if kind == "array" else ast.Cardinality(term)
         out.append(Collection(v.name, term, size, elem))
     return out
 
@@ -307,7 +308,7 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
         yield "ascent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
                                               ast.BinOp("<", c.at(i), c.at(_plus(i, 1)))))
     if c.elem in _SIGNED:
-        zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
+        zero: ast.Expr = ast.RealLit("0.0") if c.elem == "real" else _ZERO
         yield "mixed-signs", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), zero))),
                                   _exists([j], _and(c.index(j), ast.BinOp(">", c.at(j), zero))))
     yield "distinct", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)), ast.BinOp("==", values, c.size))
@@ -355,17 +356,17 @@ def _scalar_pins(contract: Contract, types: TypeIndex,
                 yield "order", _guarded(guards, _chain(*above, *_interleave(order, "<")))
         elif MAX_PERMUTED < len(vs) <= MAX_ORDERED:
             for family in ("least", "greatest"):
-                for v in vs:
-                    others = [w for w in vs if w != v]
-                    lows = others if family == "greatest" else [v]  # above zero: the least, whichever it is
+                for x in vs:
+                    others = [w for w in vs if w != x]
+                    lows = others if family == "greatest" else [x]  # above zero: the least, whichever it is
                     yield family, _guarded(guards, _and(
                         *[_chain(*above, w) for w in lows if above],
-                        *[ast.BinOp("<", v, w) if family == "least" else ast.BinOp("<", w, v) for w in others]))
+                        *[ast.BinOp("<", x, w) if family == "least" else ast.BinOp("<", w, x) for w in others]))
     for family, op in (("negative", "<"), ("positive", ">")):
         for group in groups.values():
-            for v, kind, guard in group:
+            for term, kind, guard in group:
                 if kind.zero is not None and (kind.signed or family == "positive"):
-                    yield family, _guarded([guard], ast.BinOp(op, v, kind.zero))
+                    yield family, _guarded([guard], ast.BinOp(op, term, kind.zero))
 
 
 _Member = tuple[ast.Expr, "Scalar", "ast.Expr | None"]  # a scalar term, its type, its constructor test

@@ -133,8 +133,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                                       base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}"))
                     pending = [n for n in pending if n not in done]
                     continue
-                verdicts, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
-                done.update(verdicts)
+                failed, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
+                done.update(failed)
                 break
             for (_, name), obs in got.seen.items():
                 done[name] = verdict_of(by_name[name], obs, options.timeout_s)

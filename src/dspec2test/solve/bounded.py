@@ -39,7 +39,7 @@ def shapes(lengths: list[Dim], ints: list[Dim]) -> Iterator[Shape]:
     Each stage smallest total first; a shape is never offered twice."""
     seen: set[tuple] = set()
     lengths, ints = lengths[:MAX_DIMS], ints[:MAX_DIMS]
-    stages = []
+    stages: list[list[tuple[Dim, tuple[int, ...]]]] = []
     if lengths:
         stages += [[(d, SMALL_LENGTHS) for d in lengths], [(d, MORE_LENGTHS) for d in lengths]]
     if ints:

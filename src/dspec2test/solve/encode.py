@@ -51,7 +51,7 @@ class Encoder:
     prove: Callable[[z3.BoolRef], bool]  # True when the formula holds under the variables' constraints
     # arrays the member modifies: name -> (post-state, pre-state) values, which old(e) swaps; None when
     # the frame holds more than array parameters, so old() cannot be modelled
-    pre_state: dict[str, tuple[TV, TV]] | None = field(default_factory=dict)
+    pre_state: dict[str, tuple[TV, TV]] | None = field(default_factory=dict[str, tuple[TV, TV]])
     width: int = 11  # quantifier expansion steps
     # recursive functions as uninterpreted ones: for a member whose solver hung on their definitions
     opaque_recursion: bool = False
@@ -75,9 +75,10 @@ class Encoder:
 
     def constraint_of(self, t: RType, tv: TV) -> z3.BoolRef:
         """A subset type's or newtype's constraint, for value tv."""
-        decl = t.decl
-        env = Env({decl.var: TV(tv.v, t)}, t.scope)
-        return self.boolean(decl.constraint, env)
+        decl, scope = t.refinement
+        if decl.constraint is None or decl.var is None:
+            raise _u("newtype without a constraint", decl)
+        return self.boolean(decl.constraint, Env({decl.var: TV(tv.v, t)}, scope))
 
     # ---------------------------------------------------------------- dispatch
 
@@ -239,6 +240,8 @@ class Encoder:
         vars_ = {k: env.vars[k] for k in (HEAP,) if k in env.vars}
         if obj is not None:
             vars_[THIS] = obj
+        if decl.value is None:
+            raise _u("constant without a value", decl)
         tv = self.enc(decl.value, Env(vars_, scope, env.budget))
         if decl.type is not None:
             tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))

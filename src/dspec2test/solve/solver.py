@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Sequence
+from typing import Hashable, Sequence
 
 import z3
 
@@ -18,7 +18,7 @@ from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.bounded import Dim, shapes
 from dspec2test.solve.encode import AtomMisuse, Encoder
 from dspec2test.solve.literal import literal, read_term, read_var, term_of
-from dspec2test.solve.objects import object_facts
+from dspec2test.solve.objects import ObjectFacts, object_facts
 from dspec2test.solve.relevance import Relevance, nontrivial
 from dspec2test.solve.types import Types, cells
 from dspec2test.solve.values import TV, Env, FuncV, MapV, MultisetV, ObjV, SetV, and_
@@ -56,7 +56,12 @@ BOUNDED_MS = 3000  # the clock's backstop for one of them
 # kinds whose well-formedness the length limit leaves alone (an object's fields are variables of their own)
 _SCALARS = ("int", "bool", "char", "real", "class")
 
-_NICE_UNSAT = object()  # `_relevant`'s answer when its base (constraints and readability) is unsat
+class _Tier(Enum):
+    NICE_UNSAT = "nice-unsat"  # `_relevant`'s answer when its base (constraints and readability) is unsat
+
+
+_NICE_UNSAT = _Tier.NICE_UNSAT
+Pref = tuple[Hashable, int, z3.BoolRef]  # a preference: its key (a literal or a name), rank (0 most wanted), formula
 
 
 class SolveResult(str, Enum):
@@ -200,9 +205,9 @@ class Solver:
                                opaque_recursion=opaque_recursion)
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
-        modified = (contract.pre_state if objects.roots else pre_state_arrays(member)) if isinstance(
-            member, (ast.Method, ast.Function)) else ()
-        if member is not None and getattr(member.spec, "modifies", ()) and not modified and not objects.roots:
+        modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \
+            if isinstance(member, (ast.Method, ast.Function)) else ()
+        if member is not None and getattr(member.spec, "modifies", None) and not modified and not objects.roots:
             self.encoder.pre_state = None  # a frame beyond array parameters: old() is not modelled
         self.vars: list[_Var] = []
         for name, t, out in vars:
@@ -241,7 +246,7 @@ class Solver:
         self._prover_z: _Z3 | None = None
         self._linear_z: _Z3 | None = None
         self._objects_differ: list[z3.BoolRef] = []
-        self._element_facts = None  # objects held in collections (solve/objects.py)
+        self._element_facts: ObjectFacts | None = None  # objects held in collections (solve/objects.py)
         self._objects = objects
         if objects.roots or objects.elements:
             self._add_objects(objects)
@@ -316,7 +321,7 @@ class Solver:
             c = tv.v
             if chars is None:
                 return [c >= 32, c < 127]
-            ranges = [z3.And(c >= ord(lo), c <= ord(hi)) for lo, hi in ("az", "09", "AZ")]
+            ranges = [z3.And(c >= ord(lo), c <= ord(hi)) for lo, hi in (("a", "z"), ("0", "9"), ("A", "Z"))]
             return [z3.Or(*ranges, *[c == k for k in sorted(chars)])]
         v = tv.v
         if isinstance(v, (SetV, MultisetV, MapV)):
@@ -570,7 +575,7 @@ class Solver:
         distinct = self._distinct()
         # ranks (0 most wanted): relevance goals, distinct elements, values away from 0 and 1, values above 1
         # and three elements, inputs new to the partition
-        prefs = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
+        prefs: list[Pref] = [(lit, 0, f) for lit, f in self.relevance.goals(relevant, limited=not self._unlimited)]
         prefs += [("distinct", 1, and_(distinct))] if distinct else []
         # where the partition needs a repeated element, neighbours still differ: "abcb", not "bbbb"
         prefs += [("neighbours", 1, and_(self._neighbours()))] if distinct else []
@@ -579,9 +584,10 @@ class Solver:
         prefs += [((name, k, n), 2 + k, f) for n, (name, k, f) in enumerate(self._nontrivial(len(avoid)))]
         fresh = [d for m in avoid for d in self._differs(m)]
         prefs += [("fresh", 4, and_(fresh))] if fresh else []
+        found: Model | _Tier | None = None
         if prefs:
             found = self._relevant(base + nice, prefs)
-            if found is not None and found is not _NICE_UNSAT:
+            if isinstance(found, Model):
                 return found
         tiers = ([nice + distinct] if distinct else []) + [nice, self._nice(None), []]
         if prefs and found is _NICE_UNSAT:
@@ -602,7 +608,7 @@ class Solver:
                 return self._model(s.model())
         return None
 
-    def _relevant(self, base: list, prefs: list[tuple[object, int, z3.BoolRef]]) -> Model | object | None:
+    def _relevant(self, base: list, prefs: list[Pref]) -> Model | _Tier | None:
         """The first preference tier (DESIGN.md section 3, Relevance): every preference as a tracked
         assumption, a few short queries at most. An unsat core drops its least wanted preferences; a
         timeout drops all but the goals, then the last goal, and is remembered for the next scenario
@@ -623,7 +629,9 @@ class Solver:
             if frozenset(keys) in self._fix_lengths:  # an earlier scenario needed them: from the start
                 live = [fixed] + live
         flag = {k: z3.Bool(f"prefer!{n}") for n, (k, _, _) in enumerate(prefs)}
-        found, slow, timeouts, s = None, set(), 0, None
+        found: Model | _Tier | None = None
+        slow: set[Hashable] = set()
+        timeouts, s = 0, None
         for _ in range(RELEVANCE_CORES):
             if s is None:  # a fresh query after a timeout: an interrupted search leaves Z3 worse off
                 s = self._new(budget=RELEVANCE_RLIMIT)
@@ -792,7 +800,7 @@ class Solver:
         bound = o.solver.upper(h) if maximize else o.solver.lower(h)
         return bound.as_long() if z3.is_int_value(bound) else None
 
-    def _linear_part(self, facts: list[z3.BoolRef]) -> tuple[list[tuple], list[z3.BoolRef]]:
+    def _linear_part(self, facts: list[z3.BoolRef]) -> tuple[list[tuple[z3.ArithRef, z3.ArithRef]], list[z3.BoolRef]]:
         lengths = [(z3.Length(v.tv.v), z3.Int(f"len!{v.name}")) for v in self._seq_vars()]
         linear = []
         for f in facts:
@@ -902,7 +910,7 @@ class Solver:
                 t = types[name]
                 # a literal that prints the value it came from is that value: no need to parse it back
                 exact = raw is not None and name in raw and literal(raw[name], t, self.types) == text
-                term = term_of(raw[name], t, self.types) if exact else None
+                term = term_of(raw[name], t, self.types) if raw is not None and exact else None
                 tv = self.types.from_rep(term, t) if term is not None else literal_value(self.encoder, text, t, self.scope)
                 if tv is None:
                     return None
@@ -927,7 +935,8 @@ class Solver:
             if id(t) in seen:
                 return
             seen.add(id(t))
-            if t.kind == "data" and t.scope is not None and not _revealed(self.resolver, t.scope.module, t.decl.name):
+            if t.kind == "data" and t.scope is not None and not _revealed(self.resolver, t.scope.module,
+                                                                          t.datatype[0].name):
                 out.append(f"datatype {t.name} (not revealed by the export set of module {'.'.join(t.scope.module)})")
             for a in t.args:
                 visit(a)
