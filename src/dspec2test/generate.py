@@ -18,7 +18,7 @@ from dspec2test.emit.tests_file import (
     Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, unbuildable, checks_for, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
-from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
+from dspec2test.isolate import Failed, ChildLimits, Report, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
@@ -128,7 +128,7 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
 def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions) -> list[Any]:
     if options.isolate:
         jobs = [functools.partial(_afresh, g) for g in gens]
-        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s))
+        return run_isolated(jobs, options.jobs, ChildLimits(wall_s=options.member_timeout_s))
     return [g.result(ignore_report) for g in gens]
 
 

@@ -36,7 +36,7 @@ class Failed:
 
 
 @dataclass(frozen=True)
-class Limits:
+class ChildLimits:
     wall_s: float = 600.0
     memory_bytes: int = DEFAULT_MEMORY_BYTES
 
@@ -50,7 +50,7 @@ class _Running(Generic[T]):
     partial: Any = None
 
 
-def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: Limits = Limits()) -> list[T | Failed]:
+def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: ChildLimits = ChildLimits()) -> list[T | Failed]:
     """Results in the order of `jobs`. Falls back to running in this process where fork is unavailable."""
     if not jobs:
         return []

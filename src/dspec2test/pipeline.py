@@ -15,7 +15,7 @@ from dspec2test.run.runner import Progress
 
 
 @dataclass(frozen=True)
-class Tested:
+class TestedProgram:
     result: RunResult  # the run's verdicts, then one not-tested verdict per selected member without a test
     diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
 
@@ -25,7 +25,7 @@ class Tested:
 
 
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
-                 progress: Progress | None = None, files: frozenset[str] | None = None) -> Tested:
+                 progress: Progress | None = None, files: frozenset[str] | None = None) -> TestedProgram:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
     generated = generate(path, replace(generate_options, target=run_options.target), files=files)
     missing = untested(generated)
@@ -35,7 +35,7 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return Tested(result, generated.diagnostics)
+    return TestedProgram(result, generated.diagnostics)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

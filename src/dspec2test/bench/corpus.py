@@ -24,7 +24,7 @@ class Label(str, Enum):
 
 
 @dataclass(frozen=True)
-class Program:
+class CorpusProgram:
     name: str  # file stem
     path: Path
     text: str
@@ -42,7 +42,7 @@ class Mutant:
 @dataclass(frozen=True)
 class Corpus:
     root: Path
-    programs: tuple[Program, ...]
+    programs: tuple[CorpusProgram, ...]
     mutants: tuple[Mutant, ...]
 
     def mutants_of(self, program: str) -> tuple[Mutant, ...]:
@@ -80,7 +80,7 @@ def load_corpus(root: Path, programs_glob: str | None = None, extra_labels: dict
     if not programs_dir.is_dir():
         raise CorpusError(f"{root}: no programs/ folder (expected CORPUS/programs/*.dfy)")
     programs = tuple(
-        Program(p.stem, p, p.read_text(errors="replace"))
+        CorpusProgram(p.stem, p, p.read_text(errors="replace"))
         for p in sorted(programs_dir.glob("*.dfy"))
         if programs_glob is None or fnmatch.fnmatch(p.stem, programs_glob) or fnmatch.fnmatch(p.name, programs_glob)
     )

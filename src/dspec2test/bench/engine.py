@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from dspec2test.bench.classify import Classified, Classifier, Verification, read_recorded
-from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
+from dspec2test.bench.corpus import Corpus, Label, Mutant, CorpusProgram
 from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
+from dspec2test.run.diagnostics import error_lines
 from dspec2test.run.executors import Limits
 from dspec2test.run.verify import source_facts_of_text
 from dspec2test.run.versions import Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
@@ -104,7 +105,7 @@ def mutant_key(m: Mutant) -> str:
 
 # (strategy, program, workdir, tools, generate timeout, worker pool) -> Prepared; tests pass fixed tests
 # files here.
-PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float, GenerationPool], Prepared]
+PrepareFn = Callable[[Strategy, CorpusProgram, Path, Toolchain, float, GenerationPool], Prepared]
 
 
 def run_bench(corpus: Corpus, config: BenchConfig, tools: Toolchain, progress: Callable[[str], None],
@@ -248,7 +249,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     return out
 
 
-def _sort_out_failures(out: StrategyRun, name: str, program: Program, got: VersionRun) -> None:
+def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got: VersionRun) -> None:
     """Anything but passed on an original is a false alarm of ours, unless the test's member has no body or
     proves its contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
     as mutation analysis keeps only tests that pass on the original; a program left with no test is
@@ -299,8 +300,8 @@ def _safety_word(run: VersionRun) -> str:
 
 
 def _first_line(text: str) -> str:
+    errors = [line for line in error_lines(text) if "did not attempt verification" not in line]
     lines = [line.strip() for line in text.splitlines() if line.strip() and "did not attempt verification" not in line]
-    errors = [line for line in lines if "Error" in line or "error" in line]
     return (errors or lines or [""])[0][:300]
 
 

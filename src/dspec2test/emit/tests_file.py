@@ -26,7 +26,7 @@ from dspec2test.model.objects import ClassIndex, explicit_this
 from dspec2test.model.types import TypeIndex
 from dspec2test.model.walk import conjuncts, free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase
-from dspec2test.emit.markers import MARK, Event
+from dspec2test.emit.markers import MARK, Marker
 
 BAD_INPUT = "the generated input is wrong, not the program"
 _VALUE_KINDS = {"int", "bool", "char", "real", "seq", "set", "multiset", "map", "datatype"}
@@ -285,14 +285,14 @@ def checks_for(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContex
     return tuple(p.check for p in before + after)
 
 
-def marker(event: Event, rest: str = "") -> str:
+def marker(event: Marker, rest: str = "") -> str:
     """A line the test prints for the runner (emit/markers.py): MARK is stamped with a nonce per run."""
     return f'print "\\n{MARK} {event.value}{" " + rest if rest else ""}\\n";'
 
 
 def check_stmt(planned: PlannedCheck) -> str:
     """The test stops at the first failed check, after printing the check's id."""
-    return (f"if !({planned.condition}) {{ {marker(Event.FAIL, planned.check.id)} "
+    return (f"if !({planned.condition}) {{ {marker(Marker.FAIL, planned.check.id)} "
             f"expect false, {dafny_string(planned.message)}; }}")
 
 
@@ -306,7 +306,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for scenario, pin in tc.also:
         lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
     lines += [f"method {{:test}} {tc.name}()", "{"]
-    body: list[str] = [marker(Event.START, tc.name)]
+    body: list[str] = [marker(Marker.START, tc.name)]
     objects = {r.name for r in contract.objects.roots}
     body += element_lines(contract, tc.inputs)
     for v in contract.params:
@@ -317,14 +317,14 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
         body.append(f"var {INSTANCE}: {ctx.type_text(contract.state[0].type, contract)} := {tc.inputs['this']};")
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
-    body.append(marker(Event.CALL))
+    body.append(marker(Marker.CALL))
     body += [call_stmt(contract)] if instead_of_call is None else instead_of_call
-    body.append(marker(Event.RETURNED))
+    body.append(marker(Marker.RETURNED))
     for v in contract.outputs:
         if not v.ghost:
-            body.append(f'print "\\n{MARK} {Event.ACTUAL.value} {v.name} = ", {v.name}, "\\n";')
+            body.append(f'print "\\n{MARK} {Marker.ACTUAL.value} {v.name} = ", {v.name}, "\\n";')
     body += [check_stmt(p) for p in after]
-    body.append(marker(Event.DONE))
+    body.append(marker(Marker.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
         body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
     lines += ["  " + b for b in body] + ["}"]

@@ -118,7 +118,7 @@ class Contract:
 
 
 @dataclass(frozen=True)
-class Scope:
+class MemberScope:
     """Where a member sits: module path and enclosing type declaration."""
 
     module: tuple[str, ...]
@@ -127,19 +127,19 @@ class Scope:
     origin: str = ""  # the file the innermost enclosing module or type was written in
 
 
-def iter_members(decls: tuple[ast.Decl, ...], scope: Scope = Scope((), None)) -> Iterator[tuple[Scope, ast.Decl]]:
+def iter_members(decls: tuple[ast.Decl, ...], scope: MemberScope = MemberScope((), None)) -> Iterator[tuple[MemberScope, ast.Decl]]:
     for d in decls:
         if isinstance(d, ast.Module):
-            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None,
+            yield from iter_members(d.decls, MemberScope(scope.module + tuple(d.name.split(".")), None,
                                                    scope.abstract or d.abstract, d.origin or scope.origin))
         elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
             for m in d.members:
-                yield Scope(scope.module, d, scope.abstract, d.origin or scope.origin), m
+                yield MemberScope(scope.module, d, scope.abstract, d.origin or scope.origin), m
         else:
             yield scope, d
 
 
-def qualified_name(scope: Scope, name: str) -> str:
+def qualified_name(scope: MemberScope, name: str) -> str:
     owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
     return ".".join([*scope.module, *owner, name])
 
@@ -222,7 +222,7 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
 CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 
-def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
+def contract_of(program: ast.Program, scope: MemberScope, member: ast.Method | ast.Function, qname: str,
                 index: ClassIndex | None = None, source: ast.Program | None = None) -> Contract:
     """`source`: the file of the program that declares the member (default: the program's first)."""
     source = source or program

@@ -205,3 +205,13 @@ def comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
 
 def is_name(e: ast.Expr, name: str) -> bool:
     return isinstance(e, ast.Name) and e.name == name
+
+
+def dotted(e: ast.Expr) -> str | None:
+    """`a.b.c` for a name or a chain of member selections on one (None for anything else)."""
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.MemberSelect):
+        head = dotted(e.obj)
+        return None if head is None else f"{head}.{e.name}"
+    return None

@@ -41,7 +41,7 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import Contract, iter_members
-from dspec2test.partition.fields import Field, input_fields
+from dspec2test.partition.fields import InputField, input_fields
 from dspec2test.partition.oracle import SolverLike, result_name
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.model.types import TypeIndex
@@ -268,7 +268,7 @@ def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
     return out
 
 
-def _field_collections(fields: list[Field], types: TypeIndex) -> list[Collection]:
+def _field_collections(fields: list[InputField], types: TypeIndex) -> list[Collection]:
     """The sequence fields of datatype and tuple inputs (values: never a pre-state of their own)."""
     out = []
     for f in fields:
@@ -327,7 +327,7 @@ def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator
 
 
 def _scalar_pins(contract: Contract, types: TypeIndex,
-                 fields: tuple[Field, ...] = ()) -> Iterator[tuple[str, ast.Expr]]:
+                 fields: tuple[InputField, ...] = ()) -> Iterator[tuple[str, ast.Expr]]:
     """Z3's scalar inputs tie or come out alike (`x == y == z`, or one at a boundary and the others equal),
     so a body's comparisons between them see one or two of their orderings and a mutated one survives.
     Pinned: each strict ordering of the scalars of one type (with more than MAX_PERMUTED, each one strictly

@@ -29,7 +29,7 @@ BOT_LOGIN = "github-actions[bot]"  # who GITHUB_TOKEN writes as; `GET /user` is 
 
 
 @dataclass
-class Outcome:
+class PublishOutcome:
     created: int = 0
     updated: int = 0
     skipped: int = 0
@@ -200,8 +200,8 @@ class Publisher:
 
     # ---------------------------------------------------------------- writing
 
-    def apply(self, plan: Plan, head_sha: str) -> Outcome:
-        out = Outcome(skipped=len(plan.skipped), in_body=len(plan.in_body))
+    def apply(self, plan: Plan, head_sha: str) -> PublishOutcome:
+        out = PublishOutcome(skipped=len(plan.skipped), in_body=len(plan.in_body))
         for comment_id, body in plan.updates:
             if self._write("PATCH", f"{self._pulls}/comments/{comment_id}", {"body": body}, out) is not None:
                 out.updated += 1
@@ -236,7 +236,7 @@ class Publisher:
                 out.created += 1
         return out
 
-    def _write(self, verb: str, path: str, payload: dict | None, out: Outcome, quiet_422: bool = False):
+    def _write(self, verb: str, path: str, payload: dict | None, out: PublishOutcome, quiet_422: bool = False):
         """The response data (or {} for an empty one) on success, None after recording the error
         (with quiet_422, a 422 is returned as _REJECTED and not recorded)."""
         try:
