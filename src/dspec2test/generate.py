@@ -24,7 +24,7 @@ from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
-from dspec2test.partition.oracle import SolverLike, result_name
+from dspec2test.oracle import SolverLike, SolveResult
 from dspec2test.partition.lift import Definitions
 from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
 from dspec2test.partition.unfold import Unfolder
@@ -33,7 +33,7 @@ from dspec2test.model.walk import conj
 from dspec2test.probe import PROBE_S, probe, probe_test, probeable, reaches_recursion
 from dspec2test.records import Scenario, ScenarioKind, TestCase
 from dspec2test.solve import Solver, fresh_z3
-from dspec2test.solve.solver import TIMEOUTS_BEFORE_SHORT
+from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
 
 
 # (program, [(name, type, is_output)], timeout_s, length_limit) -> a solver
@@ -384,7 +384,7 @@ class MemberGeneration:
                     self.warn(f"no test: {why}")
                 return self
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
-            hidden: list[str] = getattr(solver, "hidden_input_types", list)()
+            hidden = solver.hidden_input_types()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
@@ -496,7 +496,7 @@ class MemberGeneration:
         """After MAX_TIMEOUTS queries of this member hit the time limit, it gets no more boundary scenarios
         (base scenarios still): on contracts Z3 cannot decide (recursive functions over sequences) each
         pin costs another full limit, and a pull request should not wait minutes for them."""
-        if getattr(solver, "timeouts", 0) < MAX_TIMEOUTS:
+        if solver.timeouts < MAX_TIMEOUTS:
             return False
         if not self.timed_out:
             self.timed_out = True
@@ -512,8 +512,7 @@ class MemberGeneration:
                                  "inputs": {}, "outputs": {}, "unique": False, "status": "solved"}
         model = solver.solve(spec.constraints, exclude, relevant=part.literals, avoid=avoid)
         if model is None:
-            status = result_name(getattr(solver, "status_of_last", "UNKNOWN")).lower()
-            entry["status"] = "unsat" if status == "unsat" else "unknown"
+            entry["status"] = "unsat" if solver.status_of_last is SolveResult.UNSAT else "unknown"
             if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
                 self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({entry['status']})")
             return entry, None
@@ -531,18 +530,16 @@ class MemberGeneration:
             entry.update(test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
                          outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique)
             return entry, model
-        admits = getattr(solver, "admits", None)
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
-        if admits is not None and admits(inputs, [cl.expr for cl in c.requires], raw) is False:
+        if solver.admits(inputs, [cl.expr for cl in c.requires], raw) is False:
             # the literals a test would hold break a requires or a type constraint: never written
             entry.update(status="bad-input", inputs=inputs,
                          message="the solved inputs break a requires clause or a type constraint")
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
                       f"constraint; no test written")
             return entry, model
-        entailed = getattr(solver, "state_entailed", None)
-        if entailed is not None and not entailed([cl.expr for cl in c.requires], model):
+        if not solver.state_entailed([cl.expr for cl in c.requires], model):
             # the state an object's calls leave is not known to meet the requires: the test could break them
             entry.update(status="unknown", inputs=inputs,
                          message="the calls that make an object are not known to meet the requires")
@@ -558,6 +555,6 @@ class MemberGeneration:
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         entry.update(test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique)
-        if getattr(model, "bounded", ""):
+        if model.bounded:
             entry["bounded"] = model.bounded  # found by the solver's bounded fallback, within this shape
         return entry, model

@@ -9,6 +9,7 @@ from golden_util import check_golden
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import select
+from dspec2test.oracle import SolveResult
 from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.model.types import TypeIndex
@@ -291,7 +292,7 @@ class StubSolver:
     def check(self, constraints, budget=0):
         text = print_expr(constraints[-1])
         self.checked.append(text)
-        return "UNSAT" if text in self.unsat else "SAT"
+        return SolveResult.UNSAT if text in self.unsat else SolveResult.SAT
 
 
 def states_of(text: str, count: int, solved: bool = True):

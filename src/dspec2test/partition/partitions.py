@@ -14,7 +14,7 @@ from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause
 from dspec2test.partition.dnf import branches
-from dspec2test.partition.oracle import SolverLike, is_unsat, result_name
+from dspec2test.oracle import SolveResult, SolverLike
 from dspec2test.partition.lift import Definitions
 from dspec2test.model.walk import conj
 
@@ -77,9 +77,9 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
                 return False
             budget_left[0] -= 1
             res = solver.check(lits)
-            if is_unsat(res):
+            if res is SolveResult.UNSAT:
                 continue
-            if not walk(i + 1, lits, unknown or result_name(res) == "UNKNOWN"):
+            if not walk(i + 1, lits, unknown or res is SolveResult.UNKNOWN):
                 return False
         return True
 
