@@ -22,7 +22,8 @@ from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_cod
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause, Var
-from dspec2test.model.objects import ClassIndex, explicit_this
+from dspec2test.model.classes import ClassIndex
+from dspec2test.model.objects import explicit_this
 from dspec2test.model.types import TypeIndex
 from dspec2test.model.walk import conjuncts, free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase

@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.model import objects as obj
-from dspec2test.model.objects import ClassIndex, Objects
+from dspec2test.model.classes import ClassIndex
+from dspec2test.model.objects import Objects
 from dspec2test.model.walk import called_names, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int

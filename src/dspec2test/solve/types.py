@@ -21,7 +21,7 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.model.objects import ClassIndex
+from dspec2test.model.classes import ClassIndex
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 ORDERED = ("int", "real", "char", "bv")
