@@ -428,7 +428,7 @@ def _types_in(e: ast.Expr, tsub: dict[str, ast.Type]) -> ast.Expr:
             return tsub[n.name]
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _self_calls_to(e: ast.Expr, fn_decl: ast.Function, rname: str) -> ast.Expr:
