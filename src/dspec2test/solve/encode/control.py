@@ -1,4 +1,5 @@
-"""Casts, conditionals, lets, matches and patterns, old(), and the binders (quantifiers and comprehensions, see quant.py)."""
+"""Casts, conditionals, lets, matches and patterns, old(), and the binders (quantifiers and
+comprehensions, see quant.py)."""
 
 from __future__ import annotations
 
