@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, Generated, generate
-from dspec2test.records import MEMBER, Status, Verdict
+from dspec2test.records import MEMBER, MemberResult, ScenarioStatus, Status, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
 
@@ -42,26 +42,24 @@ def untested(generated: Generated) -> tuple[Verdict, ...]:
     """A not-tested verdict for each member generation selected that got no test, saying why: our
     failure to test a member is never silent."""
     out = []
-    for entry in generated.manifest.get("methods", []):
-        has_test = any(s.get("test") for p in entry.get("partitions", []) for s in p.get("scenarios", []))
-        if has_test:
+    for m in generated.members:
+        if any(s.test for s in m.scenarios):
             continue
-        out.append(Verdict("", entry["name"], MEMBER, 0, Status.NOT_TESTED, message=_why(entry),
-                           file=entry.get("file") or generated.program, member_line=int(entry.get("line") or 0)))
+        out.append(Verdict("", m.name, MEMBER, 0, Status.NOT_TESTED, message=_why(m),
+                           file=m.file or generated.program, member_line=m.line))
     return tuple(out)
 
 
-def _why(entry: dict) -> str:
-    unsupported = entry.get("unsupported") or []
-    if entry.get("blocked"):
-        return f"{entry['blocked']} (line {entry.get('line')})"
-    if unsupported:
-        return "; ".join(f"unsupported: {u['construct']} (line {u['line']}): {u['message']}" for u in unsupported[:3])
-    if entry.get("stopped"):
-        return f"generation stopped: {entry['stopped']}"
-    statuses = [s.get("status") for p in entry.get("partitions", []) for s in p.get("scenarios", [])]
-    if not entry.get("partitions"):
+def _why(m: MemberResult) -> str:
+    if m.blocked:
+        return f"{m.blocked} (line {m.line})"
+    if m.unsupported:
+        return "; ".join(f"unsupported: {u.construct} (line {u.line}): {u.message}" for u in m.unsupported[:3])
+    if m.stopped:
+        return f"generation stopped: {m.stopped}"
+    statuses = [s.status for s in m.scenarios]
+    if not m.partitions:
         return "no partition of the contract is satisfiable"
-    if statuses and all(s == "unsat" for s in statuses):
+    if statuses and all(s is ScenarioStatus.UNSAT for s in statuses):
         return "the solver found every scenario unsatisfiable"
     return "the solver found no input for any scenario (unknown or out of time)"

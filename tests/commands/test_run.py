@@ -68,7 +68,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
 
     def fake_generate(path, options, **_):
         seen.update(path=path, options=options)
-        return generation.Generated(path, text, tuple(read_metadata(text)), {})
+        return generation.Generated(path, text, tuple(read_metadata(text)), ())
     monkeypatch.setattr(pipeline, "generate", fake_generate)
     asked = fake_run(ALL_PASSED)
     code, _, _ = call(str(FIX / "prog.dfy"), "--bva", "--simplify", "--method", "M.Sum", "--max-partitions", "8")

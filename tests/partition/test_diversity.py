@@ -13,7 +13,7 @@ from dspec2test.oracle import SolveResult
 from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.model.types import TypeIndex
-from dspec2test.records import ScenarioKind
+from dspec2test.records import ScenarioKind, ScenarioResult
 from dspec2test.solve.literal import Data
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -300,7 +300,7 @@ def states_of(text: str, count: int, solved: bool = True):
     out = []
     for k in range(1, count + 1):
         p = PartitionSpec(k, part.literals, part.label, ())
-        out.append(PartitionState(p, {"scenarios": [{}]}, [M({}) if solved else None]))
+        out.append(PartitionState(p, [ScenarioResult(1, ScenarioKind.BASE, None)], [M({}) if solved else None]))
     return c, out, types
 
 
@@ -309,7 +309,7 @@ def run_schedule(c, states, types, solver, **budget):
 
     def solve(state, sc, constraints):
         assert sc.kind is ScenarioKind.DIVERSE and sc.pin == print_expr(constraints[-1])
-        state.entry["scenarios"].append({"id": sc.id, "pin": sc.pin})
+        state.scenarios.append(ScenarioResult(sc.id, sc.kind, sc.pin))
         solved.append((state.part.id, sc.id, sc.pin))
         return M({})
 

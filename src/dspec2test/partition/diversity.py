@@ -42,7 +42,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import Contract, iter_members
 from dspec2test.partition.fields import InputField, input_fields
-from dspec2test.oracle import SolveResult, SolverLike
+from dspec2test.oracle import Model, SolveResult, SolverLike
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.model.types import TypeIndex
 from dspec2test.partition.novelty import novel
@@ -50,7 +50,7 @@ from dspec2test.model.walk import ORDER_OPS, conjuncts, free_names, rebuild, sub
 from dspec2test.partition.pinexpr import (ZERO, all_names, and_all, chain, count_of, eq, exists_of, forall_of,
                                           free_nodes, fresh, minus, nodes, plus)
 from dspec2test.partition.witnesses import witness_pins
-from dspec2test.records import Scenario, ScenarioKind
+from dspec2test.records import Scenario, ScenarioKind, ScenarioResult
 
 MAX_SCENARIOS = 6  # diverse scenarios kept per member
 INLINE_DEPTH = 2  # levels of predicates inlined into the literals the pins are derived from
@@ -575,11 +575,13 @@ def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, C
 
 @dataclass
 class PartitionState:
-    """A partition as the diversity pass sees it: its spec, manifest entry and the models solved so far."""
+    """A partition as generation builds it: its spec, its scenarios and the models solved so far (None where
+    the solver found no input), and the whole constraint solved for, as Dafny."""
 
     part: PartitionSpec
-    entry: dict  # the manifest's partition entry, whose scenarios the diverse ones join
-    models: list[Any]
+    scenarios: list[ScenarioResult]  # the diverse ones join these
+    models: list[Model | None]
+    constraint: str = ""
 
 
 # (partition state, scenario) -> the model solved for it, or None (no input with the pin)
@@ -609,7 +611,7 @@ def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex
         if solver.check(constraints, budget=CHECK_RLIMIT) is SolveResult.UNSAT:
             continue  # the partition contradicts the pin; when Z3 cannot tell quickly, the solver's tiers
             # (and their bounded fallback) may still find an input
-        sc = Scenario(state.part.id, len(state.entry["scenarios"]) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
+        sc = Scenario(state.part.id, len(state.scenarios) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
         model = solve(state, sc, constraints)
         if model is not None:
             state.models.append(model)
