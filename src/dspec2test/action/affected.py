@@ -12,7 +12,7 @@ whose type is not known here is matched by its name among the program's compiled
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import AbstractSet, Callable, Iterable
 
 from dspec2test.action.diff import ChangeKind, FileChange
 from dspec2test.action.members import MemberInfo
@@ -113,7 +113,7 @@ def change_scope(
     return Reach(sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name)), proved)
 
 
-def _mentionable(via: dict[str, str | None], abstract: set[str] = frozenset()) -> set[str]:
+def _mentionable(via: dict[str, str | None], abstract: AbstractSet[str] = frozenset()) -> set[str]:
     """The words a file must contain to use one of these members: its name, or (for what a module
     refining an abstract one inherits) the name of its module. Not the module name of every member: a
     library's module is imported by most files of a project, and reading them all made a one-line change
