@@ -46,6 +46,7 @@ class Query:
     def __init__(self, z: Z3Context, timeout_ms: int, optimize: bool = False, budget: int = 0):
         self.z = z
         self.timeout_ms = timeout_ms
+        self.timed_out = False  # the last check was stopped by the time limit
         self.solver = z3.Optimize(ctx=z.ctx) if optimize else z3.Solver(ctx=z.ctx)
         if not optimize:
             self.solver.set("random_seed", SEED)

@@ -190,9 +190,9 @@ class SolverCore:
             self.z = Z3Context(self.encoder.rec_defs)
         return Query(self.z, self.timeout_ms, optimize, budget)
 
-    def _run(self, s, *assumptions) -> SolveResult:
+    def _run(self, s: Query, *assumptions: z3.BoolRef) -> SolveResult:
         r = s.check(*assumptions)
-        self.timeouts += getattr(s, "timed_out", False)
+        self.timeouts += s.timed_out
         if self.timeouts >= TIMEOUTS_BEFORE_SHORT:
             # a contract Z3 cannot decide in time: the member's later queries get a short limit, so
             # what it can still answer comes in seconds, not in minutes of waiting out the full one
