@@ -21,7 +21,7 @@ from dspec2test.model.contracts import select, unproved_lemmas
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
-from dspec2test.records import MemberResult, Refusal, TestCase
+from dspec2test.records import Limitation, MemberResult, TestCase
 
 __all__ = ["GenerateOptions", "Generated", "SolverFactory", "default_solver_factory", "generate", "generate_all"]
 
@@ -139,7 +139,7 @@ def _without_name_clashes(gens: Sequence[MemberGeneration], members: Sequence[Me
             c = g.contract
             message = f"{c.name}: its test {clash} has the name of a test of {seen[clash]}"
             m = replace(m, tests=(), cases=(), partitions=(),
-                        unsupported=m.unsupported + (Refusal("test name clash", c.line, message),),
+                        unsupported=m.unsupported + (Limitation("test name clash", c.line, message),),
                         diagnostics=m.diagnostics + (Diagnostic(c.file, c.line, c.col, message, Severity.UNSUPPORTED,
                                                                 "test name clash"),))
         seen.update({tc.name: g.contract.name for tc in m.cases})

@@ -188,7 +188,7 @@ class PartitionResult:
 
 
 @dataclass(frozen=True)
-class Refusal:
+class Limitation:
     """A construct or a reason that keeps (part of) a member from being tested."""
 
     construct: str
@@ -219,7 +219,7 @@ class MemberResult:
     kind: str  # method, function, lemma, constructor, ...
     body: bool  # it has a body (a member without one can only be found not implemented)
     partitions: tuple[PartitionResult, ...] = ()
-    unsupported: tuple[Refusal, ...] = ()
+    unsupported: tuple[Limitation, ...] = ()
     unchecked: tuple[UncheckedClause, ...] = ()
     capped: bool = False  # the partition cap stopped the enumeration
     instantiation: dict[str, str] | None = None  # a generic member: type parameter -> the type it is tested at

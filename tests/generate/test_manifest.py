@@ -8,7 +8,7 @@ from pathlib import Path
 from dspec2test.generate import GenerateOptions, Generated, generate
 from dspec2test.generation.manifest import manifest_of, members_of
 from dspec2test.pipeline import untested
-from dspec2test.records import MemberResult, PartitionResult, Refusal, ScenarioKind, ScenarioResult, ScenarioStatus
+from dspec2test.records import Limitation, MemberResult, PartitionResult, ScenarioKind, ScenarioResult, ScenarioStatus
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -47,7 +47,7 @@ def test_a_member_without_a_test_is_not_tested_with_the_reason_its_results_give(
                                                                               ScenarioStatus.UNSAT),))
     cases = {
         "unsat": member(partitions=(unsat,)),
-        "refused": member(unsupported=(Refusal("multiset display", 9, "cannot encode it"),)),
+        "refused": member(unsupported=(Limitation("multiset display", 9, "cannot encode it"),)),
         "none": member(),
     }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dspec2test.records import (MemberResult, PartitionResult, Refusal, ScenarioKind, ScenarioResult, ScenarioStatus,
+from dspec2test.records import (Limitation, MemberResult, PartitionResult, ScenarioKind, ScenarioResult, ScenarioStatus,
                                 UncheckedClause)
 
 Json = dict[str, Any]
@@ -63,7 +63,7 @@ def _member(m: Json) -> MemberResult:
     return MemberResult(
         name=m["name"], file=m["file"], line=int(m["line"]), kind=m["kind"], body=bool(m["body"]),
         partitions=tuple(_partition(p) for p in m.get("partitions", [])),
-        unsupported=tuple(Refusal(u["construct"], int(u["line"]), u["message"]) for u in m.get("unsupported", [])),
+        unsupported=tuple(Limitation(u["construct"], int(u["line"]), u["message"]) for u in m.get("unsupported", [])),
         unchecked=tuple(UncheckedClause(int(u["line"]), u["kind"], u["text"], u["reason"])
                         for u in m.get("unchecked", [])),
         capped=bool(m.get("capped", False)), instantiation=m.get("instantiation"), blocked=m.get("blocked"),

@@ -29,7 +29,7 @@ from dspec2test.partition.partitions import PartitionSpec, check_clauses, partit
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.unfold import Unfolder
 from dspec2test.probe import PROBE_S, probe_test
-from dspec2test.records import (MemberResult, PartitionResult, Refusal, Scenario, ScenarioKind, ScenarioResult,
+from dspec2test.records import (Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
                                 ScenarioStatus, TestCase, UncheckedClause)
 from dspec2test.solve import Solver
 from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
@@ -63,7 +63,7 @@ class MemberGeneration:
         self.diagnostics: list[Diagnostic] = []
         self.timed_out = False  # out_of_time said so once
         self.states: list[PartitionState] = []  # partitions with their scenarios and models, in order
-        self.refusals: list[Refusal] = []
+        self.refusals: list[Limitation] = []
         self.unchecked: tuple[UncheckedClause, ...] = ()
         self.capped = False
         self.blocked: str | None = None
@@ -75,7 +75,7 @@ class MemberGeneration:
     def unsupported(self, exc: Unsupported) -> None:
         line = exc.line or self.contract.line
         construct = exc.construct or exc.message
-        self.refusals.append(Refusal(construct, line, exc.message))
+        self.refusals.append(Limitation(construct, line, exc.message))
         self.diagnostics.append(Diagnostic(self.contract.file, line, exc.col, exc.message, Severity.UNSUPPORTED,
                                            construct))
 

@@ -29,7 +29,9 @@ class PartitionSpec:
 
 
 @dataclass
-class PartitionResult:
+class Enumeration:
+    """The partitions a contract's clauses enumerate to, and whether a cap or budget cut that short."""
+
     partitions: list[PartitionSpec] = field(default_factory=list)
     capped: bool = False  # the cap or the solver budget cut the enumeration
     messages: list[str] = field(default_factory=list)
@@ -40,13 +42,13 @@ def label_of(literals: tuple[ast.Expr, ...]) -> str:
 
 
 def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: SolverLike, *, full: bool = False,
-              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> PartitionResult:
+              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> Enumeration:
     """Partitions over `clauses` (the contract's clauses the solver can encode). `defs`: the program's
     datatypes and functions defined by cases (see `lift`).
 
     Raises Unsupported when the solver cannot encode a literal.
     """
-    result = PartitionResult()
+    result = Enumeration()
     budget = budget if budget is not None else max(256, cap * 32)
     budget_left = [budget]
     lines = tuple(sorted({c.line for c in contract.clauses}))
