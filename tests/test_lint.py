@@ -127,3 +127,15 @@ def test_the_python_linters_report_what_they_should(tmp_path):
     proc = python_tool("mypy", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml"), str(bad),
                        cwd=tmp_path)
     assert proc.returncode == 1 and "Incompatible return value type" in proc.stdout
+
+
+def test_no_class_name_is_defined_twice_in_src():
+    # one name per concept: a second `Scope` or `Outcome` in another module is a second concept to rename
+    import ast as pyast
+
+    where: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        for node in pyast.parse(path.read_text()).body:
+            if isinstance(node, pyast.ClassDef):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert where and not {name: files for name, files in where.items() if len(files) > 1}
