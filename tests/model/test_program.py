@@ -107,3 +107,15 @@ def test_members_the_default_export_set_hides_are_blocked_with_that_reason(tmp_p
     blocked = {c.name: c.blocked for c in exported_only(program, select(program, ()))}
     assert blocked["M.Shown"] == "" and blocked["Open.Any"] == "" and blocked["M.C.Get"] == ""
     assert blocked["M.Other"].startswith("not exported (the default export set of module M does not provide Other)")
+
+
+def test_a_heap_reading_function_parameter_gets_a_total_lambda(tmp_path):
+    from dspec2test.generate import GenerateOptions, generate
+
+    (tmp_path / "m.dfy").write_text(
+        "function Apply<T, R>(f: T ~> R, x: T): R\n  requires f.requires(x)\n  reads f.reads(x)\n"
+        "  ensures Apply(f, x) == f(x)\n{ f(x) }\n")
+    got = generate(str(tmp_path / "m.dfy"), GenerateOptions(isolate=False))
+    assert not got.manifest["methods"][0]["unsupported"], got.manifest
+    assert "var f: int ~> int := x => " in got.tests_text
+    assert "Apply<int, int>(f, x)" in got.tests_text
