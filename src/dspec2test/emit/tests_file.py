@@ -39,15 +39,24 @@ class EmitContext:
     ghosts: GhostIndex
     names: TestNames
     classes: ClassIndex
+    may_loop: bool = False  # some method of the program is `decreases *`: a test calling it must be too
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
         return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program),
-                           ClassIndex.of(program))
+                           ClassIndex.of(program), _may_loop(program))
 
     def type_text(self, t: ast.Type, contract: Contract) -> str:
         """A type as the tests file writes it (names in modules in full)."""
         return print_type(self.names.type(t, self.names.scope(contract.member)))
+
+
+def _may_loop(program: ast.Program) -> bool:
+    """Whether a method of the program may not terminate (`decreases *`): Dafny then accepts calls to it
+    only from methods that say the same, and the constructor or method a test calls may reach it."""
+    return any(isinstance(n, ast.Method) and any(isinstance(x, ast.Wildcard) for c in n.spec.decreases
+                                                  for x in c.exprs)
+               for n in walk(program))
 
 
 @dataclass(frozen=True)
@@ -302,7 +311,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
     for scenario, pin in tc.also:
         lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
-    lines += [f"method {{:test}} {tc.name}()", "{"]
+    lines += [f"method {{:test}} {tc.name}(){' decreases *' if ctx.may_loop else ''}", "{"]
     body: list[str] = [marker(Event.START, tc.name)]
     objects = {r.name for r in contract.objects.roots}
     body += element_lines(contract, tc.inputs)

@@ -188,6 +188,7 @@ class PyDriver:
             return Attempt(built=False, build_output=done.stdout + done.stderr, build_timed_out=done.timed_out,
                            returncode=done.returncode, wall_s=done.wall_s)
         self._tests = {name: chain for name, chain in list_tests(module.read_text())}
+        _place_python_externs(self.sources, module.parent)
         (self.workdir / "driver.py").write_text(DRIVER)
         self._pydir = module.parent
         return Attempt(wall_s=done.wall_s)
@@ -240,3 +241,17 @@ def make_executor(target: str, dafny: str, env: dict[str, str], workdir: Path, s
     if target == "py":
         return PyDriver(dafny, env, workdir, tuple(sources), limits, stop_on_kill)
     return DafnyTest(dafny, env, workdir, tuple(sources), target, limits)
+
+
+def _place_python_externs(sources: Sequence[str], pydir: Path) -> None:
+    """The Python code of externs where the translated program imports it: a file whose first line is
+    `# Module: X` is module X (as `dafny build` places it; `dafny translate` leaves Dafny's empty module
+    there), any other under its own name."""
+    for source in sources:
+        path = Path(source)
+        if path.suffix != ".py" or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        first = text.splitlines()[0].strip() if text else ""
+        name = first[len("# Module:"):].strip() if first.startswith("# Module:") else path.stem
+        (pydir / f"{name}.py").write_text(text, encoding="utf-8")
