@@ -50,6 +50,7 @@ class Observation:
     actuals: dict[str, str] = field(default_factory=dict)
     printed: str = ""  # what else it printed (the program's own output)
     cpu_s: float | None = None  # CPU time, in driver runs
+    wall_s: float | None = None  # wall time from its start to its end, in driver runs
 
 
 @dataclass
@@ -65,12 +66,14 @@ class _Open:
     printed: list[str] = field(default_factory=list)
     actual: str | None = None  # the output whose value the next unmarked lines continue
     cpu_s: float | None = None
+    wall_s: float | None = None
 
     def close(self, end: End, message: str = "") -> Observation:
         _end_value(self)
         final = self.end or end
         return Observation(self.version, self.name, self.phase, final, self.check, self.member,
-                           self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s)
+                           self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s,
+                           self.wall_s)
 
 
 def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -> dict[Key, Observation]:
@@ -140,13 +143,15 @@ def _unmarked(current: _Open, line: str) -> None:
 
 
 def _driver_end(current: _Open, rest: str) -> Observation:
-    """The driver's `end [how, message, cpu_s]` for the open test."""
+    """The driver's `end [how, message, cpu_s, wall_s]` for the open test (older drivers: no wall_s)."""
     try:
-        how, message, cpu_s = json.loads(rest)
+        how, message, cpu_s, *wall = json.loads(rest)
     except (ValueError, TypeError):
-        how, message, cpu_s = "crashed", f"unreadable driver frame: {rest[:200]}", None
+        how, message, cpu_s, wall = "crashed", f"unreadable driver frame: {rest[:200]}", None, []
     current.cpu_s = cpu_s
-    ends = {"returned": End.CRASHED, "halted": End.HALTED, "crashed": End.CRASHED, "cpu-limit": End.CPU_LIMIT}
+    current.wall_s = wall[0] if wall else None
+    ends = {"returned": End.CRASHED, "halted": End.HALTED, "crashed": End.CRASHED, "cpu-limit": End.CPU_LIMIT,
+            "wall-limit": End.HUNG}
     if how == "returned" and current.end is None:
         # it returned without `done` and without a failed check: a test of ours always says one of them
         return current.close(End.CRASHED, "the test returned without a verdict")

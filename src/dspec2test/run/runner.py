@@ -24,6 +24,7 @@ from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
+from dspec2test.run.hangs import short_note
 from dspec2test.run.observe import Observed, observe
 from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
@@ -39,6 +40,7 @@ class RunOptions:
     timeout_s: float = 60.0  # wall clock: per test on py, per run of the compiled tests on other targets
     cpu_s: float = 0.0  # py: CPU seconds per test (0: none)
     compile_timeout_s: float = 600.0  # separate cap on compilation, so a slow compile is not a hung test
+    hang_rule: bool = True  # a member that timed out gets short limits for its other tests (run/hangs.py)
 
     @property
     def limits(self) -> Limits:
@@ -113,11 +115,11 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         pending = unique
         stubbed = False
         while pending:
-            refs = [TestRef(name, name, "", stamp_of(nonce)) for name in pending]
+            refs = [TestRef(name, name, "", stamp_of(nonce), by_name[name].method) for name in pending]
             workdir = ws.root / f"run{rounds}"
             workdir.mkdir()
             executor = make_executor(options.target, tools.dafny, env, workdir, (*ws.inputs, ws.tests), options.limits)
-            got = observe(executor, refs, nonce)
+            got = observe(executor, refs, nonce, hang_limit_s=options.timeout_s if options.hang_rule else None)
             rounds += got.attempts
             if got.build is not None:
                 errors = _named(ws, build_errors(got.build.build_output))
@@ -136,9 +138,15 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 verdicts, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
                 done.update(verdicts)
                 break
-            for (_, name), obs in got.seen.items():
-                done[name] = verdict_of(by_name[name], obs, options.timeout_s)
+            for key, obs in got.seen.items():
+                name = key[1]
+                short = got.limits.get(key)
+                done[name] = verdict_of(by_name[name], obs, short or options.timeout_s)
+                if short and done[name].status is Status.TIMEOUT:
+                    done[name] = replace(done[name], message=f"{done[name].message}, {short_note(by_name[name].method)}")
                 ran.add(name)
+            for (_, name), why in got.skipped.items():
+                done[name] = base_verdict(by_name[name], Status.NOT_TESTED, why)
             for name in pending:
                 if name not in done:
                     done[name] = base_verdict(by_name[name], *_unexplained(got, options))
