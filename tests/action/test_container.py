@@ -75,19 +75,47 @@ def test_every_change_runs_the_action_built_from_source_on_the_examples():
     assert all(steps[i]["with"]["paths"] == "examples/**/*.dfy" for i in local)
 
 
-def test_the_release_workflow_publishes_the_three_tags_of_the_owners_image():
+def test_the_release_workflow_publishes_the_owners_image_once_with_its_sbom_and_provenance():
     doc = workflow(".github/workflows/release.yml")
     assert doc["on"]["push"]["tags"] == ["v*.*.*"] and "version" in doc["on"]["workflow_dispatch"]["inputs"]
     jobs = doc["jobs"]
     assert jobs["release"]["permissions"]["packages"] == "write"
     text = (ROOT / ".github/workflows/release.yml").read_text()
     assert "GITHUB_REPOSITORY_OWNER,," in text and "bash scripts/fetch-z3.sh" in text
-    assert "scripts/publish-release.sh \"$VERSION\" \"$OWNER\" --push" in text
+    steps = jobs["release"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    preflight = next(i for i, r in enumerate(runs) if "--preflight" in r)
+    built = next(i for i, s in enumerate(steps) if s.get("uses", "").startswith("docker/build-push-action@")
+                 and s["with"].get("load"))
+    checked = next(i for i, r in enumerate(runs) if "--prebuilt" in r)
+    pushed = [i for i, s in enumerate(steps) if s.get("with", {}).get("push")]
+    assert preflight < built < checked < pushed[0] and len(pushed) == 1
+    push = steps[pushed[0]]
+    assert push["if"] == "github.event_name == 'push'" and push["with"]["sbom"] is True
+    assert str(push["with"]["provenance"]).startswith("mode=max")
+    assert push["with"]["tags"] == "${{ steps.preflight.outputs.tags }}"  # vX.Y, vX only where newest
+    assert "--release" in runs[preflight] and "--release" in runs[checked]
     assert jobs["verify"]["needs"] == "release" and jobs["publish"]["needs"] == ["release", "verify"]
     assert jobs["publish"]["permissions"]["contents"] == "write"
+    assert "scripts/release.py moving" in "".join(s.get("run", "") for s in jobs["publish"]["steps"])
     publish = (ROOT / "scripts/publish-release.sh").read_text()
     assert 'image="ghcr.io/$owner/dspec2test-action"' in publish
-    assert 'tags+=("v${version%.*}" "v${version%%.*}")' in publish
+    assert "release.py moving" in publish and "never overwritten" in publish
+
+
+def test_every_job_has_a_time_limit_and_every_action_is_pinned_by_commit():
+    for path in sorted((ROOT / ".github/workflows").glob("*.yml")):
+        doc = workflow(f".github/workflows/{path.name}")
+        for name, job in doc["jobs"].items():
+            assert 0 < job["timeout-minutes"] <= 90, f"{path.name}: {name}"
+            for step in job["steps"]:
+                uses = step.get("uses", "./")
+                assert uses.startswith("./") or re.fullmatch(r"[\w.-]+/[\w.-]+@[0-9a-f]{40}", uses), uses
+        text = path.read_text()  # the version beside each pin, for people and for Dependabot
+        assert all(re.search(r"  # v\d+\.\d+\.\d+$", line) for line in text.splitlines() if "@" in line
+                   and re.search(r"uses: [\w.-]+/", line)), path.name
+    dependabot = yaml.safe_load((ROOT / ".github/dependabot.yml").read_text())
+    assert {u["package-ecosystem"] for u in dependabot["updates"]} == {"github-actions", "docker"}
 
 
 def test_everything_users_read_names_the_action_dspec2test_action():
