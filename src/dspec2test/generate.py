@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -18,6 +19,7 @@ from dspec2test.emit.tests_file import (
     Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, unbuildable, checks_for, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
+from dspec2test.gencache import Cache, Entry, keepable, member_key
 from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.model.exports import exported_only
@@ -66,6 +68,7 @@ class GenerateOptions:
     # hung on their definitions (Z3 4.8.12 can ignore both its resource limit and interrupts there)
     opaque_recursion: bool = False
     target: str = "py"  # the language the tests run in: externs with no code for it are not tested
+    cache_dir: str | None = None  # reuse members' tests from here and keep new ones here (gencache.py)
 
 
 RETRY_S = 40.0  # wall limit of that second try
@@ -80,6 +83,8 @@ class Generated:
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)  # parse errors, unsupported, caps
     inputs: tuple[str, ...] = ()  # what dafny builds beside the tests (the program, or its project file)
     files: tuple[str, ...] = ()  # every file of the program, as reports name them (the program first)
+    cached: tuple[str, ...] = ()  # the members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # the members looked up in the cache (0: no cache)
 
 
 # ---------------------------------------------------------------- the pipeline
@@ -107,20 +112,32 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     plans = [_Plan.of(path, options, factory, sources, files[i] if i < len(files) else None)
              for i, path in enumerate(paths)]
     gens = [g for plan in plans for g in plan.gens]
-    # the likely costliest first, so that the slowest member does not start last and run alone
-    order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
-    ran = _run([gens[i] for i in order], options)
+    cache = Cache(Path(options.cache_dir)) if options.cache_dir else None
+    keys = [member_key(g.contract, g.ctx.program, options) for g in gens] if cache else []
     results: list[Any] = [None] * len(gens)
+    for i, key in enumerate(keys):
+        if cache is not None and (hit := cache.load(key)) is not None:
+            results[i] = MemberResult(hit.tests, hit.cases, hit.entry, hit.diagnostics)
+    hits = frozenset(i for i, r in enumerate(results) if r is not None)
+    # the likely costliest first, so that the slowest member does not start last and run alone
+    order = sorted((i for i in range(len(gens)) if i not in hits), key=lambda i: -gens[i].cost)
+    ran = _run([gens[i] for i in order], options)
     for i, r in zip(order, ran):
         results[i] = r
     if solver_factory is None:
         results = _retried(gens, results, options)
     out, start = [], 0
     for plan in plans:
-        mine = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(plan.gens, results[start:start + len(plan.gens)])]
+        span = range(start, start + len(plan.gens))
+        mine = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(plan.gens, results[span.start:span.stop])]
         if options.probe:
-            mine = _probed(plan, mine, options)
-        out.append(plan.assemble(mine))
+            mine = _probed(plan, mine, options, frozenset(i - start for i in span if i in hits))
+        for i, m in zip(span, mine):
+            entry = Entry(m.tests, m.cases, m.entry, m.diagnostics)
+            if cache is not None and i not in hits and keepable(entry):
+                cache.store(keys[i], entry)
+        cached = tuple(plan.gens[i - start].contract.name for i in span if i in hits)
+        out.append(replace(plan.assemble(mine), cached=cached, looked_up=len(span) if cache else 0))
         start += len(plan.gens)
     return out
 
@@ -167,11 +184,13 @@ def _retried(gens: Sequence["MemberGeneration"], results: list[Any], options: Ge
     return out
 
 
-def _probed(plan: "_Plan", results: list["MemberResult"], options: GenerateOptions) -> list["MemberResult"]:
+def _probed(plan: "_Plan", results: list["MemberResult"], options: GenerateOptions,
+            cached: frozenset[int] = frozenset()) -> list["MemberResult"]:
     """The members whose contract reaches a recursive function, with tests whose checks cannot be
-    evaluated in time generated again with the unbounded boundary pulled in, or left out (probe.py)."""
+    evaluated in time generated again with the unbounded boundary pulled in, or left out (probe.py).
+    `cached`: members whose results came from the cache, probed when they were kept."""
     chosen = [i for i, (g, r) in enumerate(zip(plan.gens, results))
-              if r.cases and probeable(g.contract, g.ctx.program)]
+              if i not in cached and r.cases and probeable(g.contract, g.ctx.program)]
     if not chosen:
         return results
     out = list(results)

@@ -18,6 +18,8 @@ from dspec2test.run.runner import Progress
 class Tested:
     result: RunResult  # the run's verdicts, then one not-tested verdict per selected member without a test
     diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
+    cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # members looked up in the cache (0: no cache)
 
     @property
     def parse_error(self) -> bool:
@@ -35,7 +37,7 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return Tested(result, generated.diagnostics)
+    return Tested(result, generated.diagnostics, generated.cached, generated.looked_up)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

@@ -40,6 +40,7 @@ CONFIG_KEYS: dict[str, str] = {
     "fail_on": "failures | errors | never",
     "fail_on_empty": "fail when no affected member got a test",
     "reporter": "review | check | summary | annotations",
+    "cache_dir": "folder where generated tests are kept between runs",
 }
 
 
@@ -66,6 +67,7 @@ class Settings:
     fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW
     shard: tuple[int, int] = (1, 1)
+    cache_dir: str = ""  # relative to the checkout; "" keeps nothing
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -125,7 +127,7 @@ def _convert(key: str, value):
             return Reporter(text)
         except ValueError:
             raise InputError(f"input reporter: expected {CONFIG_KEYS['reporter']}, got {text!r}") from None
-    if key == "target":
+    if key in ("target", "cache_dir"):
         return text
     if key == "shard":
         return parse_shard(text)
@@ -146,6 +148,7 @@ def settings_from(inputs: ActionInputs, config: dict) -> Settings:
         fail_on_empty=inputs.fail_on_empty,
         reporter=inputs.reporter,
         shard=inputs.shard,
+        cache_dir=inputs.cache_dir,
     )
     overrides = {k: v for k, v in config.items() if k not in inputs.explicit}
     return replace(base, **overrides)

@@ -60,6 +60,8 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec("results", "", "Publish these results (a json_path file of an earlier run) instead of testing."),
     InputSpec("event_path", "", "Event JSON to use instead of GITHUB_EVENT_PATH (for workflow_run publishing)."),
     InputSpec("write_delay", "1", "Seconds to wait between two write requests to GitHub."),
+    InputSpec("cache_dir", "", "Folder (in the workspace) where generated tests are kept between runs, for "
+              "`actions/cache` to hold; a member whose contract and program did not change skips generation."),
 )
 
 DEFAULTS: dict[str, str] = {spec.name: spec.default for spec in INPUTS}
@@ -92,6 +94,7 @@ class ActionInputs:
     results: str
     event_path: str
     write_delay: float
+    cache_dir: str
     explicit: frozenset[str]  # inputs whose value differs from the default (they win over the config)
 
 
@@ -131,6 +134,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         results=raw["results"],
         event_path=raw["event_path"],
         write_delay=parse_float("write_delay", raw["write_delay"], minimum=0.0),
+        cache_dir=raw["cache_dir"],
         explicit=frozenset(k for k, v in raw.items() if v != DEFAULTS[k]),
     )
 

@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
+from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
 from dspec2test.toolchain import DEFAULT_TARGET
@@ -38,6 +39,13 @@ class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     report: str = ""  # the terminal report of `run`, when the pipeline has one
+    cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # members looked up in the cache (0: no cache)
+
+    @property
+    def cache_line(self) -> str:
+        """What the cache saved, for the terminal and the job summary ("" without a cache)."""
+        return hits_line(self.cached, self.looked_up)
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
@@ -49,6 +57,7 @@ def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
             max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
+            cache_dir=str(root / settings.cache_dir) if settings.cache_dir else None,
         ),
         timeout=settings.timeout,
         target=settings.target,

@@ -19,7 +19,7 @@ from dspec2test.run import RunOptions
 
 
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
-    verdicts, diagnostics, reports = [], [], []
+    verdicts, diagnostics, reports, cached, looked_up = [], [], [], [], 0
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
     broken: set[str] = set()  # programs Dafny could not build: their guests are tried in their own
     queue = programs_of(targets, options.root)
@@ -49,9 +49,11 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         result = replace(tested.result, program=group.root, verdicts=tuple(
             replace(v, file=relative(v.file, options.root)) for v in tested.result.verdicts))
         verdicts += result.verdicts
+        cached += tested.cached
+        looked_up += tested.looked_up
         diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors]
         reports.append(render(result))
-    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports))
+    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports), tuple(cached), looked_up)
 
 
 @dataclass

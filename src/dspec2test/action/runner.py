@@ -51,6 +51,7 @@ class Tested:
     touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
     notes: list[str] = field(default_factory=list)
     toolchain: str = ""  # which Z3 Dafny verifies with, when this run tested anything
+    cache: str = ""  # what the cache of generated tests saved (PipelineResult.cache_line)
 
 
 def run_action(ctx: Context, pipeline: Pipeline) -> int:
@@ -181,10 +182,13 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         targets = choice.targets()
         result = run_pipeline(pipeline, targets, pipeline_options(settings, root))
         ctx.out.write(result.report)
+        if result.cache_line:
+            ctx.out.write(f"dspec2test: {result.cache_line}\n")
         diagnostics = list(choice.diagnostics) + list(result.diagnostics)
         verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
     return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes,
-                  f"Dafny verifies with {z3_description(find_toolchain().z3)}.")
+                  f"Dafny verifies with {z3_description(find_toolchain().z3)}.",
+                  f"Generation: {result.cache_line}." if result.cache_line else "")
 
 
 def _has_commit(git: Git, sha: str) -> bool:
@@ -239,7 +243,7 @@ def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None)
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
     return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
                           members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members],
-                          footer=[tested.toolchain] if tested.toolchain else [])
+                          footer=[line for line in (tested.cache, tested.toolchain) if line])
 
 
 def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:

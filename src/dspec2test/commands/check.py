@@ -30,9 +30,9 @@ from dspec2test.report.junit import junit_xml
 
 # configuration keys that apply locally (the reporter is the action's business)
 FROM_CONFIG = ("include", "exclude", "bva", "fdnf", "simplify", "repeat", "timeout", "solver_timeout",
-               "max_partitions", "target", "fail_on", "fail_on_empty")
+               "max_partitions", "target", "fail_on", "fail_on_empty", "cache_dir")
 # flags that, given on the command line, win over the configuration file
-FLAGS = ("bva", "fdnf", "simplify", "repeat", "timeout", "target")
+FLAGS = ("bva", "fdnf", "simplify", "repeat", "timeout", "target", "cache_dir")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +56,8 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per dafny test run")
     parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
                         help=f"Dafny compilation target (default {DEFAULT_TARGET})")
+    parser.add_argument("--cache-dir", default="", metavar="DIR",
+                        help="reuse generated tests from DIR and keep new ones there (default: none)")
 
 
 def settings_of(args: argparse.Namespace, config: Mapping[str, object], paths: tuple[str, ...]) -> Settings:
@@ -65,7 +67,7 @@ def settings_of(args: argparse.Namespace, config: Mapping[str, object], paths: t
     settings = Settings(
         paths=paths or ("**/*.dfy",),
         bva=args.bva, fdnf=args.fdnf, simplify=args.simplify, repeat=args.repeat,
-        timeout=args.timeout, target=args.target,
+        timeout=args.timeout, target=args.target, cache_dir=args.cache_dir,
     )
     given = {k for k in FLAGS if getattr(args, k) != Settings.__dataclass_fields__[k].default}
     return replace(settings, **{k: v for k, v in config.items() if k not in given and k in FROM_CONFIG})
@@ -174,6 +176,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
         out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method}{part}: {detail or v.message}\n")
     if verdicts:
         out.write(f"dspec2test: {Totals.of(verdicts).sentence()}\n")
+    if result.cache_line:
+        out.write(f"dspec2test: {result.cache_line}\n")
     members = choice.member_records()
     if args.json:
         Path(args.json).write_text(results_file.dumps(verdicts, members, list(result.diagnostics)), encoding="utf-8")

@@ -16,6 +16,7 @@ from typing import TextIO
 
 from dspec2test.commands import BVA_EXTREME
 from dspec2test.errors import Diagnostic, Severity
+from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions, Generated, generate_all
 
 
@@ -43,6 +44,9 @@ def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--member-timeout", type=float, default=d.member_timeout_s, metavar="S",
                         help="wall limit of one member's generation in seconds; a member stopped by it keeps "
                              "the tests solved before (default %(default)g)")
+    parser.add_argument("--cache-dir", default=d.cache_dir, metavar="DIR",
+                        help="reuse generated tests from DIR and keep new ones there, one file per member keyed by its "
+                             "contract, the program it reaches, the options and the tool (default: none)")
 
 
 def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None,
@@ -51,7 +55,8 @@ def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | N
     return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
                            simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
                            length_limit=args.length_limit, timeout_s=d.timeout_s if timeout_s is None else timeout_s,
-                           unverified=unverified, jobs=max(1, args.jobs), member_timeout_s=args.member_timeout)
+                           unverified=unverified, jobs=max(1, args.jobs), member_timeout_s=args.member_timeout,
+                           cache_dir=args.cache_dir or None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -116,6 +121,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         write_tests(result, destination, out)
     entries = [e for r in results for e in r.manifest["methods"]]
+    looked_up = sum(r.looked_up for r in results)
+    if looked_up:
+        err.write(f"dspec2test: {hits_line([m for r in results for m in r.cached], looked_up)}\n")
     nothing_read = unreadable and not entries  # the parse errors say it all: no member is "missing"
     missing = [] if nothing_read else [m for m in args.method if not any(
         e["name"] == m or e["name"].split(".")[-1] == m for e in entries)]

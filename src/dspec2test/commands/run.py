@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from dspec2test.emit.metadata import read_metadata
+from dspec2test.gencache import hits_line
 from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
 from dspec2test.records import TestCase
 from dspec2test.report.gate import Decision, add_gate_arguments, decide, gate_from
@@ -76,6 +77,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tested = run_program(str(program), generation_options(args, unverified), options, TerminalProgress(err))
         for diagnostic in tested.diagnostics:
             err.write(diagnostic.render() + "\n")
+        if tested.looked_up:
+            err.write(f"{program}: {hits_line(tested.cached, tested.looked_up)}\n")
         if tested.parse_error:
             return 2
         result = tested.result
