@@ -13,9 +13,10 @@
 # --preflight: stop after those checks (nothing built). --prebuilt: the image $IMAGE:vX.Y.Z is built
 # already (the workflow builds it with buildx): check it without building.
 # Tags pushed are written as `tags=` (comma-separated) to $GITHUB_OUTPUT when that is set.
-# Environment: ENGINE (docker, else podman), BUILD_FLAGS (more `build` flags; where no registry is
-# reachable: "--network host --build-arg SDK_IMAGE=localhost/dotnet-sdk-local:bookworm ..."), SOURCE (the
-# repository's URL, for the image's label), Z3 (the Z3 version the image must verify with: 4.12.1 unless "any").
+# Environment: VARIANT (py, the default image; cs, the SDK variant: its tags end in -cs and its check runs
+# the C# target), ENGINE (docker, else podman), BUILD_FLAGS (more `build` flags; where no registry is
+# reachable: "--network host -f Dockerfile.local", a copy naming local bases), SOURCE (the repository's
+# URL, for the image's label), Z3 (the Z3 version the image must verify with: 4.12.1 unless "any").
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,21 +36,23 @@ if [ -n "${ENGINE:-}" ]; then engine="$ENGINE"; elif command -v docker >/dev/nul
 read -r -a build_flags <<< "${BUILD_FLAGS:-}"
 want_z3="${Z3:-4.12.1}"
 image="ghcr.io/$owner/dspec2test-action"
+variant="${VARIANT:-py}"
+case "$variant" in py) suffix="" ;; cs) suffix="-cs" ;; *) echo "VARIANT=$variant: py or cs" >&2; exit 2 ;; esac
 
 step() { printf '==> %s\n' "$*"; }
 fail() { printf 'publish-release: %s\n' "$*" >&2; exit 1; }
 
-step "$image:v$version is not released yet"
-if answer=$("$engine" manifest inspect "$image:v$version" 2>&1); then
-  fail "$image:v$version exists already: a release is never overwritten (release a new version instead)"
+step "$image:v$version$suffix is not released yet"
+if answer=$("$engine" manifest inspect "$image:v$version$suffix" 2>&1); then
+  fail "$image:v$version$suffix exists already: a release is never overwritten (release a new version instead)"
 elif grep -qiE 'no such manifest|manifest unknown|not found|does not exist|no such image' <<< "$answer"; then
   echo "not in the registry: good"
 elif "$release" && [ -n "$(git tag --list 'v*.*.*' | grep -vx "v$version" || true)" ]; then
-  fail "cannot tell whether $image:v$version exists, so it is not pushed: $answer"
+  fail "cannot tell whether $image:v$version$suffix exists, so it is not pushed: $answer"
 elif "$release"; then  # the first release: a registry may refuse to speak of a package not made yet
   echo "the first release: $image is not in the registry yet ($answer)"
 else
-  echo "dry run: cannot tell whether $image:v$version exists ($answer)"
+  echo "dry run: cannot tell whether $image:v$version$suffix exists ($answer)"
 fi
 
 step "the checkout is release v$version of $image"
@@ -60,7 +63,8 @@ if ! python3 scripts/release.py check "$version" --owner "$owner"; then
 fi
 
 read -r -a moving <<< "$(python3 scripts/release.py moving "$version")"
-tags=("v$version" "${moving[@]}")
+tags=()
+for tag in "v$version" "${moving[@]}"; do tags+=("$tag$suffix"); done
 refs=()
 for tag in "${tags[@]}"; do refs+=("$image:$tag"); done
 echo "tags: ${tags[*]} (vX.Y and vX move only to the newest release of their line)"
@@ -69,21 +73,21 @@ if [ -n "${GITHUB_OUTPUT:-}" ]; then (IFS=,; echo "tags=${refs[*]}") >> "$GITHUB
 
 started=$(date +%s)
 if "$prebuilt"; then
-  step "$image:v$version as built"
-  "$engine" image inspect "$image:v$version" >/dev/null || fail "no image $image:v$version to check (--prebuilt)"
+  step "$image:v$version$suffix as built"
+  "$engine" image inspect "$image:v$version$suffix" >/dev/null || fail "no image $image:v$version$suffix to check (--prebuilt)"
 else
-  step "build $image:v$version with $engine"
-  "$engine" build "${build_flags[@]}" \
+  step "build $image:v$version$suffix with $engine"
+  "$engine" build "${build_flags[@]}" --target "$variant" \
     --label "org.opencontainers.image.source=${SOURCE:-https://github.com/$owner/dspec2test-action}" \
     --label "org.opencontainers.image.version=$version" \
     --label "org.opencontainers.image.description=dspec2test: tests from Dafny contracts, as a GitHub Action" \
-    -t "$image:v$version" .
+    -t "$image:v$version$suffix" .
 fi
 built=$(( $(date +%s) - started ))
-size=$("$engine" image inspect --format '{{.Size}}' "$image:v$version")
+size=$("$engine" image inspect --format '{{.Size}}' "$image:v$version$suffix")
 
 step "doctor in the image"
-doctor=$("$engine" run --rm --entrypoint /app/.venv/bin/dspec2test "$image:v$version" doctor) \
+doctor=$("$engine" run --rm --entrypoint /app/.venv/bin/dspec2test "$image:v$version$suffix" doctor) \
   || fail "dspec2test doctor fails in the image: $doctor"
 echo "$doctor"
 z3_line=$(grep '^z3 (dafny verifies)' <<< "$doctor" | awk '{print $4, $5}')  # "4.12.1 (/path)"
@@ -91,7 +95,7 @@ if [ "$want_z3" != any ] && [ "${z3_line%% *}" != "$want_z3" ]; then
   fail "the image's Dafny verifies with $z3_line, not Z3 $want_z3 (run scripts/fetch-z3.sh before building)"
 fi
 for module in pytest hypothesis matplotlib; do
-  if "$engine" run --rm --entrypoint /app/.venv/bin/python "$image:v$version" -c "import $module" 2>/dev/null; then
+  if "$engine" run --rm --entrypoint /app/.venv/bin/python "$image:v$version$suffix" -c "import $module" 2>/dev/null; then
     fail "the test-only package $module is in the image"
   fi
 done
@@ -113,7 +117,7 @@ set +e
   -e HOME=/github/home -e GITHUB_ACTIONS=true -e GITHUB_WORKSPACE=/github/workspace \
   -e GITHUB_EVENT_NAME=workflow_dispatch -e GITHUB_EVENT_PATH=/github/workflow/event.json \
   -e GITHUB_OUTPUT=/github/file_commands/output -e GITHUB_STEP_SUMMARY=/github/file_commands/summary \
-  -e INPUT_REPORTER=summary -e INPUT_FAIL_ON=never "$image:v$version"
+  -e INPUT_REPORTER=summary -e INPUT_FAIL_ON=never -e INPUT_TARGET="$variant" "$image:v$version$suffix"
 code=$?
 set -e
 ran=$(( $(date +%s) - started ))
@@ -129,7 +133,7 @@ fi
 
 step "tags"
 for ref in "${refs[@]}"; do
-  [ "$ref" = "$image:v$version" ] || "$engine" tag "$image:v$version" "$ref"
+  [ "$ref" = "$image:v$version$suffix" ] || "$engine" tag "$image:v$version$suffix" "$ref"
   if "$release"; then echo "to push: $ref"; else echo "dry run: would push $ref"; fi
 done
 

@@ -10,18 +10,45 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
-DIGEST = re.compile(r"^FROM mcr\.microsoft\.com/dotnet/sdk:8\.0-bookworm-slim@sha256:[0-9a-f]{64}$")
+DIGEST = re.compile(r"^FROM mcr\.microsoft\.com/dotnet/(sdk|runtime):8\.0-bookworm-slim@sha256:[0-9a-f]{64} AS \1$")
 
 
-def test_dockerfile_pins_its_base_and_runs_the_ci_setup_script_for_the_product_only():
+def stages(text: str) -> dict[str, list[str]]:
+    """The Dockerfile's instructions by stage name (continuation lines joined)."""
+    out: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in text.replace("\\\n", " ").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("FROM "):
+            current = out.setdefault(line.split()[-1], [])
+        current.append(line)
+    return out
+
+
+def test_dockerfile_pins_its_bases_and_runs_the_ci_setup_script_for_the_product_only():
     text = (ROOT / "Dockerfile").read_text()
     lines = [line for line in text.splitlines() if line and not line.startswith("#")]
-    assert DIGEST.match(lines[0]), lines[0]
+    assert DIGEST.match(lines[0]) and DIGEST.match(lines[1]), lines[:2]  # literal: Dependabot updates them
     assert "bash /app/scripts/setup.sh --product" in text
-    assert 'ENTRYPOINT ["/app/entrypoint/entrypoint.sh"]' in text
     assert not [line for line in lines if line.startswith(("USER", "WORKDIR"))]
+    by_stage = stages(text)
+    assert list(by_stage)[-1] == "py" and by_stage["py"] == ["FROM app AS py"]  # the default build
+    assert by_stage["app"][0] == "FROM runtime AS app" and by_stage["cs"][0] == "FROM sdk AS cs"
+    for name in ("app", "cs"):
+        steps = by_stage[name]
+        assert 'ENTRYPOINT ["/app/entrypoint/entrypoint.sh"]' in steps, name
+        # the toolchain layers first, the sources after them: an edit of the sources rebuilds little
+        packages = next(i for i, s in enumerate(steps) if "--only=packages" in s)
+        dafny = next(i for i, s in enumerate(steps) if s.startswith("COPY --from=dafny"))
+        sources = next(i for i, s in enumerate(steps) if s in ("COPY . /app", "COPY --from=app /app /app"))
+        assert packages < dafny < sources, name
+    assert any("--only=dafny" in s for s in by_stage["dafny"]) and by_stage["dafny"][0] == "FROM sdk AS dafny"
     # GitHub sets HOME=/github/home: the C# packages must live where NuGet finds them whatever HOME is
-    assert "NUGET_PACKAGES=/app/.nuget/packages" in text and "ENV RestoreSources=/app/.nuget/packages" in text
+    cs = "\n".join(by_stage["cs"])
+    assert "NUGET_PACKAGES=/app/.nuget/packages" in cs and "ENV RestoreSources=/app/.nuget/packages" in cs
+    assert cs.index("dafny test --no-verify --target cs") < cs.index("COPY --from=app /app /app")
+    assert "DSPEC2TEST_IMAGE_VARIANT=py" in "\n".join(by_stage["app"]) and "DSPEC2TEST_IMAGE_VARIANT=cs" in cs
     setup = (ROOT / "scripts/setup.sh").read_text()
     assert 'DAFNY_VERSION="4.11.0"' in setup and " z3 " in setup
     product = re.search(r"PRODUCT_PACKAGES=\(([^)]*)\)", setup).group(1).split()
