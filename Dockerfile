@@ -70,8 +70,11 @@ RUN printf 'method {:test} Warm() { expect 1 + 1 == 2; }\n' > /tmp/warm.dfy \
 # From now on restores take those packages from there alone (an MSBuild property from the environment):
 # without it NuGet still asks its online feed on every run, and fails where the network is closed.
 ENV RestoreSources=/app/.nuget/packages
-COPY --from=app /app /app
-RUN bash /app/scripts/setup.sh --product && rm -rf /var/lib/apt/lists/* && find /tmp -mindepth 1 -delete
+COPY . /app
+RUN bash /app/scripts/setup.sh --product \
+    && rm -rf /var/lib/apt/lists/* \
+    && find /tmp -mindepth 1 -delete \
+    && chmod +x /app/entrypoint/entrypoint.sh
 ENTRYPOINT ["/app/entrypoint/entrypoint.sh"]
 
 # ---- the default: `docker build .` and `image: Dockerfile` give the py image

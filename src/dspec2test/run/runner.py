@@ -34,6 +34,9 @@ from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
 
 
+NO_SDK = "No .NET SDKs were found"  # what dotnet says when asked to build where only its runtime is
+
+
 @dataclass(frozen=True)
 class RunOptions:
     target: str = DEFAULT_TARGET
@@ -222,6 +225,10 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...], build: Attemp
                    options: RunOptions) -> tuple[dict[str, Verdict], dict]:
     if build.build_timed_out:
         why = f"timed out: dafny did not finish compiling within {options.compile_timeout_s:g} s"
+        return {tc.name: base_verdict(tc, Status.NOT_TESTED, why) for tc in cases}, {}
+    if not errors and NO_SDK in build.build_output:
+        why = (f"not run: target {options.target} builds with the .NET SDK, which is not installed here "
+               f"(the action's default image has the .NET runtime only: `target: cs` needs its -cs variant)")
         return {tc.name: base_verdict(tc, Status.NOT_TESTED, why) for tc in cases}, {}
     if not errors:
         tail = " | ".join(line.strip() for line in build.build_output.strip().splitlines()[-3:])
