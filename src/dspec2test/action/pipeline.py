@@ -13,6 +13,7 @@ from typing import Callable, Sequence
 from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
+from dspec2test.options import jobs_for, option
 from dspec2test.records import Verdict
 from dspec2test.toolchain import DEFAULT_TARGET
 
@@ -48,7 +49,9 @@ def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
         root=root,
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
-            max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
+            max_partitions=settings.max_partitions, length_limit=settings.length_limit,
+            timeout_s=settings.solver_timeout, member_timeout_s=settings.member_timeout,
+            jobs=jobs_for(settings.jobs),
         ),
         timeout=settings.timeout,
         target=settings.target,
@@ -79,6 +82,9 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags.append("--simplify")
     if gen.repeat != 1 and gen.bva is None:
         flags += ["--repeat", str(gen.repeat)]
+    for name, value in (("length_limit", gen.length_limit), ("max_partitions", gen.max_partitions)):
+        if value != option(name).default:
+            flags += [option(name).cli_flag, str(value)]
     if options.target != DEFAULT_TARGET:
         flags += ["--target", options.target]
     return flags

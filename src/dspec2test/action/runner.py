@@ -113,7 +113,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     _append(env.get("GITHUB_STEP_SUMMARY"), text)
     if inputs.summary_path:
         _write(workspace / inputs.summary_path, text)
-        written["summary_file"] = inputs.summary_path
+        written["summary_path"] = written["summary_file"] = inputs.summary_path
     _append(env.get("GITHUB_OUTPUT"), _outputs(tested, decision, written, reported))
     for reason in decision.reasons:
         ctx.err.write(f"dspec2test: gate: {reason}\n")
@@ -270,7 +270,8 @@ def _outputs(tested: Tested, decision: Decision, written: dict[str, str], report
         "tests": totals.tests, "passed": totals.passed, "failed": totals.count(Status.FAILED),
         "not_passing": totals.not_passing, "methods": totals.methods, "affected": len(tested.members),
         "conclusion": decision.conclusion.value,
-        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_file")},
+        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_path",
+                                                   "summary_file")},
         "review_url": reported.review_url, "check_url": reported.check_url,
     }
     return "".join(f"{k}={v}\n" for k, v in values.items())
