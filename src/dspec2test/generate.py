@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
@@ -18,7 +19,7 @@ from dspec2test.emit.tests_file import (
     Checks, EmitContext, checks_of, emit_file, emit_test, modules_to_open, unbuildable, checks_for, test_name,
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
-from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
+from dspec2test.isolate import Done, Failed, Limits, Report, ignore_done, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
@@ -85,19 +86,37 @@ class Generated:
 # ---------------------------------------------------------------- the pipeline
 
 
+class GenerationProgress(Protocol):
+    """Hears how generation goes, for a progress display (report/terminal.py)."""
+
+    def generating(self, members: int) -> None: ...
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None: ...
+
+
+class _Quiet:
+    def generating(self, members: int) -> None:
+        pass
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None:
+        pass
+
+
 def generate(path: str, options: GenerateOptions = GenerateOptions(),
-             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None) -> Generated:
+             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None,
+             progress: GenerationProgress | None = None) -> Generated:
     """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
 
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` manifest entries and diagnostics, and the others go on.
     """
-    return generate_all((path,), options, solver_factory, files=(files,))[0]
+    return generate_all((path,), options, solver_factory, files=(files,), progress=progress)[0]
 
 
 def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
                  solver_factory: SolverFactory | None = None, sources: Sources | None = None,
-                 files: Sequence[frozenset[str] | None] = ()) -> list[Generated]:
+                 files: Sequence[frozenset[str] | None] = (),
+                 progress: GenerationProgress | None = None) -> list[Generated]:
     """`generate` for several programs, one result each in the order given. The members of all of them
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
     while another program's five wait their turn. `files[i]`: the files of program i whose members are
@@ -109,7 +128,17 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     gens = [g for plan in plans for g in plan.gens]
     # the likely costliest first, so that the slowest member does not start last and run alone
     order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
-    ran = _run([gens[i] for i in order], options)
+    progress = progress or _Quiet()
+    progress.generating(len(gens))
+    ordered = [gens[i] for i in order]
+
+    def done(k: int, result: Any, seconds: float) -> None:
+        got = result.partial if isinstance(result, Failed) else result
+        tests = len(got.cases) if isinstance(got, MemberResult) else 0
+        progress.member_done(ordered[k].contract.name, tests, seconds,
+                             result.reason if isinstance(result, Failed) else None)
+
+    ran = _run(ordered, options, done)
     results: list[Any] = [None] * len(gens)
     for i, r in zip(order, ran):
         results[i] = r
@@ -125,11 +154,17 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     return out
 
 
-def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions) -> list[Any]:
+def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions, done: Done | None = None) -> list[Any]:
     if options.isolate:
         jobs = [functools.partial(_afresh, g) for g in gens]
-        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s))
-    return [g.result(ignore_report) for g in gens]
+        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s), done or ignore_done)
+    out = []
+    for k, g in enumerate(gens):
+        start = time.monotonic()
+        out.append(g.result(ignore_report))
+        if done is not None:
+            done(k, out[-1], time.monotonic() - start)
+    return out
 
 
 def _afresh(gen: "MemberGeneration", report: Report) -> "MemberResult":

@@ -56,7 +56,8 @@ def test_runs_only_affected_and_writes_reports(repo, tmp_path):
                                 "--summary", str(tmp_path / "out" / "summary.md")], asked)
     assert code == 1
     assert ("prog.dfy", "Untouched") not in asked and ("prog.dfy", "Abs") in asked
-    assert "prog.dfy:7: failed: Abs partition 2 (x >= 0): inputs x = 0" in out
+    # the recap: one line per broken clause, failures first, each with its first failing input
+    assert "  prog.dfy:7: Abs: failed: r >= 0 (line 7) on 1 of 3 tests; first on x = 0: actual r = -1" in out
     assert "8 tests, 4 passed, 4 not passing" in out
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["summary"]["tests"] == 8 and {m["name"] for m in data["members"]} >= {"Abs", "Max"}

@@ -14,6 +14,7 @@ from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.options import jobs_for, option
+from dspec2test.pipeline import TestingProgress
 from dspec2test.records import Verdict
 from dspec2test.toolchain import DEFAULT_TARGET
 
@@ -32,20 +33,24 @@ class PipelineOptions:
     generate: GenerateOptions = field(default_factory=GenerateOptions)
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
+    progress: TestingProgress | None = field(default=None, compare=False)  # generation and runs, as they go
 
 
 @dataclass(frozen=True)
 class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
-    report: str = ""  # the terminal report of `run`, when the pipeline has one
+    report: str = ""  # the terminal report of `run` for each program, when the pipeline has one
+    generation_s: float = 0.0  # wall time spent generating tests
+    execution_s: float = 0.0  # wall time spent building and running them
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
 
 
-def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
+def pipeline_options(settings: Settings, root: Path, progress: TestingProgress | None = None) -> PipelineOptions:
     return PipelineOptions(
+        progress=progress,
         root=root,
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,

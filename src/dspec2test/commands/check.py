@@ -25,9 +25,11 @@ from dspec2test.errors import Diagnostic
 from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, SELECTION, Door, OptionError, option
 from dspec2test.records import Verdict
 from dspec2test.report import sarif, summary
-from dspec2test.report.findings import MEMBER, Totals, group
+from dspec2test.pipeline import TestingProgress
+from dspec2test.report.findings import Totals, group
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.junit import junit_xml
+from dspec2test.report.terminal import TerminalProgress, recap_lines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -85,7 +87,7 @@ class Checked:
 
 def check_change(git: Git, base: str, head: str | None, settings: Settings, pipeline: Pipeline = real_pipeline,
                  read: MemberReader | None = None, chosen: Callable[[Choice], None] | None = None,
-                 run: bool = True) -> Checked:
+                 run: bool = True, progress: TestingProgress | None = None) -> Checked:
     """Test the members the change from base to head affects (head None: the working tree), as the
     action would on a pull request. `chosen` sees the choice before anything runs (check prints it
     then, since testing takes a while). Raises GitError."""
@@ -99,7 +101,7 @@ def check_change(git: Git, base: str, head: str | None, settings: Settings, pipe
             chosen(choice)
         if not run:
             return Checked(choice, (), PipelineResult(), Timings(selected - start), ran=False)
-        result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root))
+        result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root, progress))
         verdicts = choice.complete([_inside(choice.normalise(v, root), root) for v in result.verdicts],
                                    list(choice.diagnostics) + list(result.diagnostics))
     return Checked(choice, tuple(verdicts), result, Timings(selected - start, time.monotonic() - selected))
@@ -138,7 +140,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
             out.write("dspec2test: no affected member with a contract\n")
 
     try:
-        checked = check_change(git, args.base, args.head, settings, pipeline, read, chosen=show, run=not args.list)
+        checked = check_change(git, args.base, args.head, settings, pipeline, read, chosen=show, run=not args.list,
+                               progress=TerminalProgress(err))
     except GitError as exc:
         err.write(f"dspec2test: {exc}\n")
         return 2
@@ -147,20 +150,12 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     choice, result, verdicts = checked.choice, checked.result, list(checked.verdicts)
     for d in result.diagnostics:
         err.write(d.render() + "\n")
-    findings, _ = group(verdicts)
     out.write(result.report)
-    for f in findings:
-        if result.report and f.partition != MEMBER:
-            continue  # run's own report already says all this
-        v = f.first
-        detail = ", ".join(x for x in (
-            "inputs " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()) if v.inputs else "",
-            f"expected {v.expected}" if v.expected else "", f"actual {v.actual}" if v.actual else "",
-            f"clause {v.clause}" if v.clause else "") if x)
-        part = "" if f.partition == MEMBER else f" partition {f.partition}" + (f" ({v.label})" if v.label else "")
-        out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method}{part}: {detail or v.message}\n")
+    out.write("".join(line + "\n" for line in recap_lines(verdicts)))  # after every program's own report
     if verdicts:
-        out.write(f"dspec2test: {Totals.of(verdicts).sentence()}\n")
+        t = checked.timings
+        out.write(f"dspec2test: {Totals.of(verdicts).sentence()} (selection {t.select_s:.1f} s, generation "
+                  f"{result.generation_s:.1f} s, execution {result.execution_s:.1f} s, total {t.total_s:.1f} s)\n")
     members = choice.member_records()
     decision = decide(settings.gate, verdicts, choice.changed_errors())
     write_reports(reports, verdicts, members, list(result.diagnostics), decision)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import TextIO
 
@@ -36,9 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_option_flags(parser, REPORT_FILES, help_overrides={"json_path": "write the verdicts as JSON"})
     parser.add_argument("--unverified", action="store_true",
                         help="only the members that fail `dafny verify`, plus {:testEntry} ones")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="list every test, not only those that did not pass")
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    start = time.monotonic()
     try:
         values = flag_values(args, GENERATION + RUNNING + GATE)
         values.update(given_flags(args, REPORT_FILES))  # a report file only when asked
@@ -61,6 +65,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
             return _verdict(decide(gate, ()), err)
     options = RunOptions(target=str(values["target"]), timeout_s=float(values["timeout"]))  # type: ignore[arg-type]
+    generation_s = None
     if args.tests:
         loaded = _load_tests(args, program, unverified, err)
         if isinstance(loaded, int):
@@ -77,11 +82,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(diagnostic.render() + "\n")
         if tested.parse_error:
             return 2
-        result = tested.result
+        result, generation_s = tested.result, tested.generation_s
         if not result.verdicts:
             out.write(f"{program}: no member with a contract to test\n")
             return _verdict(decide(gate, ()), err)
-    out.write(render(result))
+    out.write(render(result, generation_s, time.monotonic() - start, verbose=args.verbose))
     write_reports(values, result, err)
     if result.program_broken:
         return 2
