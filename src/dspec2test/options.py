@@ -138,6 +138,8 @@ def _parse(o: Option, value: object, where: str) -> object:
             number = float(text)
         except ValueError:
             raise OptionError(f"{where}: expected a number of seconds, got {text!r}") from None
+        if o.minimum is not None:
+            return _at_least(o, number, where)
         if number <= 0:
             raise OptionError(f"{where}: must be positive, got {text}")
         return number
@@ -256,7 +258,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("event_path", Kind.PATH, "", "Event JSON to use instead of GITHUB_EVENT_PATH (for workflow_run "
            "publishing).", frozenset({Door.INPUT}), no_door="publishing from a workflow_run only"),
     Option("write_delay", Kind.SECONDS, 1.0, "Seconds to wait between two write requests to GitHub.",
-           frozenset({Door.INPUT}), no_door="paces requests to GitHub only"),
+           frozenset({Door.INPUT}), minimum=0, no_door="paces requests to GitHub only"),
 )
 
 BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}

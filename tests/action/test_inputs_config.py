@@ -56,6 +56,7 @@ def test_unset_inputs_take_the_defaults():
     assert inputs.paths == ("**/*.dfy",) and inputs.shard == (1, 1) and settings.bva is None
     assert settings.timeout == 60.0 and settings.target == "py" and inputs.given == frozenset()
     assert inputs.junit_path == "dspec2test-junit.xml" and inputs.check_name == "dspec2test"
+    assert read_inputs({"INPUT_WRITE_DELAY": "0"}).write_delay == 0.0  # no pause: allowed, unlike a 0 s timeout
 
 
 def test_an_empty_input_is_not_given_but_an_empty_report_path_writes_no_report():
