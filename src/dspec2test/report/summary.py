@@ -59,7 +59,7 @@ def cases_table(f: Finding, limit: int = MAX_CASES) -> list[str]:
     expected = any(expected_of(v) for v in f.verdicts)
     actual = any(v.actual for v in f.verdicts)
     message = any(v.message for v in f.verdicts) and not f.clause
-    head = ["Inputs"] + ["Expected"] * expected + ["Actual"] * actual + ["What happened"] * message + ["Test"]
+    head = ["Inputs"] + ["Expected"] * expected + ["Actual"] * actual + ["What happened"] * message + ["Scenario"]
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for v in f.verdicts[:limit]:
         cells = [code(inputs_text(v)) if v.inputs else "(none)"]

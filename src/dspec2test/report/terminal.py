@@ -155,8 +155,8 @@ def finding_lines(f: Finding) -> list[str]:
     width = min(INPUTS_WIDTH, max(len(r[0]) for r in rows))
     outcome_width = min(INPUTS_WIDTH, max(len(r[1]) for r in rows))
     for inputs, outcome, scenario in rows:
-        out.append(f"    {inputs:<{width}}  {outcome:<{outcome_width}}  ({scenario})".replace("   (", "  (", 1)
-                   if outcome else f"    {inputs:<{width}}  ({scenario})")
+        out.append(f"    {inputs:<{width}}  {outcome:<{outcome_width}}  ({scenario})" if outcome
+                   else f"    {inputs:<{width}}  ({scenario})")
     if v.assumes:
         out.append(f"  {assumption_note(v)}")
     return out
