@@ -23,6 +23,9 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert run.code == 1, run.err  # fail_on: failures and partitions failed
     assert TOKEN not in run.out + run.err
     assert str(world.repo) in (world.tmp / ".gitconfig").read_text()  # safe.directory, set before git ran
+    # the log ends with what did not pass, failures first, then the totals with the time they took
+    log = run.out.splitlines()
+    assert "Not passing: 4 findings, 4 tests" in log and log[-1].endswith("(generation 0.0 s, execution 0.0 s)")
 
     # only the affected members were tested: touched ones, the added file, users of the changed predicate
     asked = {tuple(x) for x in run.targets[0]}
