@@ -14,6 +14,7 @@ import yaml
 from dspec2test import cli
 from dspec2test.action.config import CONFIG_KEYS, RUN_KEYS, ConfigError, Settings, load_config, settings_from
 from dspec2test.action.inputs import read_inputs
+from dspec2test.action.pipeline import pipeline_options
 from dspec2test.commands.check import settings_of
 from dspec2test.options import GENERATION, OPTIONS, REPORT_FILES, RUNNING, Door, OptionError, option, through
 
@@ -90,6 +91,13 @@ def test_the_same_options_through_each_door_give_the_same_settings(tmp_path):
     for name in RUN_KEYS:
         assert getattr(via_input, name) != getattr(defaults, name), name
     assert (via_input.bva, via_input.jobs, via_input.target, via_input.include) == (7, 2, "cs", ("src/**/*.dfy",))
+    # and what the pipeline is handed: the same run
+    runs = {pipeline_options(s, tmp_path) for s in (via_input, via_config, via_flags)}
+    assert len(runs) == 1
+    (run,) = runs
+    g = run.generate
+    assert (g.bva, g.fdnf, g.simplify, g.repeat, g.length_limit, g.max_partitions, g.timeout_s, g.member_timeout_s,
+            g.jobs, run.timeout, run.target) == (7, True, True, 3, 4, 9, 2.5, 30.0, 2, 15.0, "cs")
 
 
 @pytest.mark.parametrize("name", sorted(RUN_KEYS))
