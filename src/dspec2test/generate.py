@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import functools
 import os
+import time
 from pathlib import Path
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
@@ -20,7 +21,7 @@ from dspec2test.emit.tests_file import (
 )
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.gencache import Cache, Entry, keepable, member_key
-from dspec2test.isolate import Failed, Limits, Report, ignore_report, run_isolated
+from dspec2test.isolate import Done, Failed, Limits, Report, ignore_done, ignore_report, run_isolated
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name, select, unproved_lemmas
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
@@ -90,19 +91,37 @@ class Generated:
 # ---------------------------------------------------------------- the pipeline
 
 
+class GenerationProgress(Protocol):
+    """Hears how generation goes, for a progress display (report/terminal.py)."""
+
+    def generating(self, members: int) -> None: ...
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None: ...
+
+
+class _Quiet:
+    def generating(self, members: int) -> None:
+        pass
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None:
+        pass
+
+
 def generate(path: str, options: GenerateOptions = GenerateOptions(),
-             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None) -> Generated:
+             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None,
+             progress: GenerationProgress | None = None) -> Generated:
     """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
 
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` manifest entries and diagnostics, and the others go on.
     """
-    return generate_all((path,), options, solver_factory, files=(files,))[0]
+    return generate_all((path,), options, solver_factory, files=(files,), progress=progress)[0]
 
 
 def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
                  solver_factory: SolverFactory | None = None, sources: Sources | None = None,
-                 files: Sequence[frozenset[str] | None] = ()) -> list[Generated]:
+                 files: Sequence[frozenset[str] | None] = (),
+                 progress: GenerationProgress | None = None) -> list[Generated]:
     """`generate` for several programs, one result each in the order given. The members of all of them
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
     while another program's five wait their turn. `files[i]`: the files of program i whose members are
@@ -121,7 +140,17 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     hits = frozenset(i for i, r in enumerate(results) if r is not None)
     # the likely costliest first, so that the slowest member does not start last and run alone
     order = sorted((i for i in range(len(gens)) if i not in hits), key=lambda i: -gens[i].cost)
-    ran = _run([gens[i] for i in order], options)
+    progress = progress or _Quiet()
+    progress.generating(len(order))
+    ordered = [gens[i] for i in order]
+
+    def done(k: int, result: Any, seconds: float) -> None:
+        got = result.partial if isinstance(result, Failed) else result
+        tests = len(got.cases) if isinstance(got, MemberResult) else 0
+        progress.member_done(ordered[k].contract.name, tests, seconds,
+                             result.reason if isinstance(result, Failed) else None)
+
+    ran = _run(ordered, options, done)
     for i, r in zip(order, ran):
         results[i] = r
     if solver_factory is None:
@@ -142,11 +171,17 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     return out
 
 
-def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions) -> list[Any]:
+def _run(gens: Sequence["MemberGeneration"], options: GenerateOptions, done: Done | None = None) -> list[Any]:
     if options.isolate:
         jobs = [functools.partial(_afresh, g) for g in gens]
-        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s))
-    return [g.result(ignore_report) for g in gens]
+        return run_isolated(jobs, options.jobs, Limits(wall_s=options.member_timeout_s), done or ignore_done)
+    out = []
+    for k, g in enumerate(gens):
+        start = time.monotonic()
+        out.append(g.result(ignore_report))
+        if done is not None:
+            done(k, out[-1], time.monotonic() - start)
+    return out
 
 
 def _afresh(gen: "MemberGeneration", report: Report) -> "MemberResult":

@@ -5,13 +5,19 @@ all test through here, in process, and get typed results.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from dspec2test.errors import Diagnostic, Severity
-from dspec2test.generate import GenerateOptions, Generated, generate
+from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
 from dspec2test.records import MEMBER, Status, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
+
+
+class TestingProgress(Progress, GenerationProgress, Protocol):
+    """Hears of generation (member by member) and of the runs (report/terminal.py shows both)."""
 
 
 @dataclass(frozen=True)
@@ -20,6 +26,7 @@ class Tested:
     diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
     cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
     looked_up: int = 0  # members looked up in the cache (0: no cache)
+    generation_s: float = 0.0  # wall time of generation (the run's own is result.wall_s)
 
     @property
     def parse_error(self) -> bool:
@@ -27,9 +34,11 @@ class Tested:
 
 
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
-                 progress: Progress | None = None, files: frozenset[str] | None = None) -> Tested:
+                 progress: TestingProgress | None = None, files: frozenset[str] | None = None) -> Tested:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
-    generated = generate(path, replace(generate_options, target=run_options.target), files=files)
+    start = time.monotonic()
+    generated = generate(path, replace(generate_options, target=run_options.target), files=files, progress=progress)
+    generation_s = time.monotonic() - start
     missing = untested(generated)
     if generated.cases:
         result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
@@ -37,7 +46,7 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return Tested(result, generated.diagnostics, generated.cached, generated.looked_up)
+    return Tested(result, generated.diagnostics, generated.cached, generated.looked_up, generation_s)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

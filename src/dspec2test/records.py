@@ -142,8 +142,8 @@ class Verdict:
     line: int | None = None  # line in the tests file of the failing expect, when Dafny reports one
     clause_line: int | None = None  # line of the broken contract clause in the program, when known
     clause: str | None = None  # source text of the broken clause, when known
-    expected: str | None = None
-    actual: str | None = None
+    expected: str | None = None  # what the failed check required: the clause, or `r == 3` (--simplify)
+    actual: str | None = None  # the outputs the member returned, `r = 95`
     inputs: dict[str, str] = field(default_factory=dict)
     file: str = ""  # program file of the member
     member_line: int = 0  # line of the member's declaration
@@ -151,3 +151,6 @@ class Verdict:
     pin: str | None = None  # the scenario's boundary pin, when it has one
     assumes: tuple[int, ...] = ()  # a failure's member has `assume` statements at these lines
     instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at
+    # the values the broken clause pins the outputs to on these inputs, `r = 94` (emit/expected.py);
+    # None where the clause pins no value (`ensures r > x`) or the test did not get that far
+    expected_value: str | None = None

@@ -79,8 +79,11 @@ def test_ci_and_the_users_example():
     assert "@sha256:" in ci["jobs"]["test"]["container"]
     example = workflow("docs/workflows/dspec2test.yml")
     assert set(example["on"]) == {"pull_request", "merge_group"}  # no paths filter
-    assert example["permissions"] == {"contents": "read", "pull-requests": "write", "checks": "write"}
-    checkout, action = example["jobs"]["contracts"]["steps"][:2]
+    # no `checks: write`: the default reporter posts a review; SARIF goes to code scanning
+    assert example["permissions"] == {"contents": "read", "pull-requests": "write", "security-events": "write"}
+    checkout, action, upload = example["jobs"]["contracts"]["steps"][:3]
+    assert upload["uses"].startswith("github/codeql-action/upload-sarif@")
+    assert upload["with"]["sarif_file"] == "dspec2test.sarif" and "always()" in upload["if"]
     assert checkout["uses"].startswith("actions/checkout@")
     assert checkout["with"]["fetch-depth"] == 0 and "head.sha" in checkout["with"]["ref"]
     assert action["uses"] == "OWNER/dspec2test-action@v1"

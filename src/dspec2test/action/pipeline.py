@@ -14,6 +14,8 @@ from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions
+from dspec2test.options import jobs_for, option
+from dspec2test.pipeline import TestingProgress
 from dspec2test.records import Verdict
 from dspec2test.toolchain import DEFAULT_TARGET
 
@@ -32,13 +34,16 @@ class PipelineOptions:
     generate: GenerateOptions = field(default_factory=GenerateOptions)
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
+    progress: TestingProgress | None = field(default=None, compare=False)  # generation and runs, as they go
 
 
 @dataclass(frozen=True)
 class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
-    report: str = ""  # the terminal report of `run`, when the pipeline has one
+    report: str = ""  # the terminal report of `run` for each program, when the pipeline has one
+    generation_s: float = 0.0  # wall time spent generating tests
+    execution_s: float = 0.0  # wall time spent building and running them
     cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
     looked_up: int = 0  # members looked up in the cache (0: no cache)
 
@@ -51,12 +56,15 @@ class PipelineResult:
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
 
 
-def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
+def pipeline_options(settings: Settings, root: Path, progress: TestingProgress | None = None) -> PipelineOptions:
     return PipelineOptions(
+        progress=progress,
         root=root,
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
-            max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
+            max_partitions=settings.max_partitions, length_limit=settings.length_limit,
+            timeout_s=settings.solver_timeout, member_timeout_s=settings.member_timeout,
+            jobs=jobs_for(settings.jobs),
             cache_dir=str(root / settings.cache_dir) if settings.cache_dir else None,
         ),
         timeout=settings.timeout,
@@ -88,6 +96,9 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags.append("--simplify")
     if gen.repeat != 1 and gen.bva is None:
         flags += ["--repeat", str(gen.repeat)]
+    for name, value in (("length_limit", gen.length_limit), ("max_partitions", gen.max_partitions)):
+        if value != option(name).default:
+            flags += [option(name).cli_flag, str(value)]
     if options.target != DEFAULT_TARGET:
         flags += ["--target", options.target]
     return flags

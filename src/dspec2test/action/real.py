@@ -20,6 +20,7 @@ from dspec2test.run import RunOptions
 
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
     verdicts, diagnostics, reports, cached, looked_up = [], [], [], [], 0
+    generation_s = execution_s = 0.0
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
     broken: set[str] = set()  # programs Dafny could not build: their guests are tried in their own
     queue = programs_of(targets, options.root)
@@ -29,7 +30,8 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         files = frozenset(str(options.root / t.file) for t in group.targets)
         methods = tuple(m for t in group.targets for m in t.methods)
         try:
-            tested = run_program(str(path), replace(options.generate, methods=methods), run_options, files=files)
+            tested = run_program(str(path), replace(options.generate, methods=methods), run_options,
+                                 progress=options.progress, files=files)
         except Exception as exc:  # noqa: BLE001 - one program's internal error must not stop the others
             reason = f"internal error: {type(exc).__name__}: {exc}"[:500]
             diagnostics += [Diagnostic(t.file, 0, 0, reason) for t in group.targets]
@@ -52,8 +54,11 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         cached += tested.cached
         looked_up += tested.looked_up
         diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors]
-        reports.append(render(result))
-    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports), tuple(cached), looked_up)
+        generation_s += tested.generation_s
+        execution_s += result.wall_s
+        reports.append(render(result, tested.generation_s, recap=False))  # the caller recaps all programs
+    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports), generation_s=generation_s,
+                          execution_s=execution_s, cached=tuple(cached), looked_up=looked_up)
 
 
 @dataclass

@@ -24,10 +24,11 @@ from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
-from dspec2test.report.findings import MEMBER, Finding, Totals, group
+from dspec2test.report.findings import Finding, Totals, group
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
+from dspec2test.report.terminal import TerminalProgress, recap_lines
 from dspec2test.toolchain import find_toolchain, z3_description
 
 
@@ -51,6 +52,7 @@ class Tested:
     touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
     notes: list[str] = field(default_factory=list)
     toolchain: str = ""  # which Z3 Dafny verifies with, when this run tested anything
+    timing: str = ""  # `generation 3.1 s, execution 1.2 s`, when this run tested anything
     cache: str = ""  # what the cache of generated tests saved (PipelineResult.cache_line)
 
 
@@ -101,20 +103,21 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
 
     findings, _ = group(tested.verdicts)
     decision = decide(settings.gate, tested.verdicts, tested.changed_errors)
+    link = summary.blob_link(env.get("GITHUB_SERVER_URL", ""), repository, subject.head or env.get("GITHUB_SHA", ""))
     written = _write_files(workspace, inputs, settings, tested)
     if refusal:
         ctx.err.write(f"dspec2test: nothing posted: {refusal.reason}\n")
         reported = Reported([f"Nothing was posted to the pull request: {refusal.reason}."], True)
     else:
         reported = _report(ctx, github, settings, inputs, subject, repository, tested, findings, decision,
-                           pipeline_options(settings, workspace))
+                           pipeline_options(settings, workspace), link)
     _annotate(ctx, reported, tested, findings)
-    _terminal(ctx, tested.verdicts, findings, tested.members)
-    text = _summary(tested, decision, tested.notes + reported.notes)
+    _terminal(ctx, tested)
+    text = _summary(tested, decision, tested.notes + reported.notes, link)
     _append(env.get("GITHUB_STEP_SUMMARY"), text)
     if inputs.summary_path:
         _write(workspace / inputs.summary_path, text)
-        written["summary_file"] = inputs.summary_path
+        written["summary_path"] = written["summary_file"] = inputs.summary_path
     _append(env.get("GITHUB_OUTPUT"), _outputs(tested, decision, written, reported))
     for reason in decision.reasons:
         ctx.err.write(f"dspec2test: gate: {reason}\n")
@@ -125,12 +128,12 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
 
 def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: ActionInputs, subject: Event,
             repository: str, tested: Tested, findings: list[Finding], decision: Decision,
-            options: PipelineOptions) -> Reported:
+            options: PipelineOptions, link: summary.Link | None = None) -> Reported:
     """Post to GitHub as the reporter asks."""
     everything = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
     reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA", ""),
                       findings, tested.members, options, decision,
-                      summary.headline(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision),
+                      summary.totals_line(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision, link=link),
                       annotations.check_run_annotations(everything), run_url=_run_url(ctx.env))
     for line in reported.log:
         ctx.out.write(line + "\n")
@@ -180,7 +183,7 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
-        result = run_pipeline(pipeline, targets, pipeline_options(settings, root))
+        result = run_pipeline(pipeline, targets, pipeline_options(settings, root, TerminalProgress(ctx.err, tty=False)))
         ctx.out.write(result.report)
         if result.cache_line:
             ctx.out.write(f"dspec2test: {result.cache_line}\n")
@@ -188,6 +191,7 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
     return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes,
                   f"Dafny verifies with {z3_description(find_toolchain().z3)}.",
+                  f"generation {result.generation_s:.1f} s, execution {result.execution_s:.1f} s",
                   f"Generation: {result.cache_line}." if result.cache_line else "")
 
 
@@ -239,11 +243,12 @@ def _run_url(env: Mapping[str, str]) -> str:
     return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
 
 
-def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None) -> str:
+def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None,
+             link: summary.Link | None = None) -> str:
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
     return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
                           members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members],
-                          footer=[line for line in (tested.cache, tested.toolchain) if line])
+                          footer=[line for line in (tested.cache, tested.toolchain) if line], link=link)
 
 
 def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:
@@ -274,18 +279,20 @@ def _outputs(tested: Tested, decision: Decision, written: dict[str, str], report
         "tests": totals.tests, "passed": totals.passed, "failed": totals.count(Status.FAILED),
         "not_passing": totals.not_passing, "methods": totals.methods, "affected": len(tested.members),
         "conclusion": decision.conclusion.value,
-        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_file")},
+        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_path",
+                                                   "summary_file")},
         "review_url": reported.review_url, "check_url": reported.check_url,
     }
     return "".join(f"{k}={v}\n" for k, v in values.items())
 
 
-def _terminal(ctx: Context, verdicts: list[Verdict], findings: list[Finding], members: list[dict]) -> None:
-    totals = Totals.of(verdicts)
-    for f in findings:
-        what = f"partition {f.partition} {f.first.label}" if f.partition != MEMBER else f"({f.first.message})"
-        ctx.out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} {what}\n")
-    ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(members)} affected)\n")
+def _terminal(ctx: Context, tested: Tested) -> None:
+    """The log's closing lines: what did not pass (failures first, one line per broken clause), the totals."""
+    totals = Totals.of(tested.verdicts)
+    for line in recap_lines(tested.verdicts):
+        ctx.out.write(line + "\n")
+    ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(tested.members)} affected)"
+                  + (f" ({tested.timing})" if tested.timing else "") + "\n")
 
 
 def _append(path: str | None, text: str) -> None:

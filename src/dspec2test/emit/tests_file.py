@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
+from dspec2test.emit.expected import Pin, pins
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.emit.names import TestNames
@@ -226,6 +227,8 @@ class PlannedCheck:
     check: Check
     condition: str  # Dafny, in the test's scope
     message: str  # what Dafny shows when the test is run by hand
+    # statements that print `expected X = V` for the values the clause pins its outputs to (emit/expected.py)
+    expected: tuple[str, ...] = ()
 
 
 def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: dict[str, str] | None) -> tuple[
@@ -248,21 +251,40 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
         before.append((CheckKind.REQUIRES, c.line, c.text, print_expr(e),
                        f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}"))
     after: list[tuple[CheckKind, int, str, str, str]] = []
+    printed = frozenset(v.name for v in contract.outputs if not v.ghost)
+    shows: list[tuple[str, ...]] = []  # per check after the call: what it prints as expected when it fails
     for c, e in checks.ensures:
         if contract.is_lemma:
             after.append((CheckKind.PROPERTY, c.line, c.text, print_expr(e),
                           f"dspec2test: lemma {contract.short}: ensures (line {c.line}) is false here: {c.text}"))
+            shows.append(())
             continue
         after.append((CheckKind.ENSURES, c.line, c.text, print_expr(e), f"dspec2test: ensures (line {c.line}) violated: {c.text}"))
+        shows.append(tuple(expected_stmt(p) for p in pins(e, printed)))
     for v in contract.outputs:
         if outputs is None or v.ghost:
             continue
         line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
         text = f"{v.name} == {outputs[v.name]}"
         after.append((CheckKind.VALUE, line, text, text, f"dspec2test: expected {text} (ensures, line {line})"))
+        shows.append((print_value(Event.EXPECTED, v.name, outputs[v.name]),))
     numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
+    numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
+
+
+def print_value(event: Event, name: str, value: str) -> str:
+    """The statement that prints `X = V` for the runner (an actual output, or the value expected)."""
+    return f'print "\\n{MARK} {event.value} {name} = ", {value}, "\\n";'
+
+
+def expected_stmt(pin: Pin) -> str:
+    show = print_value(Event.EXPECTED, pin.output, f"({print_expr(pin.value)})")
+    if not pin.guards:
+        return show
+    guard = " && ".join(f"({print_expr(g)})" for g in pin.guards)
+    return f"if {guard} {{ {show} }}"
 
 
 def settable_fields(contract: Contract) -> tuple[Var, ...]:
@@ -297,8 +319,10 @@ def marker(event: Event, rest: str = "") -> str:
 
 
 def check_stmt(planned: PlannedCheck) -> str:
-    """The test stops at the first failed check, after printing the check's id."""
-    return (f"if !({planned.condition}) {{ {marker(Event.FAIL, planned.check.id)} "
+    """The test stops at the first failed check, after printing the check's id (and then the values the
+    clause expected, which can no longer change the verdict)."""
+    shown = "".join(f"{stmt} " for stmt in planned.expected)
+    return (f"if !({planned.condition}) {{ {marker(Event.FAIL, planned.check.id)} {shown}"
             f"expect false, {dafny_string(planned.message)}; }}")
 
 
@@ -328,7 +352,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     body.append(marker(Event.RETURNED))
     for v in contract.outputs:
         if not v.ghost:
-            body.append(f'print "\\n{MARK} {Event.ACTUAL.value} {v.name} = ", {v.name}, "\\n";')
+            body.append(print_value(Event.ACTUAL, v.name, v.name))
     body += [check_stmt(p) for p in after]
     body.append(marker(Event.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled

@@ -9,7 +9,6 @@ must not turn green because nothing ran.
 
 from __future__ import annotations
 
-import argparse
 from dataclasses import dataclass
 from enum import Enum
 from typing import Iterable
@@ -76,18 +75,3 @@ def decide(gate: Gate, verdicts: Iterable[Verdict], parse_errors: Iterable[Diagn
     if reasons:
         return Decision(Conclusion.FAILURE, tuple(reasons))
     return Decision(Conclusion.SUCCESS if totals.tested else Conclusion.NEUTRAL, ())
-
-
-def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
-    """`--fail-on` and `--fail-on-empty`, the same words as the action's inputs."""
-    parser.add_argument("--fail-on", choices=[f.value for f in FailOn], default=None,
-                        help="exit 1 on: `failures` (failed, crashed, timeout; the default), `errors` (anything "
-                             "not passed, and parse errors in changed files), `never`")
-    parser.add_argument("--fail-on-empty", action="store_true", default=None,
-                        help="also exit 1 when no member got a test")
-
-
-def gate_from(args: argparse.Namespace, fallback: Gate = Gate()) -> Gate:
-    """The gate the flags ask for; flags not given keep the fallback's values (a configuration file's)."""
-    return Gate(FailOn(args.fail_on) if args.fail_on else fallback.fail_on,
-                fallback.fail_on_empty if args.fail_on_empty is None else args.fail_on_empty)

@@ -51,6 +51,7 @@ class Observation:
     printed: str = ""  # what else it printed (the program's own output)
     cpu_s: float | None = None  # CPU time, in driver runs
     wall_s: float | None = None  # wall time from its start to its end, in driver runs
+    expecteds: dict[str, str] = field(default_factory=dict)  # after a failed check: the values it pins
 
 
 @dataclass
@@ -64,7 +65,9 @@ class _Open:
     message: str = ""
     actuals: dict[str, str] = field(default_factory=dict)
     printed: list[str] = field(default_factory=list)
-    actual: str | None = None  # the output whose value the next unmarked lines continue
+    expecteds: dict[str, str] = field(default_factory=dict)
+    # the value (of `actuals` or `expecteds`, and its output) that the next unmarked lines continue
+    actual: tuple[dict[str, str], str] | None = None
     cpu_s: float | None = None
     wall_s: float | None = None
 
@@ -73,7 +76,8 @@ class _Open:
         final = self.end or end
         return Observation(self.version, self.name, self.phase, final, self.check, self.member,
                            self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s,
-                           self.wall_s)
+                           self.wall_s,
+                           dict(self.expecteds))
 
 
 def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -> dict[Key, Observation]:
@@ -103,10 +107,11 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
             current.phase = Phase.CALLED
         elif marker.event is Event.RETURNED:
             current.phase = Phase.RETURNED
-        elif marker.event is Event.ACTUAL:
+        elif marker.event in (Event.ACTUAL, Event.EXPECTED):
             name, _, value = marker.rest.partition(" = ")
-            current.actuals[name.strip()] = value
-            current.actual = name.strip()
+            values = current.actuals if marker.event is Event.ACTUAL else current.expecteds
+            values[name.strip()] = value
+            current.actual = (values, name.strip())
         elif marker.event is Event.FAIL and current.end is None:
             current.end, current.check = End.CHECK_FAILED, marker.rest.strip()
         elif marker.event is Event.NO_BODY and current.end is None:
@@ -129,14 +134,16 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
 def _end_value(current: _Open) -> None:
     """A value's text ends where the next marker begins (the newline that frames the marker aside)."""
     if current.actual is not None:
-        current.actuals[current.actual] = current.actuals[current.actual].rstrip("\n")
+        values, name = current.actual
+        values[name] = values[name].rstrip("\n")
         current.actual = None
 
 
 def _unmarked(current: _Open, line: str) -> None:
     if current.actual is not None:
         # a value printed over several lines (a string holding newlines)
-        current.actuals[current.actual] += "\n" + line
+        values, name = current.actual
+        values[name] += "\n" + line
         return
     if line.strip():
         current.printed.append(line)
