@@ -55,6 +55,8 @@ class RunResult:
     rounds: int = 0
     wall_s: float = 0.0
     ran: frozenset[str] = frozenset()  # tests seen running (any marker): not those that never built
+    # every output each test printed after the call, passed or not (the verdicts keep them for failures)
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 class Progress(Protocol):
@@ -107,6 +109,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     done: dict[str, Verdict] = {}
     extra: dict = {}
     ran: set[str] = set()
+    outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
@@ -138,6 +141,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 break
             for (_, name), obs in got.seen.items():
                 done[name] = verdict_of(by_name[name], obs, options.timeout_s)
+                outputs[name] = dict(obs.actuals)
                 ran.add(name)
             for name in pending:
                 if name not in done:
@@ -157,7 +161,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             if v.file not in facts:
                 facts[v.file] = source_facts(v.file)
         verdicts = tuple(_with_facts(v, facts[v.file]) for v in verdicts)
-    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran), **extra)
+    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran),
+                     outputs=outputs, **extra)
 
 
 def _wants_facts(v: Verdict) -> bool:
