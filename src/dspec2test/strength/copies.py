@@ -81,7 +81,7 @@ def member_copy(text: str, member: ast.Method | ast.Function, name: str, mutant:
         edits.append(Edit(node.span.start, node.span.end, print_expr(_renamed(node, short, name))))  # type: ignore
     if mutant is not None:
         replaced = _renamed(mutant.node, short, name) if mutant.node is not None else None
-        edits.append(Edit(mutant.edit.start, mutant.edit.end, replacement_text(replaced, mutant.needs)))
+        edits.append(Edit(mutant.edit.start, mutant.edit.end, replacement_text(replaced, mutant.needs, mutant.parenthesised)))
     edits = _outermost(edits)
     start = member.span.start
     local = [Edit(e.start - start, e.end - start, e.text) for e in edits]

@@ -60,6 +60,7 @@ class Mutant:
     # the replacement as a node, so that a renamed copy of the member can rename inside it too
     node: ast.Node | None = None
     needs: int = 0  # how tightly the replacement must bind where it stands (printer precedence; 0: anything)
+    parenthesised: bool = False  # the original was written in parentheses, which its span holds
 
     @property
     def description(self) -> str:
@@ -150,23 +151,25 @@ def mutants(member: ast.Method | ast.Function, program: ast.Program, text: str,
             continue
         seen.add(key)
         out.append(Mutant(len(out) + 1, site.operator, site.original.span.line, edit, before, edit.text,
-                          site.replacement, site.needs))
+                          site.replacement, site.needs, text[edit.start] == "("))
     return out
 
 
-def replacement_text(node: ast.Node | None, needs: int) -> str:
+def replacement_text(node: ast.Node | None, needs: int, parenthesised: bool = False) -> str:
     """How a replacement node is written in place of the original: parenthesised when it binds less
     tightly than its place needs (the original's span may have held the parentheses it needed:
-    `(x + 1) * 2`)."""
+    `(x + 1) * 2`), or when the original was written in parentheses (`while(i < n)`, `return(x)`: without
+    them the keyword would run into the replacement)."""
     if node is None:
         return ""
     printed = print_expr(node)  # type: ignore[arg-type]
-    return f"({printed})" if needs and precedence(node) < needs else printed  # type: ignore[arg-type]
+    wrap = (needs and precedence(node) < needs) or (parenthesised and not printed.startswith("("))  # type: ignore
+    return f"({printed})" if wrap else printed
 
 
 def _edit(site: _Site, text: str) -> Edit:
     span = site.original.span
-    return Edit(span.start, span.end, replacement_text(site.replacement, site.needs))
+    return Edit(span.start, span.end, replacement_text(site.replacement, site.needs, text[span.start] == "("))
 
 
 # ---------------------------------------------------------------- statements
