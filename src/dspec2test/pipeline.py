@@ -5,11 +5,11 @@ all test through here, in process, and get typed results.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, Generated, generate
-from dspec2test.records import MEMBER, Status, Verdict
+from dspec2test.records import MEMBER, Status, TestCase, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
 
@@ -18,6 +18,8 @@ from dspec2test.run.runner import Progress
 class Tested:
     result: RunResult  # the run's verdicts, then one not-tested verdict per selected member without a test
     diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
+    manifest: dict = field(default_factory=lambda: {"methods": []})  # generation's (clause coverage reads it)
+    cases: tuple[TestCase, ...] = ()  # the tests generated (contract strength runs mutants on their inputs)
 
     @property
     def parse_error(self) -> bool:
@@ -35,7 +37,7 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return Tested(result, generated.diagnostics)
+    return Tested(result, generated.diagnostics, generated.manifest, generated.cases)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

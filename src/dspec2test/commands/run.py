@@ -16,6 +16,7 @@ from dspec2test.emit.metadata import read_metadata
 from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
 from dspec2test.records import TestCase
 from dspec2test.report.gate import Decision, add_gate_arguments, decide, gate_from
+from dspec2test.report.coverage import coverage_document, terminal as coverage_terminal
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
@@ -63,6 +64,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
             return _verdict(decide(gate_from(args), ()), err)
     options = RunOptions(target=args.target, timeout_s=args.timeout)
+    coverage = None  # clause coverage needs the generation manifest: not with --tests
     if args.tests:
         loaded = _load_tests(args, program, unverified, err)
         if isinstance(loaded, int):
@@ -74,6 +76,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests)
     else:
         tested = run_program(str(program), generation_options(args, unverified), options, TerminalProgress(err))
+        coverage = coverage_document(tested.manifest["methods"], tested.result.verdicts)
         for diagnostic in tested.diagnostics:
             err.write(diagnostic.render() + "\n")
         if tested.parse_error:
@@ -83,8 +86,13 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{program}: no member with a contract to test\n")
             return _verdict(decide(gate_from(args), ()), err)
     out.write(render(result))
+    if coverage is not None:
+        out.write(coverage_terminal(coverage))
     if args.json:
-        Path(args.json).write_text(json.dumps(run_document(result), indent=2) + "\n")
+        document = run_document(result)
+        if coverage is not None:
+            document["coverage"] = coverage
+        Path(args.json).write_text(json.dumps(document, indent=2) + "\n")
     if args.junit:
         Path(args.junit).write_text(junit_xml(result.verdicts))
     if result.program_broken:
