@@ -37,7 +37,9 @@ CONFIG_KEYS: dict[str, str] = {
     "solver_timeout": "seconds per Z3 query",
     "max_partitions": "cap on partitions per member",
     "target": "Dafny compilation target",
-    "fail_on": "failures | errors | never",
+    "fail_on": "failures | errors | weak | never",
+    "strength": "contract strength of the affected members (warnings)",
+    "strength_budget": "seconds of contract strength per member",
     "fail_on_empty": "fail when no affected member got a test",
     "reporter": "review | check | summary | annotations",
 }
@@ -66,6 +68,8 @@ class Settings:
     fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW
     shard: tuple[int, int] = (1, 1)
+    strength: bool = False
+    strength_budget: float = 60.0
     extra: dict = field(default_factory=dict, compare=False)
 
     @property
@@ -109,11 +113,11 @@ def _convert(key: str, value):
         return tuple(value)
     if key == "bva":
         return parse_bva(key, text)
-    if key in ("fdnf", "simplify", "fail_on_empty"):
+    if key in ("fdnf", "simplify", "fail_on_empty", "strength"):
         return parse_bool(key, text)
     if key in ("repeat", "max_partitions"):
         return parse_int(key, text, minimum=1)
-    if key in ("timeout", "solver_timeout"):
+    if key in ("timeout", "solver_timeout", "strength_budget"):
         return parse_float(key, text)
     if key == "fail_on":
         try:
@@ -146,6 +150,7 @@ def settings_from(inputs: ActionInputs, config: dict) -> Settings:
         fail_on_empty=inputs.fail_on_empty,
         reporter=inputs.reporter,
         shard=inputs.shard,
+        strength=inputs.strength,
     )
     overrides = {k: v for k, v in config.items() if k not in inputs.explicit}
     return replace(base, **overrides)

@@ -41,7 +41,8 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec("paths", "**/*.dfy", "Globs of the Dafny files to consider, separated by newlines or commas."),
     InputSpec("config", ".dspec2test.yml", "Path of the configuration file (ignored when it does not exist)."),
     InputSpec("fail_on", "failures", "Fail the step on `failures` (failed, crashed, timeout), on `errors` (anything "
-              "not passed, and parse errors in changed files) or `never`."),
+              "not passed, and parse errors in changed files), on `weak` (failures, and a contract that `strength` "
+              "finds weak) or `never`."),
     InputSpec("fail_on_empty", "false", "Also fail the step when no affected member got a test."),
     InputSpec("reporter", "review", "`review` (review comments), `check` (a check run), `summary` (job summary "
               "only) or `annotations`."),
@@ -54,6 +55,8 @@ INPUTS: tuple[InputSpec, ...] = (
     InputSpec("fdnf", "false", "Full DNF partitioning instead of Safe DNF."),
     InputSpec("simplify", "false", "Expect concrete outputs where the contract makes them unique."),
     InputSpec("repeat", "1", "Solutions per partition (without bva)."),
+    InputSpec("strength", "false", "Contract strength: mutants of each affected member that Dafny still verifies and "
+              "that compute something else, reported as warnings (they fail the step only with `fail_on: weak`)."),
     InputSpec("timeout", "60", "Wall-clock limit in seconds for each `dafny test` run."),
     InputSpec("target", DEFAULT_TARGET, "Dafny compilation target for the tests (`py`, `cs`, `js`, `go`, `java`)."),
     InputSpec("shard", "1/1", "`k/n`: test only the k-th of n deterministic slices of the affected members."),
@@ -86,6 +89,7 @@ class ActionInputs:
     fdnf: bool
     simplify: bool
     repeat: int
+    strength: bool
     timeout: float
     target: str
     shard: tuple[int, int]
@@ -125,6 +129,7 @@ def read_inputs(env: Mapping[str, str]) -> ActionInputs:
         fdnf=parse_bool("fdnf", raw["fdnf"]),
         simplify=parse_bool("simplify", raw["simplify"]),
         repeat=parse_int("repeat", raw["repeat"], minimum=1),
+        strength=parse_bool("strength", raw["strength"]),
         timeout=parse_float("timeout", raw["timeout"]),
         target=raw["target"] or DEFAULTS["target"],
         shard=parse_shard(raw["shard"]),

@@ -14,6 +14,8 @@ from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
 from dspec2test.generate import GenerateOptions
 from dspec2test.records import Verdict
+from dspec2test.strength.engine import StrengthOptions
+from dspec2test.strength.records import MemberStrength
 from dspec2test.toolchain import DEFAULT_TARGET
 
 
@@ -31,6 +33,7 @@ class PipelineOptions:
     generate: GenerateOptions = field(default_factory=GenerateOptions)
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
+    strength: StrengthOptions | None = None  # contract strength of the tested members (None: off)
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
     report: str = ""  # the terminal report of `run`, when the pipeline has one
+    coverage: tuple[dict, ...] = ()  # clause coverage per tested member (report/coverage.py)
+    strength: tuple[MemberStrength, ...] = ()  # contract strength per member, when asked for
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
@@ -52,6 +57,7 @@ def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
         ),
         timeout=settings.timeout,
         target=settings.target,
+        strength=StrengthOptions(budget_s=settings.strength_budget) if settings.strength else None,
     )
 
 

@@ -14,12 +14,16 @@ from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target
 from dspec2test.errors import Diagnostic
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.pipeline import run_program
+from dspec2test.records import TestCase
+from dspec2test.report.coverage import member_coverage
 from dspec2test.report.terminal import render
 from dspec2test.run import RunOptions
+from dspec2test.strength.program import strength_of_file
+from dspec2test.strength.records import Measured, MemberStrength
 
 
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
-    verdicts, diagnostics, reports = [], [], []
+    verdicts, diagnostics, reports, coverage, strength = [], [], [], [], []
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
     for group in programs_of(targets, options.root):
         path = options.root / group.root
@@ -36,7 +40,28 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         verdicts += result.verdicts
         diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors]
         reports.append(render(result))
-    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports))
+        coverage += [dict(member_coverage(e, tested.result.verdicts), file=relative(e.get("file", ""), options.root))
+                     for e in tested.manifest.get("methods", [])]
+        if options.strength is not None:
+            strength += _strength(path, files, methods, tested.cases, options)
+    return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports), tuple(coverage), tuple(strength))
+
+
+def _strength(path: Path, files: frozenset[str], methods: tuple[str, ...], cases: Sequence[TestCase],
+              options: PipelineOptions) -> list[MemberStrength]:
+    """Contract strength of the tested members, on the inputs their tests were given; an internal error
+    is that program's, reported for its members, never a failed run."""
+    assert options.strength is not None
+    try:
+        got = strength_of_file(str(path), options.strength, methods, options.generate, cases, files=files)
+    except Exception as exc:  # noqa: BLE001 - strength is a warning; its failure must not stop the report
+        return [MemberStrength(m, relative(str(path), options.root), 0, Measured.ERROR,
+                               f"internal error: {type(exc).__name__}: {exc}"[:300]) for m in methods]
+    if got.error is not None:
+        return []
+    return [replace(r, file=relative(r.file, options.root),
+                    findings=tuple(replace(f, file=relative(f.file, options.root)) for f in r.findings))
+            for r in got.members]
 
 
 @dataclass

@@ -83,6 +83,11 @@ def coverage_document(entries: Sequence[dict], verdicts: Iterable[Verdict] | Non
     return {"members": members, "totals": totals(members)}
 
 
+def coverage_of_members(members: Sequence[dict]) -> dict:
+    """The document of member coverages already made (the action's, gathered over programs)."""
+    return {"members": list(members), "totals": totals(members)}
+
+
 def totals(members: Sequence[dict]) -> dict[str, int]:
     clauses = [c for m in members for c in m["clauses"]]
     parts = [p for m in members for p in m["partitions"]]

@@ -4,9 +4,11 @@ accepts a change is not a failing test."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, fields
 
+from dspec2test.report.annotations import Annotation
 from dspec2test.strength.records import Measured, MemberStrength, WeakFinding
 
 RULE_ID = "dspec2test/weak-contract"
@@ -162,4 +164,36 @@ def sarif_results(results: Sequence[MemberStrength]) -> list[dict]:
                         "locations": [{"physicalLocation": {"artifactLocation": {"uri": f.file},
                                                             "region": {"startLine": f.line}}}],
                         "partialFingerprints": {"weakContract": f"{f.member}:{f.after}"}})
+    return out
+
+
+def sarif_with_strength(text: str, results: Sequence[MemberStrength]) -> str:
+    """A SARIF log (sarif.dumps) with the weak-contract rule and its results added to its run."""
+    if not results:
+        return text
+    doc = json.loads(text)
+    run = doc["runs"][0]
+    run["tool"]["driver"]["rules"].append(sarif_rule())
+    run["results"] += sarif_results(results)
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def weak_annotations(results: Sequence[MemberStrength]) -> list[Annotation]:
+    """Warnings on the mutated lines (for `reporter: annotations` and check runs)."""
+    return [Annotation("warning", f.file, f.line, f"dspec2test: the contract of {f.member} accepts a change",
+                       "\n".join(finding_lines(f)), 1)
+            for r in results for f in r.findings]
+
+
+def strength_from(doc: dict) -> list[MemberStrength]:
+    """The records of a `document` (the results file read back for publishing)."""
+    out = []
+    names = {f.name for f in fields(WeakFinding)}
+    for m in doc.get("members", []):
+        findings = tuple(WeakFinding(member=m["name"], file=m["file"], member_line=m["line"],
+                                     **{k: v for k, v in f.items() if k in names})
+                         for f in m.get("findings", []))
+        kept = {f.name for f in fields(MemberStrength)} - {"member", "status", "findings"}
+        out.append(MemberStrength(member=m["name"], status=Measured(m["status"]), findings=findings,
+                                  **{k: v for k, v in m.items() if k in kept}))
     return out

@@ -49,6 +49,8 @@ def unmeasurable(contract: Contract) -> str:
         return "a constructor (its copies would be other constructors)"
     if contract.body_missing:
         return "no body"
+    if isinstance(member, ast.Function) and not member.spec.ensures:
+        return "a function without ensures: its body is its specification"
     if any(a.name == "extern" for a in member.attributes):
         return "an {:extern} member"
     if member.name_span.end <= member.name_span.start:

@@ -29,25 +29,27 @@ class FileStrength:
 def strength_of_file(path: str, options: StrengthOptions, members: Sequence[str] = (),
                      generation: GenerateOptions = GenerateOptions(bva=100),
                      cases: Sequence[TestCase] | None = None,
-                     progress: Callable[[MemberStrength], None] | None = None) -> FileStrength:
+                     progress: Callable[[MemberStrength], None] | None = None,
+                     files: frozenset[str] | None = None) -> FileStrength:
     """The strength of the members of `path` (those named in `members`, else every member with a contract
     that has code). `cases`: the spec tests already generated for them (else they are generated here with
-    `generation`)."""
+    `generation`). `files`: the files of the program whose members are measured (None: `path` itself)."""
     loaded = load_program(path)
     if isinstance(loaded, Diagnostic):
         return FileStrength(path, (), loaded)
-    contracts = select(loaded.program, tuple(members))
+    contracts = select(loaded.program, tuple(members), files=files)
     measurable = [c for c in contracts if not unmeasurable(c)]
     generate_s = 0.0
     if cases is None:
         t0 = time.monotonic()
-        generated = generate(path, replace(generation, methods=tuple(c.name for c in measurable))) if measurable else None
+        generated = generate(path, replace(generation, methods=tuple(c.name for c in measurable)),
+                             files=files) if measurable else None
         cases = generated.cases if generated is not None else ()
         generate_s = round(time.monotonic() - t0, 2)
     out = []
     for contract in contracts:
         mine = [tc for tc in cases if tc.method == contract.name]
-        more = _more_inputs(path, contract, generation)
+        more = _more_inputs(path, contract, generation, files)
         result = measure(loaded, contract, mine, options, more)
         out.append(result)
         if progress is not None:
@@ -55,11 +57,12 @@ def strength_of_file(path: str, options: StrengthOptions, members: Sequence[str]
     return FileStrength(path, tuple(out), generate_s=generate_s)
 
 
-def _more_inputs(path: str, contract: Contract, generation: GenerateOptions) -> Callable[[], Sequence[TestCase]]:
+def _more_inputs(path: str, contract: Contract, generation: GenerateOptions,
+                 files: frozenset[str] | None) -> Callable[[], Sequence[TestCase]]:
     """Further inputs of the member's partitions: several solutions per partition, not its boundaries."""
     def more() -> Sequence[TestCase]:
         options = replace(generation, methods=(contract.name,), bva=None, repeat=MORE_INPUTS, probe=False,
                           member_timeout_s=min(generation.member_timeout_s, 30.0))
-        return generate(path, options).cases
+        return generate(path, options, files=files).cases
 
     return more
