@@ -23,15 +23,17 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from dspec2test.bench.classify import Classifier, read_recorded
 from dspec2test.bench.corpus import load_corpus
 from dspec2test.dafny.parser import iter_members, parse_program
-from dspec2test.generate import GenerateOptions
+from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test, modules_to_open
+from dspec2test.generate import GenerateOptions, generate
 from dspec2test.model.contracts import select
 from dspec2test.model.program import load_program
+from dspec2test.run import RunOptions, run_tests
 from dspec2test.run.process import run_limited
 from dspec2test.run.verify import Verification
 from dspec2test.strength import verifier
@@ -108,6 +110,43 @@ def reference(corpus, verdicts: dict[str, Verification]) -> tuple[dict[str, dict
     return ref, {**where, "by kind": kinds}
 
 
+def mutdafny_differences(program: Path, member: str, mutants: list[Path]) -> dict[str, dict | None]:
+    """Whether each of MutDafny's verified mutants of `member` computes something else than the program
+    on our inputs (the spec tests with boundary values, then three solutions per partition): the same
+    question strength asks of its own mutants. None: no input told them apart (likely equivalent)."""
+    loaded = load_program(str(program))
+    contracts = select(loaded.program, (member,))
+    if not contracts:
+        return {m.stem: None for m in mutants}
+    contract = contracts[0]
+    cases = list(generate(str(program), GenerateOptions(methods=(member,), bva=100)).cases)
+    more = generate(str(program), GenerateOptions(methods=(member,), repeat=3, probe=False)).cases
+    cases += [replace(tc, name=tc.name + "_more") for tc in more if tc.inputs not in [c.inputs for c in cases]]
+    if not cases:
+        return {m.stem: None for m in mutants}
+    ctx = EmitContext.of(loaded.program)
+    checks = checks_of(contract, ctx)
+    text = emit_file(str(program), modules_to_open([contract]),
+                     [emit_test(contract, tc, checks, ctx, False, observe=True) for tc in cases])
+    options = RunOptions(target="py", timeout_s=10)
+    base = run_tests(program, text, cases, options)
+    out: dict[str, dict | None] = {}
+    for m in mutants:
+        got = run_tests(m, text, cases, options)
+        statuses = {v.test: v.status.value for v in got.verdicts}
+        first = None
+        for v in base.verdicts:
+            if v.status.value not in ("passed", "failed", "crashed", "timeout"):
+                continue
+            same_end = statuses.get(v.test) == v.status.value
+            if not same_end or got.outputs.get(v.test) != base.outputs.get(v.test):
+                first = {"inputs": v.inputs, "original": base.outputs.get(v.test), "status": v.status.value,
+                         "mutated": got.outputs.get(v.test), "mutant_status": statuses.get(v.test)}
+                break
+        out[m.stem] = first
+    return out
+
+
 def compare_verify(corpus, limit: int, cap: int) -> list[dict]:
     """One process for all copies against one process per mutant, on `limit` members."""
     tools = find_toolchain()
@@ -157,6 +196,8 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--json", help="write every member's row here")
     ap.add_argument("--compare-verify", type=int, default=0, metavar="N")
+    ap.add_argument("--equivalence", action="store_true",
+                    help="also run MutDafny's verified mutants on our inputs: which of them differ from the program")
     args = ap.parse_args()
     root = Path(args.corpus)
     corpus = load_corpus(root, args.programs)
@@ -188,8 +229,13 @@ def main() -> int:
                                progress=lambda r: print(f"{p.name}: {r.member}: {r.status.value} {len(r.findings)} "
                                                         f"findings {r.seconds.get('total', 0):.1f} s {r.reason}",
                                                         file=sys.stderr, flush=True))
+        alive_paths = {m.name: m.path for m in corpus.mutants_of(p.name)}
         for r in got.members:
+            differs = {}
+            if args.equivalence and r.member in ref.get(p.name, {}) and r.status.value != "skipped":
+                differs = mutdafny_differences(p.path, r.member, [alive_paths[n] for n in ref[p.name][r.member]])
             row = {"program": p.name, "name": r.member, "reference": r.member in ref.get(p.name, {}),
+                   "alive_differs": differs,
                    "alive": ref.get(p.name, {}).get(r.member, []), "status": r.status.value, "reason": r.reason,
                    "weak": r.weak, "mutants": r.chosen, "killed": r.killed, "incompetent": r.incompetent,
                    "survived": r.survived, "equivalent": r.equivalent, "findings": len(r.findings),
@@ -213,11 +259,16 @@ def summarise(rows: list[dict], ref: dict, where: dict) -> dict:
     measured = [k for k in in_scope if by_key[k]["status"] == "measured"]
     flagged = [k for k in in_scope if by_key[k]["weak"]]
     times = [r["seconds"].get("total", 0.0) for r in rows if r["status"] == "measured"]
+    differing = [k for k in in_scope if any(v for v in by_key[k].get("alive_differs", {}).values())]
     others = [r for r in rows if not r["reference"] and r["status"] == "measured"]
     return {
         "alive mutants": where, "reference members": len(ref_members),
         "reference members with a contract and code (in scope)": len(in_scope),
         "of those measured": len(measured), "of those flagged": len(flagged),
+        "in scope with a MutDafny mutant that differs on our inputs": len(differing),
+        "of those flagged ": sum(1 for k in differing if by_key[k]["weak"]),
+        "in scope whose MutDafny mutants never differ on our inputs (likely equivalent)": len(
+            [k for k in in_scope if by_key[k].get("alive_differs") and k not in differing]),
         "not in scope": sorted(f"{p}:{m}" + (f" ({by_key[(p, m)]['reason']})" if (p, m) in by_key else "")
                                for p, m in ref_members if (p, m) not in in_scope),
         "not measured": {f"{p}:{m}": by_key[(p, m)]["reason"] for p, m in in_scope if (p, m) not in measured},

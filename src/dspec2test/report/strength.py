@@ -62,14 +62,16 @@ def verdict_line(r: MemberStrength) -> str:
     if r.status is Measured.ERROR:
         return f"not measured: {r.reason}"
     tally = (f"{r.killed} killed by verification, {r.incompetent} incompetent"
-             + (f", {r.equivalent} equivalent" if r.equivalent else ""))
+             + (f", {r.equivalent} equivalent" if r.equivalent else "")
+             + (f", {r.unrun} not run" if r.unrun else ""))
     if r.weak:
         head = (f"weak contract: {len(r.findings)} of {r.chosen} mutants verify and compute something else "
                 f"({tally})")
     elif r.chosen == 0:
         head = "nothing to mutate"
     else:
-        head = f"no weakness found: {r.survived} of {r.chosen} mutants verify, none computes anything else ({tally})"
+        head = (f"no weakness found: {r.survived} of {r.chosen} mutants verify, none was seen to compute anything "
+                f"else ({tally})")
     if r.reason:
         head += f"; {r.reason}"
     return head

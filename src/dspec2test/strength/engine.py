@@ -118,29 +118,34 @@ def measure(loaded: LoadedProgram, contract: Contract, cases: Sequence[TestCase]
     with tempfile.TemporaryDirectory(prefix="dspec2test-strength-") as tmp:
         work = Path(tmp)
         (work / "verify").mkdir()
-        checked = verifier.check(source, member, chosen, work / "verify", tools, deadline,
+        # verification leaves time to run what survives it: a slow proof gets partial verdicts instead
+        checked = verifier.check(source, member, chosen, work / "verify", tools, deadline - _run_reserve(options),
                                  verifier.VerifySettings(options.cores, options.verification_time_limit_s))
         seconds = {"verify": round(checked.wall_s, 2)}
-        base = replace(base, incompetent=len(checked.incompetent), killed=len(checked.killed),
-                       survived=len(checked.survived))
+        base = replace(base, chosen=len(chosen) - len(checked.unverified), incompetent=len(checked.incompetent),
+                       killed=len(checked.killed), survived=len(checked.survived))
         if checked.error:
             return replace(base, status=Measured.ERROR, reason=checked.error,
                            seconds={**seconds, "total": round(time.monotonic() - start, 2)})
         survivors = list(checked.survived)
         differences: dict[int, differ.Difference] = {}
+        tried: set[int] = set()  # survivors run beside the member at least once
         inputs = nondeterministic = 0
-        notes = []
-        rounds: list[Sequence[TestCase]] = [cases]
-        while survivors and rounds:
-            batch = rounds.pop(0)
+        notes = [] if cases or not survivors else ["no spec test inputs: the mutants that verify could not be run"]
+        if checked.unverified:
+            notes.append(f"the budget ran out before {len(checked.unverified)} of the {len(chosen)} mutants were "
+                         f"verified")
+        batches: list[Sequence[TestCase]] = [cases] if cases else []
+        asked_more = False
+        while survivors and batches:
+            batch = batches.pop(0)
             left = deadline - time.monotonic()
-            if not batch or left <= 5:
-                notes.append("the budget ran out before every mutant was run" if batch else "")
+            if left <= 5:
+                notes.append("the budget ran out before every mutant that verifies was run")
                 break
             runs = sum(1 for k in seconds if k.startswith("run")) + 1
-            run_dir = work / f"run{runs}"
-            run_dir.mkdir()
-            path = run_dir / Path(source.path).name
+            path = work / f"run{runs}" / Path(source.path).name
+            path.parent.mkdir()
             path.write_text(build(source, member, [by_id[k] for k in survivors]).text, encoding="utf-8")
             compared = differ.compare(path, contract.name, survivors, batch, options.test_timeout_s, left)
             seconds[f"run{runs}"] = round(compared.wall_s, 2)
@@ -148,20 +153,27 @@ def measure(loaded: LoadedProgram, contract: Contract, cases: Sequence[TestCase]
                 return replace(base, status=Measured.ERROR, reason=compared.error,
                                seconds={**seconds, "total": round(time.monotonic() - start, 2)})
             differences.update(compared.differences)
+            tried.update(survivors)
             inputs += compared.inputs
             nondeterministic += compared.nondeterministic
             survivors = list(compared.same)
-            if survivors and more is not None and batch is cases and deadline - time.monotonic() > 10:
+            if survivors and more is not None and not asked_more and deadline - time.monotonic() > 10:
+                asked_more = True  # more inputs of the same partitions, once
                 t0 = time.monotonic()
-                rounds.append(_renamed_more(more(), cases))
+                extra = _renamed_more(more(), cases)
                 seconds["inputs"] = round(time.monotonic() - t0, 2)
-        if not cases:
-            notes.append("no spec test inputs: the mutants that verify could not be run")
+                if extra:
+                    batches.append(extra)
     findings = tuple(_finding(contract, source, by_id[k], d) for k, d in sorted(differences.items()))
     total = round(time.monotonic() - start, 2)
-    return replace(base, findings=findings, equivalent=base.survived - len(findings), inputs=inputs,
-                   nondeterministic=nondeterministic, reason="; ".join(n for n in notes if n),
-                   seconds={**seconds, "total": total})
+    return replace(base, findings=findings, equivalent=len(tried) - len(findings),
+                   unrun=base.survived - len(tried), inputs=inputs, nondeterministic=nondeterministic,
+                   reason="; ".join(notes), seconds={**seconds, "total": total})
+
+
+def _run_reserve(options: StrengthOptions) -> float:
+    """Seconds of the budget kept for running the mutants that verify (one build and run of them)."""
+    return min(15.0, options.budget_s / 4)
 
 
 def _renamed_more(extra: Sequence[TestCase], cases: Sequence[TestCase]) -> list[TestCase]:

@@ -13,7 +13,8 @@ the member computes. The operators are the usual ones:
     CONST constant +/- 1, boolean flip     0      ->  1, -1;  true -> false
     NEG  condition negation                if g   ->  if !(g)
     SDL  statement deletion                x := e;  ->  (nothing)
-    RVR  returned-value replacement        r := e  ->  r := 0;  a function's result -> its type's default
+    RVR  returned-value replacement        r := e  ->  r := 0, r := e + 1;  a[i] := e -> a[i] := e + 1;
+                                           a function's result -> its type's default
 """
 
 from __future__ import annotations
@@ -249,6 +250,10 @@ def _assign(s: ast.Assign, ctx: _Context) -> Iterator[_Site]:
             for value in _replacements(rhs.expr, ctx.outputs[target.name], ctx):
                 if value != rhs.expr:
                     yield _Site("RVR", rhs.expr, value, 0)
+        elif isinstance(target, ast.Index) and isinstance(rhs, ast.ExprRhs) and ctx.numeric(rhs.expr):
+            # an element the member leaves in an array: the value one off, as for a returned number
+            for value in (ast.BinOp("+", rhs.expr, ast.IntLit(1)), ast.BinOp("-", rhs.expr, ast.IntLit(1))):
+                yield _Site("RVR", rhs.expr, value, 0)
     yield from _rhs(s.rhs, ctx)
 
 

@@ -52,6 +52,7 @@ class MemberStrength:
     killed: int = 0  # fail verification
     survived: int = 0  # verify
     equivalent: int = 0  # verify, and no input told them apart from the member (counted, never reported)
+    unrun: int = 0  # verify, but were not run (no inputs, or the budget ran out)
     findings: tuple[WeakFinding, ...] = ()
     inputs: int = 0  # inputs compared
     nondeterministic: int = 0  # inputs left out because the member's own outputs vary

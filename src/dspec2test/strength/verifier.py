@@ -38,6 +38,7 @@ class Checked:
     survived: tuple[int, ...] = ()  # ids of the mutants that verify
     killed: dict[int, str] = field(default_factory=dict)  # id -> Dafny's first error in the copy
     incompetent: dict[int, str] = field(default_factory=dict)  # id -> why it does not resolve
+    unverified: tuple[int, ...] = ()  # ids without a verdict: the budget ran out first
     error: str = ""  # why no verdict: the member itself does not verify, the budget ran out, ...
     rounds: int = 0
     wall_s: float = 0.0
@@ -59,14 +60,14 @@ def check(source: ast.Program, member: ast.Method | ast.Function, chosen: list[M
             return Checked(incompetent=incompetent, error="out of time before verification", rounds=rounds - 1,
                            wall_s=time.monotonic() - start)
         argv = [tools.dafny or "dafny", "verify", "--allow-warnings", *tools.solver_args(), f"--filter-symbol={TAG}",
-                "--cores", str(settings.cores), "--verification-time-limit", str(settings.time_limit_s), path.name]
+                "--cores", str(settings.cores), "--verification-time-limit", str(settings.time_limit_s),
+                "--progress", "Symbol", path.name]
         done = run_limited(argv, workdir, tools.dafny_env(), remaining)
         wall = time.monotonic() - start
-        if done.timed_out:
-            return Checked(incompetent=incompetent, error=f"verification did not finish within the budget "
-                                                          f"({len(left)} mutants)", rounds=rounds, wall_s=wall)
         errors = [d for d in build_errors(done.stdout + "\n" + done.stderr) if Path(d.file).name == path.name]
         owned = _by_copy(copies, errors)
+        if done.timed_out:
+            return _partial(copies, owned, done.stdout, left, incompetent, rounds, wall)
         if done.returncode in (VERIFIED, VERIFICATION_ERRORS):
             if CONTROL in owned:
                 return Checked(incompetent=incompetent, error=f"{member.name} itself does not verify here: "
@@ -85,6 +86,27 @@ def check(source: ast.Program, member: ast.Method | ast.Function, chosen: list[M
             return Checked(incompetent=incompetent, rounds=rounds, wall_s=wall)
     return Checked(incompetent=incompetent, error=f"still resolution errors after {MAX_ROUNDS} rounds",
                    rounds=MAX_ROUNDS, wall_s=time.monotonic() - start)
+
+
+def _partial(copies: Copies, owned: dict[int, str], output: str, left: dict[int, Mutant],
+             incompetent: dict[int, str], rounds: int, wall: float) -> Checked:
+    """What a verification stopped at the budget said: Dafny verifies the copies in order and says which
+    one it waits for (`--progress Symbol`), so those before it are done; an error kills a copy wherever."""
+    waiting = [line.rsplit("Waiting for ", 1)[1].split()[0].rstrip(".")
+               for line in output.splitlines() if "Waiting for " in line]
+    order = [p.name for p in copies.placed]
+    upto = order.index(waiting[-1]) if waiting and waiting[-1] in order else 0
+    done = {p.key for p in copies.placed[:upto]}
+    if CONTROL in owned:
+        return Checked(incompetent=incompetent, error=f"the member itself does not verify here: {owned[CONTROL]}",
+                       rounds=rounds, wall_s=wall)
+    if CONTROL not in done:
+        return Checked(incompetent=incompetent, error=f"verification did not finish within the budget "
+                                                      f"({len(left)} mutants)", rounds=rounds, wall_s=wall)
+    killed = {k: why for k, why in owned.items() if k in left}
+    survived = tuple(k for k in left if k in done and k not in killed)
+    unverified = tuple(k for k in left if k not in done and k not in killed)
+    return Checked(survived, killed, incompetent, unverified, rounds=rounds, wall_s=wall)
 
 
 def _by_copy(copies: Copies, errors: list[Diagnostic]) -> dict[int, str]:
