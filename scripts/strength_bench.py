@@ -37,7 +37,7 @@ from dspec2test.run import RunOptions, run_tests
 from dspec2test.run.process import run_limited
 from dspec2test.run.verify import Verification
 from dspec2test.strength import verifier
-from dspec2test.strength.copies import _splice
+from dspec2test.strength.copies import splice
 from dspec2test.strength.engine import StrengthOptions, choose, unmeasurable
 from dspec2test.strength.mutate import mutants
 from dspec2test.strength.program import strength_of_file
@@ -179,7 +179,7 @@ def compare_verify(corpus, limit: int, cap: int) -> list[dict]:
 def _verify_alone(text: str, name: str, member: str, mutant, tools) -> int | None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / name
-        path.write_text(_splice(text, [mutant.edit]))
+        path.write_text(splice(text, [mutant.edit]))
         argv = [tools.dafny, "verify", "--allow-warnings", *tools.solver_args(), f"--filter-symbol={member}.",
                 "--verification-time-limit", "20", name]
         return run_limited(argv, Path(tmp), tools.dafny_env(), 600).returncode

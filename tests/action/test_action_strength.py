@@ -5,7 +5,6 @@ rule, the JSON keys; the gate stays green (findings are warnings)."""
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 

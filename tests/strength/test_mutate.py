@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from dspec2test.dafny.parser import iter_members, parse_program
-from dspec2test.strength.copies import _splice
+from dspec2test.strength.copies import splice
 from dspec2test.strength.mutate import Mutant, mutants
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -86,7 +86,7 @@ def test_every_mutated_program_parses(path: Path) -> None:
     program = parse_program(text, str(path))
     for _, member in iter_members(program):
         for m in mutants(member, program, text):
-            parse_program(_splice(text, [m.edit]), str(path))  # raises on a printing slip
+            parse_program(splice(text, [m.edit]), str(path))  # raises on a printing slip
 
 
 def test_parentheses_right_after_a_keyword_stay() -> None:
@@ -95,4 +95,4 @@ def test_parentheses_right_after_a_keyword_stay() -> None:
     assert ("ROR", "(i < n)", "(i <= n)") in changes(ms)
     assert ("RVR", "(i)", "(0)") in changes(ms)
     for m in ms:
-        parse_program(_splice(text, [m.edit]), "m.dfy")
+        parse_program(splice(text, [m.edit]), "m.dfy")

@@ -56,7 +56,7 @@ def build(source: ast.Program, member: ast.Method | ast.Function, chosen: list[M
     pieces = [member_copy(text, member, copy_name(member.name, key), m) for key, m in keyed]
     head = _absolute_includes(source)
     at = member.span.end
-    out = _splice(text[:at], head) if head else text[:at]
+    out = splice(text[:at], head) if head else text[:at]
     placed = []
     line = out.count("\n") + 1
     for (key, _), piece in zip(keyed, pieces):
@@ -85,7 +85,7 @@ def member_copy(text: str, member: ast.Method | ast.Function, name: str, mutant:
     edits = _outermost(edits)
     start = member.span.start
     local = [Edit(e.start - start, e.end - start, e.text) for e in edits]
-    return _splice(text[start:member.span.end], local)
+    return splice(text[start:member.span.end], local)
 
 
 def _self_reference(node: ast.Node, short: str) -> bool:
@@ -116,7 +116,7 @@ def _outermost(edits: list[Edit]) -> list[Edit]:
     return out
 
 
-def _splice(text: str, edits: list[Edit]) -> str:
+def splice(text: str, edits: list[Edit]) -> str:
     parts, at = [], 0
     for e in sorted(edits, key=lambda e: e.start):
         parts += [text[at:e.start], e.text]
