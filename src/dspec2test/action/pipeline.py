@@ -34,6 +34,8 @@ class PipelineOptions:
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
     strength: StrengthOptions | None = None  # contract strength of the tested members (None: off)
+    # (file, member) whose strength is measured: those whose own text changed (None: every tested member)
+    strength_members: frozenset[tuple[str, str]] | None = None
 
 
 @dataclass(frozen=True)

@@ -42,8 +42,10 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         reports.append(render(result))
         coverage += [dict(member_coverage(e, tested.result.verdicts), file=relative(e.get("file", ""), options.root))
                      for e in tested.manifest.get("methods", [])]
-        if options.strength is not None:
-            strength += _strength(path, files, methods, tested.cases, options)
+        measured = tuple(m for t in group.targets for m in t.methods
+                         if options.strength_members is None or (t.file, m) in options.strength_members)
+        if options.strength is not None and measured:
+            strength += _strength(path, files, measured, tested.cases, options)
     return PipelineResult(tuple(verdicts), tuple(diagnostics), "".join(reports), tuple(coverage), tuple(strength))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
@@ -32,6 +32,10 @@ from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
 from dspec2test.toolchain import find_toolchain, z3_description
+
+
+# reasons of affected members whose own text changed (action/affected.py): contract strength measures these
+OWN_CHANGE = ("changed line", "new file")
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,11 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
-        result = run_pipeline(pipeline, targets, pipeline_options(settings, root))
+        options = pipeline_options(settings, root)
+        if options.strength is not None:  # a caller's contract and code did not change: its strength did not
+            options = replace(options, strength_members=frozenset(
+                (a.member.file, a.member.name) for a in choice.affected if a.reason.startswith(OWN_CHANGE)))
+        result = run_pipeline(pipeline, targets, options)
         ctx.out.write(result.report)
         if result.coverage:
             ctx.out.write(coverage_report.terminal(coverage_report.coverage_of_members(result.coverage)))
