@@ -4,7 +4,7 @@ the clause hint."""
 from dspec2test.dafny.parser import parse_program
 from dspec2test.model.contracts import select
 from dspec2test.strength.differ import Difference
-from dspec2test.strength.engine import choose, mutated_line, ruling_clause
+from dspec2test.strength.engine import choose, mutated_line, ruling_clause, unmeasurable
 from dspec2test.strength.mutate import Edit, Mutant
 
 
@@ -54,3 +54,21 @@ method Pinned(a: int) returns (r: int) ensures a > 0 ==> r == a { r := a; }
     assert bound.startswith("the ensures only bound r") and "line 4" in bound
     assert ruling_clause(contract(text, "Pinned"), diff({"r": "1"}, {"r": "2"})) is None  # not plain
     assert ruling_clause(contract(text, "Bound"), diff({"r": "1"}, {"(end)": "crashed"})) is None
+
+
+def test_what_is_not_measured() -> None:
+    text = """
+method NoContract(x: int) returns (r: int) { r := x; }
+method {:extern} Ext(x: int) returns (r: int) ensures r > x
+function Spec(x: int): int requires x >= 0 { x + 1 }
+function WithEnsures(x: int): int ensures WithEnsures(x) > x { x + 1 }
+lemma L(x: int) ensures x + 0 == x {}
+method NoBody(x: int) returns (r: int) ensures r > x
+method Fine(x: int) returns (r: int) ensures r > x { r := x + 1; }
+"""
+    program = parse_program(text, "u.dfy")
+    why = {c.name: unmeasurable(c) for c in select(program, ("NoContract", "Ext", "Spec", "WithEnsures", "L",
+                                                           "NoBody", "Fine"))}
+    assert why["NoContract"] == "no contract" and "extern" in why["Ext"] and "body is its specification" in why["Spec"]
+    assert why["L"].startswith("ghost") and why["NoBody"] == "no body"
+    assert why["WithEnsures"] == "" and why["Fine"] == ""

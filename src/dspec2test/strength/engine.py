@@ -47,12 +47,14 @@ def unmeasurable(contract: Contract) -> str:
         return "ghost: no compiled code to mutate"
     if contract.is_constructor:
         return "a constructor (its copies would be other constructors)"
+    if any(a.name == "extern" for a in member.attributes):
+        return "an {:extern} member"
+    if not contract.requires and not contract.ensures:
+        return "no contract"
     if contract.body_missing:
         return "no body"
     if isinstance(member, ast.Function) and not member.spec.ensures:
         return "a function without ensures: its body is its specification"
-    if any(a.name == "extern" for a in member.attributes):
-        return "an {:extern} member"
     if member.name_span.end <= member.name_span.start:
         return "internal error: no position for the member's name"
     return ""
