@@ -47,6 +47,7 @@ SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any
 # time-limited queries of one member after which it gets no more boundary scenarios (and the solver a
 # short limit): one threshold for both
 MAX_TIMEOUTS = TIMEOUTS_BEFORE_SHORT
+MAX_UNSAT_SHOWN = 32  # unsatisfiable combinations of branches listed per member in the manifest
 
 
 @dataclass(frozen=True)
@@ -496,15 +497,35 @@ class MemberGeneration:
             self.entry["capped"] = self.entry["capped"] or res.capped
             for message in res.messages:
                 self.warn(message)
-            out += [replace(p, id=len(out) + i) for i, p in enumerate(res.partitions, 1)]
+            self.cover(usable, given, res)
+            n = len(given)
+            out += [replace(p, id=len(out) + i, branches=p.branches[n:]) for i, p in enumerate(res.partitions, 1)]
         return out
+
+    def cover(self, usable: tuple[ContractClause, ...], given: tuple[ContractClause, ...], res: Any) -> None:
+        """Clause coverage in the manifest: each clause's branches, and the combinations found unsatisfiable
+        (named by their literals; the lines of the clauses they combine)."""
+        n = len(given)
+        if "clauses" not in self.entry:
+            self.entry["clauses"] = [
+                {"kind": cl.kind, "line": cl.line, "text": cl.text,
+                 "branches": [{"label": label, "vacuous": vac} for label, vac in zip(labels, vacuous)]}
+                for cl, labels, vacuous in zip(usable, res.clause_branches[n:], res.vacuous[n:])]
+            self.entry["unsatisfiable"] = []
+        clauses = given + usable
+        for path, label in res.unsat[:MAX_UNSAT_SHOWN - len(self.entry["unsatisfiable"])]:
+            self.entry["unsatisfiable"].append(
+                {"label": label, "clauses": sorted({clauses[i].line for i in range(n, len(path))})})
+        if len(res.unsat) > MAX_UNSAT_SHOWN:
+            self.entry["unsatisfiable_more"] = self.entry.get("unsatisfiable_more", 0) + len(res.unsat) - MAX_UNSAT_SHOWN
 
     def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
         c = self.contract
         implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
         constraint = print_expr(conj(part.literals + tuple(implicit)))
         out: dict[str, Any] = {"id": part.id, "label": part.label, "constraint": constraint,
-                               "clauses": list(part.clause_lines), "status": part.status.lower(), "scenarios": []}
+                               "clauses": list(part.clause_lines), "status": part.status.lower(),
+                               "branches": list(part.branches), "scenarios": []}
         self.entry["partitions"].append(out)  # now, so that a report made half way through shows it
         # the base scenario first: its model tells which BVA pins the partition allows or leaves open
         entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())

@@ -220,6 +220,10 @@ OPTIONS: tuple[Option, ...] = (
            "member stopped by it keeps the tests solved before."),
     Option("jobs", Kind.INT, 0, "Members generated at once, each in its own process (0: one per core).",
            minimum=0),
+    Option("strength", Kind.BOOL, False, "Contract strength: mutants of each affected member that Dafny still "
+           "verifies and that compute something else, reported as warnings (they fail the step only with "
+           "`fail_on: weak`)."),
+    Option("strength_budget", Kind.SECONDS, 60.0, "Seconds of contract strength per member."),
     Option("cache_dir", Kind.PATH, "", "Folder where generated tests are kept between runs (for `actions/cache` "
            "to hold): a member whose contract and program did not change skips generation (empty: no cache)."),
     # how they run
@@ -268,6 +272,7 @@ BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 # The options that shape a run: the same through all three doors.
 GENERATION = ("bva", "fdnf", "simplify", "repeat", "length_limit", "max_partitions", "solver_timeout",
               "member_timeout", "jobs", "cache_dir")
+STRENGTH = ("strength", "strength_budget")  # contract strength of the affected members (check and the action)
 RUNNING = ("timeout", "target")
 GATE = ("fail_on", "fail_on_empty")
 SELECTION = ("include", "exclude")

@@ -6,12 +6,12 @@ all test through here, in process, and get typed results.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
-from dspec2test.records import MEMBER, Status, Verdict
+from dspec2test.records import MEMBER, Status, TestCase, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
 
@@ -27,6 +27,8 @@ class Tested:
     cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
     looked_up: int = 0  # members looked up in the cache (0: no cache)
     generation_s: float = 0.0  # wall time of generation (the run's own is result.wall_s)
+    manifest: dict = field(default_factory=lambda: {"methods": []})  # generation's (clause coverage reads it)
+    cases: tuple[TestCase, ...] = ()  # the tests generated (contract strength runs mutants on their inputs)
 
     @property
     def parse_error(self) -> bool:
@@ -46,7 +48,8 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return Tested(result, generated.diagnostics, generated.cached, generated.looked_up, generation_s)
+    return Tested(result, generated.diagnostics, generated.cached, generated.looked_up, generation_s,
+                  generated.manifest, generated.cases)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 NON_DEFAULT = {"include": "src/**/*.dfy", "exclude": "src/vendor/**", "bva": "7", "fdnf": "true",
                "simplify": "true", "repeat": "3", "length_limit": "4", "max_partitions": "9",
                "solver_timeout": "2.5", "member_timeout": "30", "jobs": "2", "timeout": "15", "target": "cs",
-               "fail_on": "never", "fail_on_empty": "true", "cache_dir": ".dspec2test-cache-x"}
+               "fail_on": "never", "fail_on_empty": "true", "cache_dir": ".dspec2test-cache-x",
+               "strength": "true", "strength_budget": "30"}
 
 
 def flags_of(command: str) -> dict[str, argparse.Action]:

@@ -19,6 +19,7 @@ from dspec2test.options import (
     GENERATION,
     RUNNING,
     SELECTION,
+    STRENGTH,
     Door,
     OptionError,
     Reporter,
@@ -32,7 +33,7 @@ from dspec2test.toolchain import DEFAULT_TARGET
 CONFIG_OPTIONS = through(Door.CONFIG)
 CONFIG_KEYS: dict[str, str] = {o.name: o.help for o in CONFIG_OPTIONS}
 # what the file may set for a run (the reporter is the action's business alone)
-RUN_KEYS = SELECTION + GENERATION + RUNNING + GATE
+RUN_KEYS = SELECTION + GENERATION + RUNNING + GATE + STRENGTH
 
 
 class ConfigError(ValueError):
@@ -62,6 +63,8 @@ class Settings:
     fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW
     shard: tuple[int, int] = (1, 1)
+    strength: bool = False  # contract strength of the affected members (warnings)
+    strength_budget: float = 60.0  # seconds of contract strength per member
 
     @property
     def gate(self) -> Gate:

@@ -17,6 +17,8 @@ from dspec2test.generate import GenerateOptions
 from dspec2test.options import jobs_for, option
 from dspec2test.pipeline import TestingProgress
 from dspec2test.records import Verdict
+from dspec2test.strength.engine import StrengthOptions
+from dspec2test.strength.records import MemberStrength
 from dspec2test.toolchain import DEFAULT_TARGET
 
 
@@ -35,6 +37,9 @@ class PipelineOptions:
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
     progress: TestingProgress | None = field(default=None, compare=False)  # generation and runs, as they go
+    strength: StrengthOptions | None = None  # contract strength of the tested members (None: off)
+    # (file, member) whose strength is measured: those whose own text changed (None: every tested member)
+    strength_members: frozenset[tuple[str, str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,8 @@ class PipelineResult:
     def cache_line(self) -> str:
         """What the cache saved, for the terminal and the job summary ("" without a cache)."""
         return hits_line(self.cached, self.looked_up)
+    coverage: tuple[dict, ...] = ()  # clause coverage per tested member (report/coverage.py)
+    strength: tuple[MemberStrength, ...] = ()  # contract strength per member, when asked for
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
@@ -69,6 +76,7 @@ def pipeline_options(settings: Settings, root: Path, progress: TestingProgress |
         ),
         timeout=settings.timeout,
         target=settings.target,
+        strength=StrengthOptions(budget_s=settings.strength_budget) if settings.strength else None,
     )
 
 

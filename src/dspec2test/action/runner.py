@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
@@ -25,11 +25,18 @@ from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations, sarif, summary
 from dspec2test.report.findings import Finding, Totals, group
+from dspec2test.report import coverage as coverage_report, strength as strength_report
+from dspec2test.report.strength import weak_annotations
+from dspec2test.strength.records import Measured, MemberStrength
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, recap_lines
 from dspec2test.toolchain import find_toolchain, z3_description
+
+
+# reasons of affected members whose own text changed (action/affected.py): contract strength measures these
+OWN_CHANGE = ("changed line", "new file")
 
 
 @dataclass(frozen=True)
@@ -54,6 +61,8 @@ class Tested:
     toolchain: str = ""  # which Z3 Dafny verifies with, when this run tested anything
     timing: str = ""  # `generation 3.1 s, execution 1.2 s`, when this run tested anything
     cache: str = ""  # what the cache of generated tests saved (PipelineResult.cache_line)
+    coverage: list[dict] = field(default_factory=list)  # clause coverage per tested member
+    strength: list[MemberStrength] = field(default_factory=list)  # contract strength, when asked for
 
 
 def run_action(ctx: Context, pipeline: Pipeline) -> int:
@@ -82,10 +91,11 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     if inputs.results:
         try:
             verdicts, members = results_file.load(workspace / inputs.results)
+            coverage, strength = results_file.load_extras(workspace / inputs.results)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             ctx.err.write(f"dspec2test: results {inputs.results}: cannot read: {exc}\n")
             return 2
-        tested = Tested(verdicts, members)
+        tested = Tested(verdicts, members, coverage=coverage, strength=strength)
         if github and settings.reporter in (Reporter.REVIEW, Reporter.CHECK):
             refusal = _verify(github, subject, own, repository)
     else:
@@ -102,7 +112,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             return 2
 
     findings, _ = group(tested.verdicts)
-    decision = decide(settings.gate, tested.verdicts, tested.changed_errors)
+    decision = decide(settings.gate, tested.verdicts, tested.changed_errors, weak=sum(r.weak for r in tested.strength))
     link = summary.blob_link(env.get("GITHUB_SERVER_URL", ""), repository, subject.head or env.get("GITHUB_SHA", ""))
     written = _write_files(workspace, inputs, settings, tested)
     if refusal:
@@ -113,6 +123,8 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
                            pipeline_options(settings, workspace), link)
     _annotate(ctx, reported, tested, findings)
     _terminal(ctx, tested)
+    if tested.strength:
+        ctx.out.write(strength_report.terminal(tested.strength))
     text = _summary(tested, decision, tested.notes + reported.notes, link)
     _append(env.get("GITHUB_STEP_SUMMARY"), text)
     if inputs.summary_path:
@@ -134,7 +146,9 @@ def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: Act
     reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA", ""),
                       findings, tested.members, options, decision,
                       summary.totals_line(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision, link=link),
-                      annotations.check_run_annotations(everything), run_url=_run_url(ctx.env))
+                      annotations.check_run_annotations(everything + weak_annotations(tested.strength)),
+                      run_url=_run_url(ctx.env), weak=[f for r in tested.strength for f in r.findings],
+                      measured=frozenset((r.file, r.member) for r in tested.strength if r.status is Measured.MEASURED))
     for line in reported.log:
         ctx.out.write(line + "\n")
     return reported
@@ -144,6 +158,7 @@ def _annotate(ctx: Context, reported: Reported, tested: Tested, findings: list[F
     """The workflow-command annotations the step's log must carry, within GitHub's budget."""
     if reported.annotate:
         shown = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
+        shown += weak_annotations(tested.strength)
     elif reported.check_url:
         shown = []  # the check run carries every finding and diagnostic
     else:  # the findings are on the pull request; the diagnostics go to the log
@@ -183,8 +198,14 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
-        result = run_pipeline(pipeline, targets, pipeline_options(settings, root, TerminalProgress(ctx.err, tty=False)))
+        options = pipeline_options(settings, root, TerminalProgress(ctx.err, tty=False))
+        if options.strength is not None:  # a caller's contract and code did not change: its strength did not
+            options = replace(options, strength_members=frozenset(
+                (a.member.file, a.member.name) for a in choice.affected if a.reason.startswith(OWN_CHANGE)))
+        result = run_pipeline(pipeline, targets, options)
         ctx.out.write(result.report)
+        if result.coverage:
+            ctx.out.write(coverage_report.terminal(coverage_report.coverage_of_members(result.coverage)))
         if result.cache_line:
             ctx.out.write(f"dspec2test: {result.cache_line}\n")
         diagnostics = list(choice.diagnostics) + list(result.diagnostics)
@@ -192,7 +213,8 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
     return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes,
                   f"Dafny verifies with {z3_description(find_toolchain().z3)}.",
                   f"generation {result.generation_s:.1f} s, execution {result.execution_s:.1f} s",
-                  f"Generation: {result.cache_line}." if result.cache_line else "")
+                  f"Generation: {result.cache_line}." if result.cache_line else "",
+                  list(result.coverage), list(result.strength))
 
 
 def _has_commit(git: Git, sha: str) -> bool:
@@ -246,9 +268,12 @@ def _run_url(env: Mapping[str, str]) -> str:
 def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None,
              link: summary.Link | None = None) -> str:
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
-    return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
+    text = summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
                           members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members],
                           footer=[line for line in (tested.cache, tested.toolchain) if line], link=link)
+    sections = [strength_report.summary_section(tested.strength),
+                coverage_report.summary_section(coverage_report.coverage_of_members(tested.coverage))]
+    return text + "".join("\n" + section for section in sections if section)
 
 
 def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:
@@ -258,9 +283,11 @@ def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, test
     written = {}
     for output, path, text in (
         ("junit_path", inputs.junit_path, lambda: junit_xml(tested.verdicts)),
-        ("sarif_path", inputs.sarif_path, lambda: sarif.dumps(findings, sarif.automation_id(k, n))),
+        ("sarif_path", inputs.sarif_path, lambda: strength_report.sarif_with_strength(
+            sarif.dumps(findings, sarif.automation_id(k, n)), tested.strength)),
         ("json_path", inputs.json_path, lambda: results_file.dumps(tested.verdicts, tested.members,
-                                                                  tested.diagnostics)),
+                                                                  tested.diagnostics, tested.coverage,
+                                                                  tested.strength)),
     ):
         if path:
             _write(workspace / path, text())

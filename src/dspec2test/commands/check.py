@@ -22,7 +22,7 @@ from dspec2test.action.pipeline import Pipeline, PipelineResult, pipeline_option
 from dspec2test.action.real import real_pipeline
 from dspec2test.commands.flags import add_option_flags, flag_values, given_flags
 from dspec2test.errors import Diagnostic
-from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, SELECTION, Door, OptionError, option
+from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, SELECTION, STRENGTH, Door, OptionError, option
 from dspec2test.records import Verdict
 from dspec2test.report import sarif, summary
 from dspec2test.pipeline import TestingProgress
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
     """The configuration file, the selection and the generation and run flags (shared with `replay`)."""
-    add_option_flags(parser, ("config",) + SELECTION + GENERATION + RUNNING)
+    add_option_flags(parser, ("config",) + SELECTION + GENERATION + RUNNING + STRENGTH)
 
 
 def config_path(args: argparse.Namespace) -> str:

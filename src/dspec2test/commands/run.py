@@ -23,6 +23,7 @@ from dspec2test.records import TestCase
 from dspec2test.report import sarif, summary
 from dspec2test.report.findings import group
 from dspec2test.report.gate import Decision, decide
+from dspec2test.report.coverage import coverage_document, terminal as coverage_terminal
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
@@ -67,6 +68,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return _verdict(decide(gate, ()), err)
     options = RunOptions(target=str(values["target"]), timeout_s=float(values["timeout"]))  # type: ignore[arg-type]
     generation_s = None
+    coverage = None  # clause coverage needs the generation manifest: not with --tests
     if args.tests:
         loaded = _load_tests(args, program, unverified, err)
         if isinstance(loaded, int):
@@ -79,6 +81,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         tested = run_program(str(program), generation_options(args, unverified, values), options,
                              TerminalProgress(err))
+        coverage = coverage_document(tested.manifest["methods"], tested.result.verdicts)
         for diagnostic in tested.diagnostics:
             err.write(diagnostic.render() + "\n")
         if tested.looked_up:
@@ -90,19 +93,24 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             out.write(f"{program}: no member with a contract to test\n")
             return _verdict(decide(gate, ()), err)
     out.write(render(result, generation_s, time.monotonic() - start, verbose=args.verbose))
-    write_reports(values, result, err)
+    if coverage is not None:
+        out.write(coverage_terminal(coverage))
+    write_reports(values, result, err, coverage)
     if result.program_broken:
         return 2
     return _verdict(decide(gate, result.verdicts), err)
 
 
-def write_reports(values: dict, result: RunResult, err: TextIO) -> None:
-    """The report files the flags ask for: the run's JSON (DESIGN.md's `run --json`), JUnit, SARIF and
-    the job summary's markdown."""
+def write_reports(values: dict, result: RunResult, err: TextIO, coverage: list | None = None) -> None:
+    """The report files the flags ask for: the run's JSON (DESIGN.md's `run --json`, with the clause
+    coverage when there is one), JUnit, SARIF and the job summary's markdown."""
     verdicts = list(result.verdicts)
     findings, _ = group(verdicts)
+    document = run_document(result)
+    if coverage is not None:
+        document["coverage"] = coverage
     writers = {
-        "json_path": lambda: json.dumps(run_document(result), indent=2) + "\n",
+        "json_path": lambda: json.dumps(document, indent=2) + "\n",
         "junit_path": lambda: junit_xml(verdicts),
         "sarif_path": lambda: sarif.dumps(findings),
         "summary_path": lambda: summary.render(verdicts),

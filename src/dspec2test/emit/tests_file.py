@@ -327,9 +327,10 @@ def check_stmt(planned: PlannedCheck) -> str:
 
 
 def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool,
-              instead_of_call: list[str] | None = None) -> str:
+              instead_of_call: list[str] | None = None, observe: bool = False) -> str:
     """The test of `tc`. `instead_of_call`: statements that stand in for the call (an oracle probe's
-    outputs assigned from the solver's model)."""
+    outputs assigned from the solver's model). `observe`: also print the arrays the member changes in
+    place, as outputs (contract strength compares them between a member and its mutants)."""
     before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
     lines = [write_metadata(tc), f"// partition {tc.partition}: {one_line(tc.label)}"]
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
@@ -353,6 +354,9 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for v in contract.outputs:
         if not v.ghost:
             body.append(print_value(Event.ACTUAL, v.name, v.name))
+    if observe:
+        body += [f'print "\\n{MARK} {Event.ACTUAL.value} {v.name} = ", {v.name}[..], "\\n";' for v in contract.params
+                 if v.name in contract.pre_state and ctx.types.kind(v.type) == "array"]
     body += [check_stmt(p) for p in after]
     body.append(marker(Event.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled

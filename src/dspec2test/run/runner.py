@@ -60,6 +60,8 @@ class RunResult:
     rounds: int = 0
     wall_s: float = 0.0
     ran: frozenset[str] = frozenset()  # tests seen running (any marker): not those that never built
+    # every output each test printed after the call, passed or not (the verdicts keep them for failures)
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 class Progress(Protocol):
@@ -112,6 +114,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     done: dict[str, Verdict] = {}
     extra: dict = {}
     ran: set[str] = set()
+    outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
@@ -147,6 +150,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 done[name] = verdict_of(by_name[name], obs, short or options.timeout_s)
                 if short and done[name].status is Status.TIMEOUT:
                     done[name] = replace(done[name], message=f"{done[name].message}, {short_note(by_name[name].method)}")
+                outputs[name] = dict(obs.actuals)
                 ran.add(name)
             for (_, name), why in got.skipped.items():
                 done[name] = base_verdict(by_name[name], Status.NOT_TESTED, why)
@@ -168,7 +172,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             if v.file not in facts:
                 facts[v.file] = source_facts(v.file)
         verdicts = tuple(_with_facts(v, facts[v.file]) for v in verdicts)
-    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran), **extra)
+    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran),
+                     outputs=outputs, **extra)
 
 
 def _wants_facts(v: Verdict) -> bool:
