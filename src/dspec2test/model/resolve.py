@@ -179,11 +179,10 @@ class Resolver:
                     found = self._descend(target, parts[1:], depth) if target is not None else None
                     if found is not None:
                         return found
-            cand = path + (parts[0],)
-            if cand in self.modules:
-                found = self._descend(cand, parts[1:], depth)
-                if found is not None:
-                    return found
+            found = self._descend(path, parts, depth) if any(path + tuple(parts[:k]) in self.modules
+                                                             for k in range(1, len(parts) + 1)) else None
+            if found is not None:
+                return found
             if not path:
                 return None
             path = path[:-1]
@@ -204,16 +203,22 @@ class Resolver:
         return self._module_path(Scope(self, path[:-1]), target, depth + 1) if path else None
 
     def _descend(self, module: tuple[str, ...], rest: list[str] | tuple[str, ...], depth: int) -> tuple[str, ...] | None:
-        """`rest` read inside `module`: nested modules, or imports of the module reached so far."""
-        for part in rest:
-            if module + (part,) in self.modules:
-                module = module + (part,)
+        """`rest` read inside `module`: nested modules, or imports of the module reached so far. A module
+        declared with a dotted name (`module JSON.Utils.Views.Core`) has no entry for its prefixes: the
+        longest run of parts that names a module is taken first."""
+        rest = tuple(rest)
+        i = 0
+        while i < len(rest):
+            j = next((j for j in range(len(rest), i, -1) if module + rest[i:j] in self.modules), None)
+            if j is not None:
+                module, i = module + rest[i:j], j
                 continue
-            imp = next((i for i in self.imports.get(module, []) if (i.alias or i.target.split(".")[-1]) == part), None)
+            part = rest[i]
+            imp = next((m for m in self.imports.get(module, []) if (m.alias or m.target.split(".")[-1]) == part), None)
             nxt = self._import_target(module, imp, depth + 1) if imp is not None and depth < _ALIAS_DEPTH else None
             if nxt is None:
                 return None
-            module = nxt
+            module, i = nxt, i + 1
         return module
 
     def _absolute(self, path: tuple[str, ...], target: tuple[str, ...]) -> tuple[str, ...] | None:
