@@ -119,3 +119,18 @@ def test_a_heap_reading_function_parameter_gets_a_total_lambda(tmp_path):
     assert not got.manifest["methods"][0]["unsupported"], got.manifest
     assert "var f: int ~> int := x => " in got.tests_text
     assert "Apply<int, int>(f, x)" in got.tests_text
+
+
+def test_a_file_the_project_leaves_out_that_imports_its_modules_is_read_with_the_project(tmp_path):
+    project = tmp_path / "config"
+    import shutil
+    shutil.copytree(PROJECTS / "config", project)
+    (project / "tests").mkdir()
+    (project / "tests" / "T.dfy").write_text(
+        "module T {\n  import Helper\n  method Twice(x: int) returns (r: int) ensures r == Helper.Double(x) { r := 2 * x; }\n}\n")
+    (project / "tests" / "Alone.dfy").write_text("method A(x: int) returns (r: int) ensures r == x { r := x; }\n")
+    got = load_program(str(project / "tests" / "T.dfy"))
+    assert got.inputs == (str(project / "tests" / "T.dfy"), str(project / "dfyconfig.toml"))
+    assert "Helper.dfy" in {Path(p).name for p in got.paths}
+    alone = load_program(str(project / "tests" / "Alone.dfy"))
+    assert alone.inputs == (str(project / "tests" / "Alone.dfy"),) and len(alone.paths) == 1

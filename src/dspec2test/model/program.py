@@ -89,11 +89,45 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
         start += [p for p in project.files() if p != root]
         diagnostics += project.warnings()
     files = _closure(start, path, sources, diagnostics, syntax)
+    beside = _project_beside(root, top, files) if use_project and project is None else None
+    if beside is not None:  # the file imports the project's modules: Dafny gets both, as `file dfyconfig.toml`
+        project = beside
+        files = _closure(start + [p for p in beside.files() if p != root], path, sources, diagnostics,
+                         beside.function_syntax)
     decls = flatten(tuple(d for f in files for d in f.decls), sources.copies)
     program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
                           files=tuple(files) if len(files) > 1 else ())
-    inputs = (str(project.path),) if project is not None else (str(root),)
+    if project is not None and beside is None:
+        inputs: tuple[str, ...] = (str(project.path),)
+    elif beside is not None:
+        inputs = (str(root), str(beside.path))
+    else:
+        inputs = (str(root),)
     return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
+
+
+def _project_beside(root: Path, top: Path | None, files: list[ast.Program]) -> Project | None:
+    """The project a file it leaves out is meant to be built with: one whose modules the file imports and
+    its own includes do not declare (a project's tests, run as `dafny test tests/T.dfy dfyconfig.toml`)."""
+    found = find_project(root, top)
+    if found is None:
+        return None
+    project = read_project(found)
+    if isinstance(project, Diagnostic) or project.holds(root):
+        return None
+    declared = {d.name.split(".")[0] for f in files for d in f.decls if isinstance(d, ast.Module)}
+    wanted = {d.target.split(".")[0] for f in files for d in _imports(f.decls)}
+    return project if wanted - declared else None
+
+
+def _imports(decls: tuple[ast.Decl, ...]) -> list[ast.Import]:
+    out: list[ast.Import] = []
+    for d in decls:
+        if isinstance(d, ast.Import):
+            out.append(d)
+        elif isinstance(d, ast.Module):
+            out += _imports(d.decls)
+    return out
 
 
 def _project_of(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> Project | None:
