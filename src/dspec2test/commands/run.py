@@ -81,7 +81,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     else:
         tested = run_program(str(program), generation_options(args, unverified, values), options,
                              TerminalProgress(err))
-        coverage = coverage_document(tested.manifest["methods"], tested.result.verdicts)
+        coverage = coverage_document(tested.manifest.get("methods", []), tested.result.verdicts)
         for diagnostic in tested.diagnostics:
             err.write(diagnostic.render() + "\n")
         if tested.looked_up:
@@ -92,9 +92,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not result.verdicts:
             out.write(f"{program}: no member with a contract to test\n")
             return _verdict(decide(gate, ()), err)
-    out.write(render(result, generation_s, time.monotonic() - start, verbose=args.verbose))
-    if coverage is not None:
+    if coverage is not None:  # before the report, whose recap and times close the output
         out.write(coverage_terminal(coverage))
+    out.write(render(result, generation_s, time.monotonic() - start, verbose=args.verbose))
     write_reports(values, result, err, coverage)
     if result.program_broken:
         return 2
