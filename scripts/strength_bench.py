@@ -135,8 +135,9 @@ def mutdafny_differences(program: Path, member: str, mutants: list[Path]) -> dic
         got = run_tests(m, text, cases, options)
         statuses = {v.test: v.status.value for v in got.verdicts}
         first = None
+        ran = ("passed", "failed", "crashed")  # a test that timed out or did not run says nothing either way
         for v in base.verdicts:
-            if v.status.value not in ("passed", "failed", "crashed", "timeout"):
+            if v.status.value not in ran or statuses.get(v.test) not in ran:
                 continue
             same_end = statuses.get(v.test) == v.status.value
             if not same_end or got.outputs.get(v.test) != base.outputs.get(v.test):

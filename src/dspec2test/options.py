@@ -233,7 +233,8 @@ OPTIONS: tuple[Option, ...] = (
            "the .NET SDK: the image's `-cs` variant where the default image lacks it).", choices=IMAGE_TARGETS),
     # the gate
     Option("fail_on", Kind.CHOICE, FailOn.FAILURES.value, "Fail on `failures` (failed, crashed, timeout), on "
-           "`errors` (anything not passed, and parse errors in changed files) or `never`.",
+           "`errors` (anything not passed, and parse errors in changed files), on `weak` (failures, and a "
+           "contract that `strength` finds weak) or `never`.",
            choices=tuple(f.value for f in FailOn)),
     Option("fail_on_empty", Kind.BOOL, False, "Also fail when no affected member got a test."),
     # reports

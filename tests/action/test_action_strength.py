@@ -5,6 +5,8 @@ rule, the JSON keys; the gate stays green (findings are warnings)."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 import time
 
@@ -60,3 +62,16 @@ def test_strength_in_a_pull_request(tmp_path):
     assert {r["ruleId"] for r in sarif["results"]} == {"dspec2test/weak-contract"}
     assert all(r["level"] == "warning" for r in sarif["results"])
     print(f"strength PR check: {seconds:.1f} s")  # measured for the issue's figure
+
+
+def test_check_with_strength_shows_it_and_fail_on_weak_trips(tmp_path):
+    world = PullRequestWorld(tmp_path, {"max.dfy": BASE}, {"max.dfy": HEAD})
+    env = {**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.run([sys.executable, "-m", "dspec2test", "check", "--base", "main", "--strength",
+                           "--fail-on", "weak", "--json", str(tmp_path / "r.json")], cwd=world.repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1, proc.stdout + proc.stderr  # every test passed: only the weak contract trips it
+    assert "fail_on: weak" in proc.stderr
+    assert "Max: weak contract" in proc.stdout and "clause coverage:" in proc.stdout
+    results = json.loads((tmp_path / "r.json").read_text())
+    assert results["strength"]["totals"]["weak"] == 1 and results["coverage"]["members"][0]["name"] == "Max"

@@ -96,3 +96,8 @@ def test_parentheses_right_after_a_keyword_stay() -> None:
     assert ("RVR", "(i)", "(0)") in changes(ms)
     for m in ms:
         parse_program(splice(text, [m.edit]), "m.dfy")
+
+
+def test_real_constants() -> None:
+    got = changes(member_mutants("method M(x: real) returns (r: real) { r := x + 0.5; }", "M"))
+    assert ("CONST", "0.5", "1.5") in got and ("CONST", "0.5", "-0.5") in got

@@ -3,6 +3,9 @@
 import json
 
 from dspec2test.action import results as results_file
+from dspec2test.action.affected import Affected
+from dspec2test.action.choose import Choice
+from dspec2test.action.members import MemberInfo
 from dspec2test.report import sarif
 from dspec2test.report.gate import FailOn, Gate, decide
 from dspec2test.report.review import Existing, Plan, marker
@@ -94,3 +97,12 @@ def test_review_comments_on_the_mutated_line_and_rerun() -> None:
     assert again.skipped == [weak_key(FINDING)] and again.deletes == [2] and not again.line_comments
     body = comment_body(FINDING)
     assert "fail_on: weak" in body and "What the contract could say" in body
+
+
+def test_strength_is_measured_for_the_members_whose_own_text_changed() -> None:
+    def affected(name: str, reason: str) -> Affected:
+        return Affected(MemberInfo("p.dfy", name, "method", 1, 5, True, True, frozenset(), frozenset()), reason)
+
+    choice = Choice([affected("Changed", "changed lines 3-4"), affected("Added", "new file"),
+                     affected("Caller", "calls Changed"), affected("User", "contract uses changed IsSorted")])
+    assert choice.own_changes() == {("p.dfy", "Changed"), ("p.dfy", "Added")}

@@ -44,7 +44,7 @@ def test_equivalent_mutants_are_counted_never_reported(weak) -> None:
 
 
 def test_recursive_functions_and_arrays_changed_in_place() -> None:
-    got = strength_of_file(str(FIXTURES / "shapes.dfy"), StrengthOptions(), ("Fact", "Fill", "Helper"),
+    got = strength_of_file(str(FIXTURES / "shapes.dfy"), StrengthOptions(), ("Fact", "Fill", "Squares", "Helper"),
                            generation=GenerateOptions(bva=100))
     by = {r.member: r for r in got.members}
     fact = by["Fact"]
@@ -55,4 +55,6 @@ def test_recursive_functions_and_arrays_changed_in_place() -> None:
     assert fill.weak  # a[i] := v + 1 also meets `a[i] >= v`; the array after the call tells them apart
     f = next(f for f in fill.findings if f.after == "a[i] := v + 1;")
     assert f.original["a"] != f.mutated["a"]
+    squares = by["Squares"]  # a returned array is compared by its contents, not its identity
+    assert squares.weak and all(f.original["a"].startswith("[") and f.original != f.mutated for f in squares.findings)
     assert by["Helper"].status is Measured.SKIPPED  # a lemma: no compiled code

@@ -35,10 +35,6 @@ from dspec2test.report.terminal import TerminalProgress, recap_lines
 from dspec2test.toolchain import find_toolchain, z3_description
 
 
-# reasons of affected members whose own text changed (action/affected.py): contract strength measures these
-OWN_CHANGE = ("changed line", "new file")
-
-
 @dataclass(frozen=True)
 class Context:
     env: Mapping[str, str]
@@ -200,8 +196,7 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         targets = choice.targets()
         options = pipeline_options(settings, root, TerminalProgress(ctx.err, tty=False))
         if options.strength is not None:  # a caller's contract and code did not change: its strength did not
-            options = replace(options, strength_members=frozenset(
-                (a.member.file, a.member.name) for a in choice.affected if a.reason.startswith(OWN_CHANGE)))
+            options = replace(options, strength_members=choice.own_changes())
         result = run_pipeline(pipeline, targets, options)
         ctx.out.write(result.report)
         if result.coverage:

@@ -28,7 +28,11 @@ from dspec2test.report import sarif, summary
 from dspec2test.pipeline import TestingProgress
 from dspec2test.report.findings import Totals, group
 from dspec2test.report.gate import Decision, decide
+from dspec2test.report.coverage import coverage_of_members, summary_section as coverage_summary
+from dspec2test.report.coverage import terminal as coverage_terminal
 from dspec2test.report.junit import junit_xml
+from dspec2test.report.strength import sarif_with_strength, summary_section as strength_summary
+from dspec2test.report.strength import terminal as strength_terminal
 from dspec2test.report.terminal import TerminalProgress, recap_lines
 
 
@@ -101,7 +105,10 @@ def check_change(git: Git, base: str, head: str | None, settings: Settings, pipe
             chosen(choice)
         if not run:
             return Checked(choice, (), PipelineResult(), Timings(selected - start), ran=False)
-        result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root, progress))
+        options = pipeline_options(settings, root, progress)
+        if options.strength is not None:  # as the action: the members whose own text changed
+            options = replace(options, strength_members=choice.own_changes())
+        result = run_pipeline(pipeline, choice.targets(), options)
         verdicts = choice.complete([_inside(choice.normalise(v, root), root) for v in result.verdicts],
                                    list(choice.diagnostics) + list(result.diagnostics))
     return Checked(choice, tuple(verdicts), result, Timings(selected - start, time.monotonic() - selected))
@@ -151,6 +158,10 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     for d in result.diagnostics:
         err.write(d.render() + "\n")
     out.write(result.report)
+    if result.coverage:
+        out.write(coverage_terminal(coverage_of_members(result.coverage)))
+    if result.strength:
+        out.write(strength_terminal(result.strength))
     out.write("".join(line + "\n" for line in recap_lines(verdicts)))  # after every program's own report
     if verdicts:
         t = checked.timings
@@ -159,8 +170,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     if result.cache_line:
         out.write(f"dspec2test: {result.cache_line}\n")
     members = choice.member_records()
-    decision = decide(settings.gate, verdicts, choice.changed_errors())
-    write_reports(reports, verdicts, members, list(result.diagnostics), decision)
+    decision = decide(settings.gate, verdicts, choice.changed_errors(), weak=sum(r.weak for r in result.strength))
+    write_reports(reports, verdicts, members, list(result.diagnostics), decision, result)
     if any(d.severity.value == "error" for d in result.diagnostics) and not Totals.of(verdicts).tested:
         return 2  # like `run`: nothing could be built
     for reason in decision.reasons:
@@ -169,16 +180,19 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
 
 
 def write_reports(paths: Mapping[str, object], verdicts: list[Verdict], members: list[dict],
-                  diagnostics: list[Diagnostic], decision: Decision) -> None:
-    """The files the action writes, where the flags ask for them: results JSON, JUnit, SARIF, summary."""
+                  diagnostics: list[Diagnostic], decision: Decision, result: PipelineResult = PipelineResult()) -> None:
+    """The files the action writes, where the flags ask for them: results JSON, JUnit, SARIF, summary
+    (with clause coverage and, when measured, contract strength)."""
     findings, _ = group(verdicts)
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
+    sections = [strength_summary(result.strength), coverage_summary(coverage_of_members(result.coverage))]
     writers = {
-        "json_path": lambda: results_file.dumps(verdicts, members, diagnostics),
+        "json_path": lambda: results_file.dumps(verdicts, members, diagnostics, result.coverage, result.strength),
         "junit_path": lambda: junit_xml(verdicts),
-        "sarif_path": lambda: sarif.dumps(findings),
+        "sarif_path": lambda: sarif_with_strength(sarif.dumps(findings), result.strength),
         "summary_path": lambda: summary.render(verdicts, diagnostics=diagnostics, notes=gate,
-                                               members=[(m["file"], m["name"], m.get("reason", "")) for m in members]),
+                                               members=[(m["file"], m["name"], m.get("reason", "")) for m in members])
+        + "".join("\n" + section for section in sections if section),
     }
     for name, text in writers.items():
         if paths.get(name):

@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-mutants", type=int, default=d.max_mutants, metavar="N",
                         help="mutants verified per member, spread over its code (default %(default)s)")
     parser.add_argument("--cores", type=int, default=d.cores, metavar="N",
-                        help="cores Dafny verifies the mutants of a member on (default %(default)s)")
+                        help="cores Dafny verifies the mutants of a member on (default: every core, %(default)s)")
     parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=BVA_EXTREME, metavar="N",
                         help="boundary values in the spec tests whose inputs the mutants run on (default on, "
                              f"extreme {BVA_EXTREME}); --no-bva for base scenarios only")

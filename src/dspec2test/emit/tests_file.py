@@ -354,9 +354,10 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for v in contract.outputs:
         if not v.ghost:
             body.append(print_value(Event.ACTUAL, v.name, v.name))
-    if observe:
-        body += [f'print "\\n{MARK} {Event.ACTUAL.value} {v.name} = ", {v.name}[..], "\\n";' for v in contract.params
-                 if v.name in contract.pre_state and ctx.types.kind(v.type) == "array"]
+    if observe:  # the contents of arrays, not their identity: those changed in place, and those returned
+        body += [print_value(Event.ACTUAL, v.name, f"{v.name}[..]")
+                 for v in contract.params + tuple(o for o in contract.outputs if not o.ghost)
+                 if (v.is_output or v.name in contract.pre_state) and ctx.types.kind(v.type) == "array"]
     body += [check_stmt(p) for p in after]
     body.append(marker(Event.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled

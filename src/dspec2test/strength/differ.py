@@ -23,6 +23,7 @@ from dspec2test.run import RunOptions, run_tests
 from dspec2test.strength.copies import CONTROL, copy_name
 
 ORIGINAL = -1  # the member itself, beside its copies
+CPU_S = 3.0  # CPU seconds per test: a mutant that verifies ends, but may take far longer than the member
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def compare(copies_path: Path, qualified: str, survivors: Sequence[int], cases: 
             named[(tc.name, key)] = mine.name
     text = emit_file(str(copies_path), modules_to_open(list(contracts.values())), tests)
     result = run_tests(copies_path, text, run_cases,
-                       RunOptions(target="py", timeout_s=timeout_s, compile_timeout_s=compile_timeout_s),
+                       RunOptions(target="py", timeout_s=timeout_s, cpu_s=CPU_S, compile_timeout_s=compile_timeout_s),
                        inputs=loaded.inputs)
     if result.build_errors or result.program_broken:
         first = result.build_errors[0].render() if result.build_errors else "the build failed"
@@ -115,8 +116,9 @@ def _test_name(name: str, key: int) -> str:
 def _seen(verdict: Verdict | None, outputs: dict[str, str] | None) -> dict[str, str] | None:
     """What a test showed of its member: the outputs printed after a normal return, else how it ended.
     None when the member was never called (our input was bad, the test did not run)."""
-    if verdict is None or verdict.status in (Status.BAD_INPUT, Status.NOT_TESTED, Status.NO_IMPLEMENTATION):
-        return None
-    if verdict.status in (Status.CRASHED, Status.TIMEOUT):
+    if verdict is None or verdict.status in (Status.BAD_INPUT, Status.NOT_TESTED, Status.NO_IMPLEMENTATION,
+                                             Status.TIMEOUT):
+        return None  # a mutant that is only slower (it verifies, so it ends) computes nothing else
+    if verdict.status is Status.CRASHED:
         return {"(end)": verdict.status.value}  # how it failed, not the message (which names temp files)
     return dict(outputs or {})

@@ -11,10 +11,11 @@ reported. Everything after the inputs runs within `budget_s` per member.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from dspec2test.dafny import ast
@@ -35,7 +36,7 @@ MoreInputs = Callable[[], Sequence[TestCase]]
 class StrengthOptions:
     budget_s: float = 60.0  # per member, from the first mutant to the last comparison
     max_mutants: int = 32  # verified per member, spread over its code
-    cores: int = 2  # Dafny's verifier processes
+    cores: int = field(default_factory=lambda: os.cpu_count() or 2)  # cores Dafny's verifier uses
     verification_time_limit_s: int = 20  # per proof obligation of a mutant
     test_timeout_s: float = 10.0  # per test run (a mutant may loop where the member does not)
 

@@ -10,7 +10,7 @@ the member computes. The operators are the usual ones:
     AOR  arithmetic operator replacement   a + b  ->  a - b, a * b
     LOR  logical operator replacement      a && b ->  a || b
     UOD  unary operator deletion           !a     ->  a,  -a -> a
-    CONST constant +/- 1, boolean flip     0      ->  1, -1;  true -> false
+    CONST constant +/- 1, boolean flip     0      ->  1, -1;  0.5 -> 1.5, -0.5;  true -> false
     NEG  condition negation                if g   ->  if !(g)
     SDL  statement deletion                x := e;  ->  (nothing)
     RVR  returned-value replacement        r := e  ->  r := 0, r := e + 1;  a[i] := e -> a[i] := e + 1;
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import iter_members
@@ -306,6 +307,9 @@ def _expr(e: ast.Expr, ctx: _Context, needs: int) -> Iterator[_Site]:
     elif isinstance(e, ast.IntLit):
         for value in (e.value + 1, e.value - 1):
             yield _Site("CONST", e, ast.IntLit(value) if value >= 0 else ast.UnOp("-", ast.IntLit(-value)), needs)
+    elif isinstance(e, ast.RealLit):
+        for value in _reals_one_off(e.text):
+            yield _Site("CONST", e, value, needs)
     elif isinstance(e, ast.BoolLit):
         yield _Site("CONST", e, ast.BoolLit(not e.value), needs)
     elif isinstance(e, ast.IfThenElse) and not e.binding:
@@ -319,6 +323,20 @@ def _expr(e: ast.Expr, ctx: _Context, needs: int) -> Iterator[_Site]:
         return
     for child, child_needs in _expr_children(e):
         yield from _expr(child, ctx, child_needs)
+
+
+def _reals_one_off(text: str) -> list[ast.Expr]:
+    """A real literal one more and one less (`0.5` -> `1.5`, `-0.5`), written as Dafny writes reals."""
+    try:
+        value = Decimal(text.replace("_", ""))
+    except InvalidOperation:
+        return []
+    out: list[ast.Expr] = []
+    for v in (value + 1, value - 1):
+        digits = format(abs(v), "f")
+        lit = ast.RealLit(digits if "." in digits else digits + ".0")
+        out.append(lit if v >= 0 else ast.UnOp("-", lit))
+    return out
 
 
 def _binop(e: ast.BinOp, ctx: _Context, needs: int) -> Iterator[_Site]:
