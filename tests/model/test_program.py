@@ -127,10 +127,13 @@ def test_a_file_the_project_leaves_out_that_imports_its_modules_is_read_with_the
     shutil.copytree(PROJECTS / "config", project)
     (project / "tests").mkdir()
     (project / "tests" / "T.dfy").write_text(
-        "module T {\n  import Helper\n  method Twice(x: int) returns (r: int) ensures r == Helper.Double(x) { r := 2 * x; }\n}\n")
+        'include "gone.dfy"\nmodule T {\n  import Helper\n'
+        "  method Twice(x: int) returns (r: int) ensures r == Helper.Double(x) { r := 2 * x; }\n}\n")
     (project / "tests" / "Alone.dfy").write_text("method A(x: int) returns (r: int) ensures r == x { r := x; }\n")
     got = load_program(str(project / "tests" / "T.dfy"))
     assert got.inputs == (str(project / "tests" / "T.dfy"), str(project / "dfyconfig.toml"))
     assert "Helper.dfy" in {Path(p).name for p in got.paths}
+    # its own include is read once: its missing file is one error, not one per reading
+    assert [d.message for d in got.diagnostics] == ["included file gone.dfy not found"]
     alone = load_program(str(project / "tests" / "Alone.dfy"))
     assert alone.inputs == (str(project / "tests" / "Alone.dfy"),) and len(alone.paths) == 1

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dspec2test.dafny import ast
 from dspec2test.model.contracts import CTOR_NAME, Contract, iter_members, qualified_name
+from dspec2test.model.refine import module_paths
 from dspec2test.model.scope import ProgramScope, key_of
 
 EXTENSIONS = {"py": ".py", "cs": ".cs", "java": ".java", "js": ".js", "go": ".go"}
@@ -39,8 +40,8 @@ def _extern_name(attrs: tuple[ast.Attribute, ...]) -> str | None:
 def externs(program: ast.Program) -> list[Extern]:
     """Every member whose code is outside Dafny: bodiless and `{:extern}`, or bodiless in an extern class."""
     out = []
-    module_names: dict[tuple[str, ...], str] = {}
-    _module_externs(program.decls, (), module_names)
+    module_names = {path: name or path[-1] for path, m in module_paths(program.decls).items()
+                    if (name := _extern_name(m.attributes)) is not None}
     for scope, d in iter_members(program.decls):
         if not isinstance(d, (ast.Method, ast.Function)):
             continue
@@ -55,16 +56,6 @@ def externs(program: ast.Program) -> list[Extern]:
             origin = d.origin or program.path
             out.append(Extern(key_of(origin, name), name, origin, module_names.get(scope.module, "")))
     return out
-
-
-def _module_externs(decls: tuple[ast.Decl, ...], path: tuple[str, ...], out: dict[tuple[str, ...], str]) -> None:
-    for d in decls:
-        if isinstance(d, ast.Module):
-            sub = path + tuple(d.name.split("."))
-            name = _extern_name(d.attributes)
-            if name is not None:
-                out[sub] = name or sub[-1]
-            _module_externs(d.decls, sub, out)
 
 
 def implementation(extern: Extern, target: str, base: Path | None = None,
@@ -87,6 +78,16 @@ def implementation(extern: Extern, target: str, base: Path | None = None,
     return None
 
 
+MODULE_HEADER = "# Module:"
+
+
+def python_module(text: str) -> str | None:
+    """The module a Python file of extern code says it is on its first line (`# Module: X`), as Dafny's
+    own files do; None without that line."""
+    first = text.split("\n", 1)[0].strip()
+    return first[len(MODULE_HEADER):].strip() if first.startswith(MODULE_HEADER) else None
+
+
 MAX_SCANNED = 5000  # files looked at for `# Module:` headers: a bound on a large repository's cost
 _SKIPPED = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tools"}
 
@@ -106,11 +107,11 @@ def module_headers(folder: Path, target: str) -> dict[str, Path]:
             break
         try:
             with path.open(encoding="utf-8", errors="replace") as f:
-                first = f.readline().strip()
+                name = python_module(f.readline())
         except OSError:
             continue
-        if first.startswith("# Module:"):
-            found.setdefault(first[len("# Module:"):].strip(), path.resolve())
+        if name is not None:
+            found.setdefault(name, path.resolve())
     return found
 
 

@@ -54,6 +54,11 @@ NAT_NAME = "nat"
 _ALIAS_DEPTH = 8  # imports of imports followed this deep (a cycle is an error Dafny reports)
 
 
+def _import_name(imp: ast.Import) -> str:
+    """The name an import is known by in its module: its alias, or the last part of its target."""
+    return imp.alias or imp.target.split(".")[-1]
+
+
 def seq_of(t: RType) -> RType:
     return RType("seq", (t,))
 
@@ -174,7 +179,7 @@ class Resolver:
         path = scope.module
         while True:
             for imp in self.imports.get(path, []):
-                if (imp.alias or imp.target.split(".")[-1]) == parts[0]:
+                if _import_name(imp) == parts[0]:
                     target = self._import_target(path, imp, depth)
                     found = self._descend(target, parts[1:], depth) if target is not None else None
                     if found is not None:
@@ -196,7 +201,7 @@ class Resolver:
             return absolute
         own = [i for i in self.imports.get(path, []) if i is not imp]
         for other in own:
-            if (other.alias or other.target.split(".")[-1]) == target[0]:
+            if _import_name(other) == target[0]:
                 head = self._import_target(path, other, depth + 1) if depth < _ALIAS_DEPTH else None
                 if head is not None:
                     return self._descend(head, target[1:], depth + 1)
@@ -214,7 +219,7 @@ class Resolver:
                 module, i = module + rest[i:j], j
                 continue
             part = rest[i]
-            imp = next((m for m in self.imports.get(module, []) if (m.alias or m.target.split(".")[-1]) == part), None)
+            imp = next((m for m in self.imports.get(module, []) if _import_name(m) == part), None)
             nxt = self._import_target(module, imp, depth + 1) if imp is not None and depth < _ALIAS_DEPTH else None
             if nxt is None:
                 return None

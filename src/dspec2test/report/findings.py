@@ -179,12 +179,17 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
+def extent(f: Finding) -> str:
+    """`on 6 of 11 tests`, or `on 2 tests` when every test of the member broke it."""
+    n = len(f.verdicts)
+    return f"on {n} of {plural(f.tests, 'test')}" if f.tests > n else f"on {plural(n, 'test')}"
+
+
 def headline(f: Finding) -> str:
     """`LastOrDefault: failed: ensures |s| > 0 ==> r == s[|s| - 1] (line 19) on 6 of 11 tests`."""
     if f.whole_member:
         return f"{f.method}: {verb(f)}"
-    n = len(f.verdicts)
-    on = f"on {n} of {plural(f.tests, 'test')}" if f.tests > n else f"on {plural(n, 'test')}"
+    on = extent(f)
     if f.clause:
         return f"{f.method}: {verb(f)}: {' '.join(f.clause.split())} (line {f.line}) {on}"
     return f"{f.method}: {verb(f)} {on}"

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from dspec2test.report.findings import Finding, facts, headline, verb
+from dspec2test.report.findings import Finding, extent, facts, headline, verb
 from dspec2test.report.summary import cases_table, inline
 
 MAX_COMMENTS = 30
@@ -76,8 +76,7 @@ def _headline(f: Finding) -> str:
     """`LastOrDefault`: **failed**: `|s| > 0 ==> r == s[|s| - 1]` broken on 6 of 11 tests."""
     if f.whole_member:
         return f"`{f.method}`: **{verb(f)}**"
-    n = len(f.verdicts)
-    on = f"on {n} of {f.tests} tests" if f.tests > n else f"on {n} test{'s' * (n != 1)}"
+    on = extent(f)
     if f.clause:
         return f"`{f.method}`: **{verb(f)}**: {_code(f.clause)} (`{f.file}:{f.line}`) broken {on}"
     return f"`{f.method}`: **{verb(f)}** {on}"

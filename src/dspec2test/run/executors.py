@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
+from dspec2test.model.externs import python_module
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import Completed, group_runs, kill_group, run_limited, tied_to_parent
 from dspec2test.run.pydriver import DRIVER, list_tests
@@ -263,6 +264,4 @@ def _place_python_externs(sources: Sequence[str], pydir: Path) -> None:
         if path.suffix != ".py" or not path.is_file():
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
-        first = text.splitlines()[0].strip() if text else ""
-        name = first[len("# Module:"):].strip() if first.startswith("# Module:") else path.stem
-        (pydir / f"{name}.py").write_text(text, encoding="utf-8")
+        (pydir / f"{python_module(text) or path.stem}.py").write_text(text, encoding="utf-8")
