@@ -267,7 +267,7 @@ def summarise(rows: list[dict], ref: dict, where: dict) -> dict:
         "reference members with a contract and code (in scope)": len(in_scope),
         "of those measured": len(measured), "of those flagged": len(flagged),
         "in scope with a MutDafny mutant that differs on our inputs": len(differing),
-        "of those flagged ": sum(1 for k in differing if by_key[k]["weak"]),
+        "of those, flagged": sum(1 for k in differing if by_key[k]["weak"]),
         "in scope whose MutDafny mutants never differ on our inputs (likely equivalent)": len(
             [k for k in in_scope if by_key[k].get("alive_differs") and k not in differing]),
         "not in scope": sorted(f"{p}:{m}" + (f" ({by_key[(p, m)]['reason']})" if (p, m) in by_key else "")
