@@ -11,7 +11,7 @@ proof rests on `assume` statements (the run reports their lines; such failures a
 Each program's outcome is kept in OUT/<stem>/outcome.json, so an interrupted sweep resumes where it
 stopped (pass --fresh to redo everything). OUT/summary.json holds the totals, and they are printed.
 
-    .venv/bin/python scripts/dafnybench_sweep.py /work/shared/corpus/dafnybench --out /work/bench-out/dafnybench
+    .venv/bin/python scripts/dafnybench_sweep.py CORPUS --out OUT      # CORPUS: a folder of DafnyBench programs
 
 The child commands run as `<this python> -m dspec2test`, so PYTHONPATH selects which source tree is
 measured.

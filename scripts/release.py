@@ -4,6 +4,7 @@
     python3 scripts/release.py prepare X.Y.Z [--owner OWNER] [--dry-run]
     python3 scripts/release.py check X.Y.Z --owner OWNER
     python3 scripts/release.py notes X.Y.Z
+    python3 scripts/release.py moving X.Y.Z [--tags vA.B.C,...]
 
 `prepare` (a maintainer, on an up-to-date main with a clean tree) writes the release commit and its
 tag: action.yml's `image:` becomes `docker://ghcr.io/OWNER/dspec2test-action:vX.Y.Z`, CHANGELOG.md's
@@ -18,6 +19,9 @@ owner in the `origin` remote's URL; it is lowercased (container registries want 
 `check` (the release workflow, before it builds) fails unless the checkout's action.yml names exactly
 that version's image under that owner, the versions agree, and CHANGELOG.md has the section.
 `notes` prints the section (the GitHub release's text).
+`moving` prints the moving tags (`vX.Y`, `vX`) that release X.Y.Z may take: each only when X.Y.Z is the
+newest stable release of its line, so a 1.1.5 released after 1.2.0 moves v1.1 but leaves v1 on 1.2.0,
+and a pre-release moves none. The releases are the checkout's `vX.Y.Z` git tags (or `--tags`).
 """
 
 from __future__ import annotations
@@ -60,6 +64,34 @@ def sections(changelog: str) -> dict[str, str]:
 def released(changelog: str) -> list[str]:
     """Versions with a section, newest first (the order of the file)."""
     return [name[1:] for name in sections(changelog) if name.startswith("v")]
+
+
+def version_key(version: str) -> tuple[int, int, int] | None:
+    """(X, Y, Z) of a stable version X.Y.Z; None for a pre-release or anything else."""
+    match = SEMVER.match(version)
+    if not match or match.group(4):
+        return None
+    return int(match.group(1)), int(match.group(2)), int(match.group(3))
+
+
+def moving_tags(version: str, releases: list[str]) -> list[str]:
+    """The moving tags release `version` takes, given the other releases (versions, `v` or not)."""
+    key = version_key(version)
+    if key is None:
+        if not SEMVER.match(version):
+            raise ReleaseError(f"{version}: not a version X.Y.Z")
+        return []
+    others = [k for k in (version_key(r.removeprefix("v")) for r in releases) if k is not None]
+    tags = []
+    if all(k <= key for k in others if k[:2] == key[:2]):
+        tags.append(f"v{key[0]}.{key[1]}")
+    if all(k <= key for k in others if k[0] == key[0]):
+        tags.append(f"v{key[0]}")
+    return tags
+
+
+def git_releases(root: Path) -> list[str]:
+    return git(root, "tag", "--list", "v*.*.*").split()
 
 
 def edits(root: Path, version: str, owner: str, today: datetime.date) -> dict[Path, str]:
@@ -145,6 +177,9 @@ def main(argv: list[str]) -> int:
     c.add_argument("--owner", required=True)
     n = sub.add_parser("notes", help="the CHANGELOG section of a version")
     n.add_argument("version")
+    m = sub.add_parser("moving", help="the moving tags (vX.Y, vX) that release X.Y.Z takes")
+    m.add_argument("version")
+    m.add_argument("--tags", help="the releases, comma-separated (default: the checkout's vX.Y.Z git tags)")
     args = parser.parse_args(argv)
     try:
         if args.command == "prepare":
@@ -154,6 +189,9 @@ def main(argv: list[str]) -> int:
             for problem in problems:
                 sys.stderr.write(f"release.py: {problem}\n")
             return 1 if problems else 0
+        elif args.command == "moving":
+            releases = args.tags.split(",") if args.tags is not None else git_releases(ROOT)
+            sys.stdout.write(" ".join(moving_tags(args.version, releases)) + "\n")
         else:
             text = sections((ROOT / "CHANGELOG.md").read_text(encoding="utf-8")).get(f"v{args.version}")
             if text is None:

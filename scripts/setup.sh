@@ -7,6 +7,8 @@
 #
 #   bash scripts/setup.sh             # everything: the product, the test suite and the linters
 #   bash scripts/setup.sh --product   # only what `dspec2test` needs at run time (the action's image)
+#   bash scripts/setup.sh --product --only=packages   # one step alone (packages, dafny): the image's
+#                                                     # toolchain layers, built before the sources come
 #
 # Z3 for Dafny's verifier: vendor/z3/z3-4.12.1 when scripts/fetch-z3.sh put it there (the release
 # image does), else Debian's z3.
@@ -24,10 +26,12 @@ PRODUCT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-z3
 DEV_PACKAGES=(python3-pytest python3-hypothesis python3-matplotlib shellcheck python3-pyflakes python3-mypy)
 
 product_only=false
+only=""
 for arg in "$@"; do
   case "$arg" in
     --product) product_only=true ;;
-    -h|--help) sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only=packages|--only=dafny) only="${arg#--only=}" ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'setup.sh: unknown option %s (try --help)\n' "$arg" >&2; exit 2 ;;
   esac
 done
@@ -41,18 +45,21 @@ packages=("${PRODUCT_PACKAGES[@]}")
 "$product_only" || command -v node >/dev/null || packages+=(nodejs)
 "$product_only" || command -v npm >/dev/null || packages+=(npm)
 
-step "Debian packages"
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-  $SUDO apt-get update -q >/dev/null || fail "Debian packages" "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
-    || fail "Debian packages" "apt-get install ${missing[*]} failed"
+if [ "$only" != dafny ]; then  # the image builds Dafny in a stage of its own, without these
+  step "Debian packages"
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -q >/dev/null || fail "Debian packages" "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+      || fail "Debian packages" "apt-get install ${missing[*]} failed"
+  fi
 fi
+[ "$only" = packages ] && exit 0
 
 step "Dafny $DAFNY_VERSION"
 command -v dotnet >/dev/null || fail "Dafny" "the .NET SDK (dotnet) is not on PATH"
@@ -63,10 +70,12 @@ if ! "$TOOLS/dafny/dafny" --version 2>/dev/null | grep -q "^$DAFNY_VERSION"; the
     || fail "Dafny" "dotnet tool install dafny --version $DAFNY_VERSION failed"
   "$TOOLS/dafny/dafny" --version | grep -q "^$DAFNY_VERSION" || fail "Dafny" "installed dafny does not report $DAFNY_VERSION"
 fi
+[ "$only" = dafny ] && exit 0
 
 step "Python venv"
 if [ ! -x "$VENV/bin/python" ]; then
-  /usr/bin/python3 -m venv --system-site-packages "$VENV" || fail "Python venv" "/usr/bin/python3 -m venv failed"
+  # without a pip of its own: Debian's (python3-pip) installs into it, from the system site-packages it sees
+  /usr/bin/python3 -m venv --system-site-packages --without-pip "$VENV" || fail "Python venv" "/usr/bin/python3 -m venv failed"
 fi
 
 step "dspec2test package"

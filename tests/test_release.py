@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,3 +97,76 @@ def test_prepare_needs_an_owner_and_a_clean_tree(tmp_path):
     (repo / "action.yml").write_text((repo / "action.yml").read_text() + "# local edit\n")
     dirty = release(repo, "prepare", "1.0.0", "--owner", "octo")
     assert dirty.returncode == 2 and "uncommitted" in dirty.stderr
+
+
+@pytest.mark.parametrize("version, tags, moving", [
+    ("1.2.0", "v1.0.0,v1.1.4", "v1.2 v1"),
+    ("1.1.5", "v1.0.0,v1.2.0,v1.1.4", "v1.1"),  # after 1.2.0: v1 stays on 1.2.0
+    ("1.0.1", "v1.2.0,v1.1.0", "v1.0"),
+    ("1.1.3", "v1.1.4", ""),  # an older patch: neither moves backwards
+    ("2.0.0-rc.1", "v1.2.0", ""),  # a pre-release moves nothing
+    ("1.3.0", "v1.3.0-rc.1,v1.2.0", "v1.3 v1"),  # pre-releases do not count as newer
+    ("1.0.0", "", "v1.0 v1"),
+])
+def test_moving_tags_go_only_to_the_newest_release_of_their_line(tmp_path, version, tags, moving):
+    repo = repo_copy(tmp_path)
+    done = release(repo, "moving", version, "--tags", tags)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == moving.split()
+
+
+def test_moving_tags_read_the_checkouts_release_tags(tmp_path):
+    repo = repo_copy(tmp_path)
+    for tag in ("v1.0.0", "v1.2.0", "v1.2"):  # vX.Y itself is not a release
+        subprocess.run(["git", "tag", tag], cwd=repo, env=GIT_ENV, check=True)
+    assert release(repo, "moving", "1.1.5").stdout.split() == ["v1.1"]
+    assert release(repo, "moving", "1.2.1").stdout.split() == ["v1.2", "v1"]
+    assert release(repo, "moving", "1.2").returncode == 2
+
+
+def fake_engine(tmp_path: Path, manifest: str, code: int) -> Path:
+    """An engine whose `manifest inspect` answers `manifest` with exit `code`; every call is logged."""
+    engine = tmp_path / "engine"
+    engine.write_text(f'#!/bin/sh\necho "$*" >> {tmp_path}/calls\n'
+                      f'if [ "$1" = manifest ]; then echo "{manifest}" >&2; exit {code}; fi\nexit 0\n')
+    engine.chmod(0o755)
+    return engine
+
+
+def publish(repo: Path, engine: Path, *args: str) -> subprocess.CompletedProcess:
+    shutil.copy(ROOT / "scripts/publish-release.sh", repo / "scripts/publish-release.sh")
+    return subprocess.run(["bash", str(repo / "scripts/publish-release.sh"), *args], cwd=repo, capture_output=True,
+                          text=True, env={**GIT_ENV, "PATH": "/usr/bin:/bin", "ENGINE": str(engine)}, timeout=60)
+
+
+def test_an_existing_release_image_is_never_overwritten_not_even_in_a_dry_run(tmp_path):
+    repo = repo_copy(tmp_path)
+    engine = fake_engine(tmp_path, "{}", 0)
+    for flags in ((), ("--release",)):
+        done = publish(repo, engine, "0.9.0", "octo-org", *flags)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "exists already: a release is never overwritten" in done.stderr
+    assert not [c for c in (tmp_path / "calls").read_text().splitlines() if c.startswith("build")]
+
+
+def test_the_preflight_names_the_tags_to_push(tmp_path):
+    repo = repo_copy(tmp_path)
+    subprocess.run(["git", "tag", "v1.2.0"], cwd=repo, env=GIT_ENV, check=True)
+    engine = fake_engine(tmp_path, "manifest unknown", 1)
+    output = tmp_path / "github_output"
+    shutil.copy(ROOT / "scripts/publish-release.sh", repo / "scripts/publish-release.sh")
+    done = subprocess.run(["bash", "scripts/publish-release.sh", "1.1.5", "Octo-Org", "--preflight"], cwd=repo,
+                          capture_output=True, text=True, timeout=60,
+                          env={**GIT_ENV, "PATH": "/usr/bin:/bin", "ENGINE": str(engine), "GITHUB_OUTPUT": str(output)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert output.read_text() == ("tags=ghcr.io/octo-org/dspec2test-action:v1.1.5,"
+                                  "ghcr.io/octo-org/dspec2test-action:v1.1\n")
+    assert "dry run: the release commit" in done.stdout  # not a release commit: a dry run says what would change
+    real = publish(repo, engine, "1.1.5", "octo-org", "--preflight", "--release")
+    assert real.returncode == 1 and "not a release commit" in real.stderr
+    assert release(repo, "prepare", "1.1.5", "--owner", "octo-org").returncode == 0  # now it is one
+    assert publish(repo, engine, "1.1.5", "octo-org", "--preflight", "--release").returncode == 0
+    unreachable = fake_engine(tmp_path, "dial tcp: lookup ghcr.io: no such host", 1)
+    blind = publish(repo, unreachable, "1.1.5", "octo-org", "--preflight", "--release")
+    assert blind.returncode == 1 and "cannot tell whether" in blind.stderr  # so nothing is pushed
+    assert publish(repo, unreachable, "1.1.5", "octo-org", "--preflight").returncode == 0  # a dry run goes on

@@ -24,6 +24,8 @@ COMMANDS: list[tuple[str, str, str]] = [
     ("run", "run", "generate tests (or take --tests), run them against the implementation with Dafny, report"),
     ("check", "check", "test only the members a git diff affects (locally)"),
     ("replay", "replay", "run check on each of the last commits of this branch that changed .dfy files"),
+    ("strength", "strength", "contract strength: mutants of each member that Dafny still verifies and that compute "
+                             "something else"),
     ("action", "action", "the GitHub Action entrypoint (reads GITHUB_* and INPUT_* variables)"),
     ("merge", "merge", "combine the JUnit or results files of sharded runs"),
     ("bench", "bench", "mutation benchmark: our strategies against dafny generate-tests, the paper's protocol"),

@@ -9,21 +9,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, modules_to_open
 from dspec2test.errors import Diagnostic, Severity
+from dspec2test.gencache import Cache, keepable, member_key
 from dspec2test.generation.manifest import manifest_of
 from dspec2test.generation.member import MemberGeneration, SolverFactory, default_solver_factory
 from dspec2test.generation.options import GenerateOptions
 from dspec2test.generation.rounds import Outcome, probed, retried, run_members
+from dspec2test.isolate import Failed
 from dspec2test.model.contracts import select, unproved_lemmas
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.records import Limitation, MemberResult, TestCase
 
-__all__ = ["GenerateOptions", "Generated", "SolverFactory", "default_solver_factory", "generate", "generate_all"]
+__all__ = ["GenerateOptions", "Generated", "GenerationProgress", "SolverFactory", "default_solver_factory", "generate",
+           "generate_all"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,8 @@ class Generated:
     diagnostics: tuple[Diagnostic, ...] = field(default_factory=tuple)  # parse errors, unsupported, caps
     inputs: tuple[str, ...] = ()  # what dafny builds beside the tests (the program, or its project file)
     files: tuple[str, ...] = ()  # every file of the program, as reports name them (the program first)
+    cached: tuple[str, ...] = ()  # the members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # the members looked up in the cache (0: no cache)
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -42,19 +48,37 @@ class Generated:
         return manifest_of(self.members)
 
 
+class GenerationProgress(Protocol):
+    """Hears how generation goes, for a progress display (report/terminal.py)."""
+
+    def generating(self, members: int) -> None: ...
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None: ...
+
+
+class _Quiet:
+    def generating(self, members: int) -> None:
+        pass
+
+    def member_done(self, member: str, tests: int, seconds: float, stopped: str | None) -> None:
+        pass
+
+
 def generate(path: str, options: GenerateOptions = GenerateOptions(),
-             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None) -> Generated:
+             solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None,
+             progress: GenerationProgress | None = None) -> Generated:
     """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
 
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` refusals and diagnostics, and the others go on.
     """
-    return generate_all((path,), options, solver_factory, files=(files,))[0]
+    return generate_all((path,), options, solver_factory, files=(files,), progress=progress)[0]
 
 
 def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
                  solver_factory: SolverFactory | None = None, sources: Sources | None = None,
-                 files: Sequence[frozenset[str] | None] = ()) -> list[Generated]:
+                 files: Sequence[frozenset[str] | None] = (),
+                 progress: GenerationProgress | None = None) -> list[Generated]:
     """`generate` for several programs, one result each in the order given. The members of all of them
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
     while another program's five wait their turn. `files[i]`: the files of program i whose members are
@@ -64,21 +88,42 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     plans = [_Plan.of(path, options, factory, sources, files[i] if i < len(files) else None)
              for i, path in enumerate(paths)]
     gens = [g for plan in plans for g in plan.gens]
+    cache = Cache(Path(options.cache_dir)) if options.cache_dir else None
+    keys = [member_key(g.contract, g.ctx.program, options) for g in gens] if cache else []
+    results: list[Outcome | None] = [None] * len(gens)
+    for i, key in enumerate(keys):
+        if cache is not None:
+            results[i] = cache.load(key)
+    hits = frozenset(i for i, r in enumerate(results) if r is not None)
     # the likely costliest first, so that the slowest member does not start last and run alone
-    order = sorted(range(len(gens)), key=lambda i: -gens[i].cost)
-    ran = run_members([gens[i] for i in order], options)
-    results: list[Outcome] = list(ran)
-    for i, r in zip(order, ran):
+    order = sorted((i for i in range(len(gens)) if i not in hits), key=lambda i: -gens[i].cost)
+    heard = progress or _Quiet()
+    heard.generating(len(order))
+    ordered = [gens[i] for i in order]
+
+    def done(k: int, result: Outcome, seconds: float) -> None:
+        got = result.partial if isinstance(result, Failed) else result
+        tests = len(got.cases) if isinstance(got, MemberResult) else 0
+        heard.member_done(ordered[k].contract.name, tests, seconds, result.reason if isinstance(result, Failed) else None)
+
+    for i, r in zip(order, run_members(ordered, options, done)):
         results[i] = r
+    ran: list[Outcome] = [r for r in results if r is not None]
+    assert len(ran) == len(gens)  # every member was either a cache hit or run
     if solver_factory is None:
-        results = retried(gens, results, options)
+        ran = retried(gens, ran, options)
     out, start = [], 0
     for plan in plans:
-        mine = [r if isinstance(r, MemberResult) else g.failed(r)
-                for g, r in zip(plan.gens, results[start:start + len(plan.gens)])]
+        span = range(start, start + len(plan.gens))
+        mine = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(plan.gens, ran[span.start:span.stop])]
         if options.probe:
-            mine = probed(plan.path, plan.gens, plan.inputs, mine, options)
-        out.append(plan.assemble(mine))
+            mine = probed(plan.path, plan.gens, plan.inputs, mine, options,
+                          frozenset(i - start for i in span if i in hits))
+        for i, m in zip(span, mine):
+            if cache is not None and i not in hits and keepable(m):
+                cache.store(keys[i], m)
+        cached = tuple(plan.gens[i - start].contract.name for i in span if i in hits)
+        out.append(replace(plan.assemble(mine), cached=cached, looked_up=len(span) if cache else 0))
         start += len(plan.gens)
     return out
 

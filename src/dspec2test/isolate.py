@@ -50,12 +50,26 @@ class _Running(Generic[T]):
     partial: Any = None
 
 
-def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: ChildLimits = ChildLimits()) -> list[T | Failed]:
-    """Results in the order of `jobs`. Falls back to running in this process where fork is unavailable."""
+Done = Callable[[int, Any, float], None]  # (job index, its result or Failed, seconds it ran), as each ends
+
+
+def ignore_done(index: int, result: Any, seconds: float) -> None:
+    pass
+
+
+def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: ChildLimits = ChildLimits(),
+                 done: Done = ignore_done) -> list[T | Failed]:
+    """Results in the order of `jobs`; `done` hears of each as it ends (for a progress display). Falls
+    back to running in this process where fork is unavailable."""
     if not jobs:
         return []
     if "fork" not in multiprocessing.get_all_start_methods():
-        return [_in_process(job) for job in jobs]
+        out = []
+        for i, job in enumerate(jobs):
+            start = time.monotonic()
+            out.append(_in_process(job))
+            done(i, out[-1], time.monotonic() - start)
+        return out
     ctx = multiprocessing.get_context("fork")
     results: list[T | Failed | None] = [None] * len(jobs)
     pending = list(range(len(jobs)))
@@ -84,6 +98,7 @@ def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: ChildLimits 
             r.process.join()
             r.conn.close()
             running.remove(r)
+            done(r.index, results[r.index], time.monotonic() - r.started)
     return [r if r is not None else Failed("no result") for r in results]
 
 

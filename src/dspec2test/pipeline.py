@@ -5,19 +5,36 @@ all test through here, in process, and get typed results.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from dspec2test.errors import Diagnostic, Severity
-from dspec2test.generate import GenerateOptions, Generated, generate
-from dspec2test.records import MEMBER, MemberResult, ScenarioStatus, Status, Verdict
+from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
+from dspec2test.generation.manifest import manifest_of
+from dspec2test.records import MEMBER, MemberResult, ScenarioStatus, Status, TestCase, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
+
+
+class TestingProgress(Progress, GenerationProgress, Protocol):
+    """Hears of generation (member by member) and of the runs (report/terminal.py shows both)."""
 
 
 @dataclass(frozen=True)
 class TestedProgram:
     result: RunResult  # the run's verdicts, then one not-tested verdict per selected member without a test
     diagnostics: tuple[Diagnostic, ...]  # generation's: parse errors, unsupported constructs, warnings
+    cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # members looked up in the cache (0: no cache)
+    generation_s: float = 0.0  # wall time of generation (the run's own is result.wall_s)
+    members: tuple[MemberResult, ...] = ()  # generation's results, member by member
+    cases: tuple[TestCase, ...] = ()  # the tests generated (contract strength runs mutants on their inputs)
+
+    @property
+    def manifest(self) -> dict:
+        """Generation's manifest (clause coverage reads it)."""
+        return manifest_of(self.members)
 
     @property
     def parse_error(self) -> bool:
@@ -25,9 +42,11 @@ class TestedProgram:
 
 
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
-                 progress: Progress | None = None, files: frozenset[str] | None = None) -> TestedProgram:
+                 progress: TestingProgress | None = None, files: frozenset[str] | None = None) -> TestedProgram:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
-    generated = generate(path, replace(generate_options, target=run_options.target), files=files)
+    start = time.monotonic()
+    generated = generate(path, replace(generate_options, target=run_options.target), files=files, progress=progress)
+    generation_s = time.monotonic() - start
     missing = untested(generated)
     if generated.cases:
         result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
@@ -35,7 +54,8 @@ def run_program(path: str, generate_options: GenerateOptions, run_options: RunOp
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
-    return TestedProgram(result, generated.diagnostics)
+    return TestedProgram(result, generated.diagnostics, generated.cached, generated.looked_up, generation_s,
+                         generated.members, generated.cases)
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

@@ -79,8 +79,9 @@ def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modul
     text = emit_file(program, sorted(set(modules)), [t for _, t in tests])
     # judged by the processor time a test takes: on a busy machine the clock ran out on the probe of a
     # contract that takes milliseconds, and good tests were left out; the clock is only a backstop
-    result = run_tests(program, text, [tc for tc, _ in tests], RunOptions(target="py", timeout_s=PROBE_WALL_S,
-                                                                           cpu_s=PROBE_S), inputs=inputs)
+    # each probe is judged on its own: the hang rule's short limits are for implementations that loop
+    options = RunOptions(target="py", timeout_s=PROBE_WALL_S, cpu_s=PROBE_S, hang_rule=False)
+    result = run_tests(program, text, [tc for tc, _ in tests], options, inputs=inputs)
     if result.build_errors or not result.ran:
         why = result.build_errors[0].render() if result.build_errors else result.verdicts[0].message
         return ProbeResult(frozenset(), f"the contracts' evaluation was not measured ({why})")

@@ -134,8 +134,8 @@ class Verdict:
     line: int | None = None  # line in the tests file of the failing expect, when Dafny reports one
     clause_line: int | None = None  # line of the broken contract clause in the program, when known
     clause: str | None = None  # source text of the broken clause, when known
-    expected: str | None = None
-    actual: str | None = None
+    expected: str | None = None  # what the failed check required: the clause, or `r == 3` (--simplify)
+    actual: str | None = None  # the outputs the member returned, `r = 95`
     inputs: dict[str, str] = field(default_factory=dict)
     file: str = ""  # program file of the member
     member_line: int = 0  # line of the member's declaration
@@ -143,6 +143,9 @@ class Verdict:
     pin: str | None = None  # the scenario's boundary pin, when it has one
     assumes: tuple[int, ...] = ()  # a failure's member has `assume` statements at these lines
     instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at
+    # the values the broken clause pins the outputs to on these inputs, `r = 94` (emit/expected.py);
+    # None where the clause pins no value (`ensures r > x`) or the test did not get that far
+    expected_value: str | None = None
 
 
 # ---------------------------------------------------------------- what generation gives per member
@@ -185,6 +188,26 @@ class PartitionResult:
     clauses: tuple[int, ...]  # source lines of the requires/ensures clauses it came from
     status: str  # "sat", or "unknown" (the solver could not rule it out)
     scenarios: tuple[ScenarioResult, ...] = ()
+    branches: tuple[int, ...] = ()  # which branch of each clause (ClauseBranches, in order) it took
+
+
+@dataclass(frozen=True)
+class ClauseBranches:
+    """A clause the member was partitioned on, with its branches (clause coverage reads them)."""
+
+    kind: str  # requires, ensures
+    line: int
+    text: str
+    labels: tuple[str, ...]  # each branch, printed as Dafny
+    vacuous: tuple[bool, ...]  # per branch: a test in it meets the clause only vacuously (`!A` of `A ==> B`)
+
+
+@dataclass(frozen=True)
+class Unsatisfiable:
+    """A combination of clause branches no input meets (named by its literals; the lines it combines)."""
+
+    label: str
+    clauses: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -226,6 +249,9 @@ class MemberResult:
     blocked: str | None = None  # a reason no test can call it
     stopped: str | None = None  # why its generation stopped before the end (its tests so far are kept)
     opaque_recursion: bool = False  # solved with its recursive functions left open (a second try)
+    clauses: tuple[ClauseBranches, ...] | None = None  # None: its clauses were not partitioned
+    unsatisfiable: tuple[Unsatisfiable, ...] = ()  # at most MAX_UNSAT_SHOWN of them
+    unsatisfiable_more: int = 0  # how many more there were
     tests: tuple[str, ...] = ()  # the emitted {:test} methods
     cases: tuple[TestCase, ...] = ()  # one per test, in the same order
     diagnostics: tuple[Diagnostic, ...] = ()

@@ -79,6 +79,8 @@ class PullRequestWorld:
             "INPUT_GITHUB_TOKEN": TOKEN, "INPUT_WRITE_DELAY": "0.01", "INPUT_TARGET": "py",
             "FAKE_VERDICTS": str(verdict_file), "FAKE_TARGETS_OUT": str(targets_file),
         }
+        if os.environ.get("PYTHONPATH"):  # the sources under test, where they are not the installed ones
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         env.update({f"INPUT_{k.upper()}": v for k, v in inputs.items()})
         env.update(extra_env or {})
         cmd = [sys.executable, str(ROOT / "tests/action/fake_action.py")] if script is None else script

@@ -27,6 +27,9 @@ def fake_pipeline(targets, options):
     verdicts = [verdict_from(d) for d in spec if (d["file"], d["method"]) in wanted]
     # the real pipeline reports absolute program paths; the action must make them relative
     verdicts = [v.__class__(**{**v.__dict__, "file": str(Path(options.root) / v.file)}) for v in verdicts]
+    if options.generate.cache_dir:
+        names = tuple(sorted({m for _, m in wanted}))
+        return PipelineResult(tuple(verdicts), cached=names, looked_up=len(names))
     return PipelineResult(tuple(verdicts))
 
 

@@ -2,6 +2,9 @@
 touches Max's contract, changes the predicate Small (used by Clamp in the same file, far from the
 hunks, and by UsesSmall in an unchanged file), adds a file, and leaves Untouched alone."""
 
+from dspec2test.action.results import verdict_from
+from dspec2test.report.findings import finding_key, tag_of
+
 ABS = """\
 method Abs(x: int) returns (r: int)
   ensures r >= 0
@@ -102,3 +105,8 @@ def verdicts(abs_fixed=False):
         v("new.dfy", "Twice", 1, 1, "passed", 1, label="true"),
         v("prog.dfy", "Untouched", 1, 1, "failed", 29, 30, "r == x + 1"),  # never asked for: must not show
     ]
+
+
+def abs_key() -> str:
+    """The marker key of Abs's finding (its broken clause `r >= 0`), as the review comments carry it."""
+    return finding_key("prog.dfy", "Abs", tag_of(verdict_from(verdicts()[1])))

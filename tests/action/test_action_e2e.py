@@ -23,6 +23,9 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert run.code == 1, run.err  # fail_on: failures and partitions failed
     assert TOKEN not in run.out + run.err
     assert str(world.repo) in (world.tmp / ".gitconfig").read_text()  # safe.directory, set before git ran
+    # the log ends with what did not pass, failures first, then the totals with the time they took
+    log = run.out.splitlines()
+    assert "Not passing: 4 findings, 4 tests" in log and log[-1].endswith("(generation 0.0 s, execution 0.0 s)")
 
     # only the affected members were tested: touched ones, the added file, users of the changed predicate
     asked = {tuple(x) for x in run.targets[0]}
@@ -44,7 +47,7 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert fixtures.MAX_CLAUSE_LINE in by_line and "Max" in by_line[fixtures.MAX_CLAUSE_LINE]["body"]
     assert fixtures.ABS_BUG_LINE in by_line and "Abs" in by_line[fixtures.ABS_BUG_LINE]["body"]
     abs_body = by_line[fixtures.ABS_BUG_LINE]["body"]
-    assert "<!-- dspec2test:prog.dfy::Abs::p2 -->" in abs_body
+    assert f"<!-- dspec2test:{fixtures.abs_key()} -->" in abs_body
     assert "x = 0" in abs_body and "r = -1" in abs_body and "r >= 0" in abs_body
     assert "dspec2test run prog.dfy --method Abs\n" in abs_body
     # Clamp's lines are outside every hunk: a file-level comment; UsesSmall's file is not in the PR: the body
@@ -57,7 +60,7 @@ def test_first_run_posts_one_review_anchored_on_diff_lines(world, standin):
     assert run.outputs == {"tests": "8", "passed": "4", "failed": "4", "not_passing": "4", "methods": "5",
                            "affected": "5", "conclusion": "failure", "junit_path": "dspec2test-junit.xml",
                            "sarif_path": "dspec2test.sarif", "json_path": "dspec2test-results.json",
-                           "summary_file": "dspec2test-summary.md", "review_url": review_url, "check_url": ""}
+                           "summary_path": "dspec2test-summary.md", "summary_file": "dspec2test-summary.md", "review_url": review_url, "check_url": ""}
     assert (world.repo / "dspec2test-summary.md").read_text() == run.summary
     suites = ET.parse(world.repo / "dspec2test-junit.xml").getroot()
     cases = list(suites.iter("testcase"))
@@ -86,7 +89,7 @@ def test_rerun_duplicates_nothing_and_removes_fixed_partitions(world, standin):
     world.verdicts = fixtures.verdicts(abs_fixed=True)
     third = world.run(standin.url)
     assert third.code == 1
-    abs_ids = [cid for cid, c in comments_after_first.items() if "prog.dfy::Abs::p2" in c["body"]]
+    abs_ids = [cid for cid, c in comments_after_first.items() if fixtures.abs_key() in c["body"]]
     deletes = [r for r in standin.writes() if r.method == "DELETE"]
     assert [r.path.rsplit("/", 1)[-1] for r in deletes] == [str(abs_ids[0])]
     assert not [r for r in standin.writes()[writes_after_first:] if r.method == "POST"]
@@ -102,7 +105,7 @@ def test_fork_makes_no_write_requests(world, tmp_path):
         run = world.run(server.url, head_repo="contributor/widgets")
         assert server.writes() == []
     assert run.code == 1
-    assert "::error file=prog.dfy,line=19,title=dspec2test%3A Max%3A partition 2" in run.out
+    assert "::error file=prog.dfy,line=19,title=dspec2test%3A Max%3A failed%3A b <= m (line 19) on 1 of 2 tests::" in run.out
     assert "fork" in run.summary and "workflow_run" in run.summary
     assert run.outputs["failed"] == "4"
 

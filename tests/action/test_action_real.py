@@ -110,6 +110,7 @@ def test_check_runs_the_real_pipeline_for_the_affected_members_only(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "abs.dfy:1: Abs (changed line 6)" in proc.stdout
     assert "Twice" not in proc.stdout  # untouched: not tested
-    assert "failed " in proc.stdout and "broken clause" in proc.stdout  # run's own terminal report
+    assert "failed on " in proc.stdout and "broke " in proc.stdout  # run's own terminal report
+    assert "Not passing: 1 finding, 1 test\n  abs.dfy:2: Abs: failed: r >= 0 (line 2)" in proc.stdout  # the recap
     cases = list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))
     assert cases and {c.get("classname") for c in cases} == {"abs.dfy.Abs"}

@@ -131,7 +131,7 @@ def test_an_internal_error_is_not_tested_with_its_reason_everywhere_and_trips_er
     assert {t["status"] for t in results["tests"]} == {"not-tested"} and len(results["tests"]) == 5
     assert "internal error: RuntimeError: solver exploded" in (world.repo / "dspec2test-junit.xml").read_text()
     assert "::warning file=prog.dfy,line=6,title=dspec2test%3A Abs%3A not-tested::reason: internal error" in run.out
-    assert "prog.dfy:6: not-tested: Abs (internal error: RuntimeError: solver exploded)" in run.out
+    assert "  prog.dfy:6: Abs: not-tested: internal error: RuntimeError: solver exploded" in run.out  # the recap
 
 
 def test_push_and_merge_group_test_their_own_commits_not_the_branchs_whole_change(world, standin):

@@ -1,16 +1,23 @@
 """The built image, run as GitHub runs a Docker action, against the GitHub stand-in over real HTTP.
 
 Building the image takes minutes, so the normal suite does not: these tests run only when
-DSPEC2TEST_IMAGE names an image already built (DSPEC2TEST_ENGINE: `podman` (default) or `docker`):
+DSPEC2TEST_IMAGE names an image already built (DSPEC2TEST_ENGINE: `podman` (default) or `docker`).
+Where no registry is reachable, build a copy of the Dockerfile whose two first FROM lines name local
+stand-ins of the .NET SDK and runtime images (the SDK one with its sdk/, packs/ and templates/ removed
+makes the runtime one):
 
-    podman build --network host --from localhost/dotnet-sdk-local:bookworm -t localhost/dspec2test-action:dev .
+    sed -e 's|^FROM mcr.microsoft.com/dotnet/sdk:[^ ]* AS sdk$|FROM localhost/dotnet-sdk-local:bookworm AS sdk|' \
+        -e 's|^FROM mcr.microsoft.com/dotnet/runtime:[^ ]* AS runtime$|FROM localhost/dotnet-runtime-local:bookworm AS runtime|' \
+        Dockerfile > /tmp/Dockerfile.local
+    podman build --network host -f /tmp/Dockerfile.local -t localhost/dspec2test-action:dev .    # py, the default
+    podman build --network host -f /tmp/Dockerfile.local --target cs -t localhost/dspec2test-action:cs .
     DSPEC2TEST_IMAGE=localhost/dspec2test-action:dev .venv/bin/python -m pytest -s tests/action/test_image.py
 
 The container reaches the stand-in on 127.0.0.1 through `--network host`. Mounts, environment and
 working directory are the ones GitHub's runner gives a Docker action; the checkout belongs to another
 user than the container's root (uid 1001, as on GitHub's runners), so git's safe.directory matters.
 `-s` shows the cold-start times (container start to first output, and to the end of the run);
-DSPEC2TEST_IMAGE_TARGET sets the action's `target` input for that run.
+DSPEC2TEST_IMAGE_TARGET sets the action's `target` input for that run (`cs` needs the cs image).
 """
 
 from __future__ import annotations
@@ -102,7 +109,7 @@ def test_a_one_member_pull_request_in_the_container(tmp_path):
 
 
 def test_every_member_of_the_example_offline_with_the_default_target(tmp_path):
-    """No network at all: Dafny's C# builds restore from the packages the image carries."""
+    """No network at all (on the cs image, Dafny's C# builds restore from the packages it carries)."""
     repo, _, _ = make_repo(tmp_path, {"conditional_get.dfy": EXAMPLE.read_text()}, {})
     for name in ("workflow", "file_commands", "home"):
         (tmp_path / name).mkdir()

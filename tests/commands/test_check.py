@@ -52,14 +52,21 @@ def test_list_shows_affected_members_with_reasons(repo):
 def test_runs_only_affected_and_writes_reports(repo, tmp_path):
     asked = set()
     code, out, err = run_check(["--base", "main", "--json", str(tmp_path / "r.json"),
-                                "--junit", str(tmp_path / "j.xml")], asked)
+                                "--junit", str(tmp_path / "j.xml"), "--sarif", str(tmp_path / "s.sarif"),
+                                "--summary", str(tmp_path / "out" / "summary.md")], asked)
     assert code == 1
     assert ("prog.dfy", "Untouched") not in asked and ("prog.dfy", "Abs") in asked
-    assert "prog.dfy:7: failed: Abs partition 2 (x >= 0): inputs x = 0" in out
+    # the recap: one line per broken clause, failures first, each with its first failing input
+    assert "  prog.dfy:7: Abs: failed: r >= 0 (line 7) on 1 of 3 tests; first on x = 0: actual r = -1" in out
     assert "8 tests, 4 passed, 4 not passing" in out
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["summary"]["tests"] == 8 and {m["name"] for m in data["members"]} >= {"Abs", "Max"}
     assert len(list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))) == 8
+    log = json.loads((tmp_path / "s.sarif").read_text())
+    assert log["version"] == "2.1.0" and {r["ruleId"] for r in log["runs"][0]["results"]} >= {"DSPEC001"}
+    summary = (tmp_path / "out" / "summary.md").read_text()
+    assert summary.startswith("## dspec2test") and "Gate: failure" in summary
+    assert not list(repo.glob("dspec2test*"))  # nothing written that was not asked for
 
 
 def test_paths_restrict_and_working_tree_default(repo):

@@ -86,7 +86,7 @@ def test_real_run_of_the_cli(tmp_path: Path) -> None:
     code, out, err = call(str(tmp_path / "prog.dfy"), "--tests", str(tmp_path / "fail_tests.dfy"), "--target", "py",
                           "--junit", str(tmp_path / "r.xml"))
     assert code == 1
-    assert "broken clause at prog.dfy:15: r >= 0" in out and "actual r = -3" in out
+    assert "failed on 1 input: broke r >= 0 at " in out and "prog.dfy:15\n" in out and "actual r = -3" in out
     assert err.startswith("compiling and running 4 tests of prog.dfy with dafny (py)...")
 
 
@@ -110,3 +110,22 @@ def test_tests_file_without_metadata_is_bad_input(tmp_path: Path) -> None:
     (tmp_path / "t.dfy").write_text("method {:test} T() { expect true; }\n")
     code, _, err = call(str(FIX / "prog.dfy"), "--tests", str(tmp_path / "t.dfy"))
     assert code == 2 and "no // @dspec2test metadata" in err
+
+
+@pytest.mark.dafny
+def test_the_wrong_line_of_the_example_is_one_finding_with_every_input_expected_and_actual(tmp_path: Path) -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "conditional_get.dfy"
+    code, out, err = call(str(example), "--bva", "--method", "LastOrDefault", "--json", str(tmp_path / "r.json"))
+    assert code == 1
+    failed = [t for t in json.loads((tmp_path / "r.json").read_text())["tests"] if t["status"] == "failed"]
+    assert len(failed) >= 2 and {t["clause_line"] for t in failed} == {19}
+    lines = out.splitlines()
+    head = lines.index(f"  failed on {len(failed)} inputs: broke |s| > 0 ==> r == s[|s| - 1] at {example}:19")
+    for line, t in zip(lines[head + 1:head + 1 + len(failed)], failed):
+        s = json.loads(t["inputs"]["s"])  # the clause pins r to the last element: the expected value shown
+        assert t["expected_value"] == f"r = {s[-1]}" != t["actual"]
+        assert f"expected r = {s[-1]}, actual {t['actual']}" in line and line.lstrip().startswith(f"s = {t['inputs']['s']}")
+    recap = lines[lines.index(f"Not passing: 1 finding, {len(failed)} tests") + 1]
+    assert recap.startswith(f"  {example}:19: LastOrDefault: failed: ")
+    assert "generation " in lines[-1] and "execution " in lines[-1] and "total " in lines[-1]
+    assert err.startswith("generating tests for 1 member\n  [1/1] LastOrDefault: ")

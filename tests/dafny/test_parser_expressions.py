@@ -397,3 +397,12 @@ def test_a_quantifier_with_attributes_prints_them_after_its_variables_and_reads_
     printed = print_expr(expr(text))
     assert printed == text
     assert print_expr(expr(printed)) == printed
+
+
+def test_a_function_type_of_one_tuple_parameter_keeps_it_one_parameter():
+    from dspec2test.dafny.parser import parse_program
+    from dspec2test.dafny.printer import print_type
+
+    m = parse_program("method M(p: ((int, nat)) -> string, q: (int, nat) -> int) {}\n", "x.dfy").decls[0]
+    assert len(m.params[0].type.params) == 1 and len(m.params[1].type.params) == 2
+    assert [print_type(f.type) for f in m.params] == ["((int, nat)) -> string", "(int, nat) -> int"]

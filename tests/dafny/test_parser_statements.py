@@ -179,3 +179,9 @@ def test_untyped_sized_array_with_elements() -> None:
     assert stmt("a := new [3] [2, 5, 8];").rhs[0] == A.NewArray(
         None, (A.IntLit(3, "3"),), None, (A.IntLit(2, "2"), A.IntLit(5, "5"), A.IntLit(8, "8"))
     )
+
+
+def test_a_forall_statement_without_variables_proves_its_ensures() -> None:
+    (fa,) = stmts("forall ensures 0 == n * z { LemmaMulAuto(); }")
+    assert isinstance(fa, A.ForallStmt) and fa.vars == () and fa.range is None
+    assert [c.text for c in fa.ensures] == ["0 == n * z"] and len(fa.body.stmts) == 1

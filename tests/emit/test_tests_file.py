@@ -36,9 +36,15 @@ def emitted(prog, inputs, outputs, simplify=False, unique=False, pin=None):
     return emit_test(c, tc, checks, ctx, simplify), tc
 
 
-def check_line(condition: str, check_id: str, message: str) -> str:
-    return (f'  if !({condition}) {{ print "\\n[dspec2test:RUN] fail {check_id}\\n"; '
+def check_line(condition: str, check_id: str, message: str, expected: str = "") -> str:
+    """`expected`: the statements that print the values the clause pins, after the fail line."""
+    return (f'  if !({condition}) {{ print "\\n[dspec2test:RUN] fail {check_id}\\n"; {expected + " " if expected else ""}'
             f'expect false, "{message}"; }}')
+
+
+def show(name: str, value: str, guard: str = "") -> str:
+    printed = f'print "\\n[dspec2test:RUN] expected {name} = ", {value}, "\\n";'
+    return f"if {guard} {{ {printed} }}" if guard else printed
 
 
 def test_postcondition_oracles_and_metadata_round_trip():
@@ -51,8 +57,10 @@ def test_postcondition_oracles_and_metadata_round_trip():
     call = lines.index("  var r := ConditionalGet(s, x);")
     assert lines[call - 1] == '  print "\\n[dspec2test:RUN] call\\n";'
     assert lines[call + 1] == '  print "\\n[dspec2test:RUN] returned\\n";'
+    # on failure the test also prints the value the clause pins r to, where its guard holds
     assert check_line("0 <= x < |s| ==> r == s[x]", "c3",
-                      "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]") in lines
+                      "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]",
+                      show("r", "(s[x])", "(0 <= x < |s|)")) in lines
     assert [(c.id, c.kind.value, c.line) for c in tc.checks] == [("c1", "ensures", 2), ("c2", "ensures", 3),
                                                                  ("c3", "ensures", 4)]
     assert lines[-2] == '  print "\\n[dspec2test:RUN] done\\n";'
@@ -60,7 +68,7 @@ def test_postcondition_oracles_and_metadata_round_trip():
 
 def test_simplify_expects_values_in_addition_to_the_contract():
     text, tc = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=True)
-    assert check_line("r == 7", "c4", "dspec2test: expected r == 7 (ensures, line 2)") in text.splitlines()
+    assert check_line("r == 7", "c4", "dspec2test: expected r == 7 (ensures, line 2)", show("r", "7")) in text.splitlines()
     assert text.count("violated") == 3  # every compiled ensures is still checked
     assert tc.checks[-1].kind.value == "value" and tc.checks[-1].text == "r == 7"
     text, tc = emitted(conditional_get(), {"s": "[7]", "x": "0"}, {"r": "7"}, simplify=True, unique=False)

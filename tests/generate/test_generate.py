@@ -150,8 +150,8 @@ def test_two_programs_of_one_name_are_refused_rather_than_overwritten(tmp_path):
 
 
 @pytest.mark.parametrize("command", ["generate", "run"])
-@pytest.mark.parametrize("flags, message", [(["--member-timeout", "0"], "--member-timeout must be positive"),
-                                            (["--repeat", "0"], "--repeat must be at least 1")])
+@pytest.mark.parametrize("flags, message", [(["--member-timeout", "0"], "--member-timeout: must be positive, got 0"),
+                                            (["--repeat", "0"], "--repeat: must be at least 1, got 0")])
 def test_bad_generation_flags_are_usage_errors_in_generate_and_run(command, flags, message):
     out, err = io.StringIO(), io.StringIO()
     rc = cli.main([command, str(FIXTURES / "abs_or.dfy"), *flags], out, err)

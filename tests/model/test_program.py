@@ -107,3 +107,33 @@ def test_members_the_default_export_set_hides_are_blocked_with_that_reason(tmp_p
     blocked = {c.name: c.blocked for c in exported_only(program, select(program, ()))}
     assert blocked["M.Shown"] == "" and blocked["Open.Any"] == "" and blocked["M.C.Get"] == ""
     assert blocked["M.Other"].startswith("not exported (the default export set of module M does not provide Other)")
+
+
+def test_a_heap_reading_function_parameter_gets_a_total_lambda(tmp_path):
+    from dspec2test.generate import GenerateOptions, generate
+
+    (tmp_path / "m.dfy").write_text(
+        "function Apply<T, R>(f: T ~> R, x: T): R\n  requires f.requires(x)\n  reads f.reads(x)\n"
+        "  ensures Apply(f, x) == f(x)\n{ f(x) }\n")
+    got = generate(str(tmp_path / "m.dfy"), GenerateOptions(isolate=False))
+    assert not got.manifest["methods"][0]["unsupported"], got.manifest
+    assert "var f: int ~> int := x => " in got.tests_text
+    assert "Apply<int, int>(f, x)" in got.tests_text
+
+
+def test_a_file_the_project_leaves_out_that_imports_its_modules_is_read_with_the_project(tmp_path):
+    project = tmp_path / "config"
+    import shutil
+    shutil.copytree(PROJECTS / "config", project)
+    (project / "tests").mkdir()
+    (project / "tests" / "T.dfy").write_text(
+        'include "gone.dfy"\nmodule T {\n  import Helper\n'
+        "  method Twice(x: int) returns (r: int) ensures r == Helper.Double(x) { r := 2 * x; }\n}\n")
+    (project / "tests" / "Alone.dfy").write_text("method A(x: int) returns (r: int) ensures r == x { r := x; }\n")
+    got = load_program(str(project / "tests" / "T.dfy"))
+    assert got.inputs == (str(project / "tests" / "T.dfy"), str(project / "dfyconfig.toml"))
+    assert "Helper.dfy" in {Path(p).name for p in got.paths}
+    # its own include is read once: its missing file is one error, not one per reading
+    assert [d.message for d in got.diagnostics] == ["included file gone.dfy not found"]
+    alone = load_program(str(project / "tests" / "Alone.dfy"))
+    assert alone.inputs == (str(project / "tests" / "Alone.dfy"),) and len(alone.paths) == 1

@@ -36,3 +36,23 @@ def test_type_synonym_expands_and_subset_keeps_its_name():
     r = Resolver(prog)
     t = r.rtype(T("Row"), r.scope_of(None))
     assert t.kind == "seq" and t.args[0].kind == "subset" and t.args[0].name == "nat"
+
+
+def test_types_of_dotted_modules_and_of_imports_of_imports_resolve(tmp_path):
+    """`module JSON.Utils.Views` has no entry for JSON.Utils; `import Small = Large.Small`, where Large is
+    itself an import, names the module Large imports (the refinements of abstract modules do this)."""
+    from dspec2test.model.program import load_program
+    from dspec2test.model.resolve import Scope
+
+    (tmp_path / "m.dfy").write_text(
+        "module JSON.Utils.Views { type View = s: seq<int> | |s| < 10 }\n"
+        "module JSON.Grammar { import opened Utils.Views  type J = v: View | |v| == 1 }\n"
+        "module Inner { type uint = x: int | 0 <= x < 8 }\n"
+        "module Outer { import Small = Inner }\n"
+        "module User { import Large = Outer  import Small = Large.Small  type U = Small.uint }\n")
+    program = load_program(str(tmp_path / "m.dfy")).program
+    r = Resolver(program)
+    found = r.lookup(Scope(r, ("JSON", "Grammar")), "View")
+    assert found is not None and getattr(found[0], "name", "") == "View"
+    found = r.lookup(Scope(r, ("User",)), "Small.uint")
+    assert found is not None and getattr(found[0], "name", "") == "uint"

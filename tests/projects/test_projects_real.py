@@ -87,3 +87,16 @@ def test_a_pull_request_planting_bugs_across_files_is_caught_member_by_member(re
     for name in got:
         assert any(t["status"] == "failed" for t in got[name]), (name, got[name])
     assert proc.returncode == 1
+
+
+def test_python_code_of_an_extern_found_by_its_module_header_is_built_with_the_program(tmp_path):
+    project = tmp_path / "config"
+    shutil.copytree(PROJECTS / "config", project)
+    (project / "interop").mkdir()
+    # named after nothing Dafny knows: its first line says which module it is, as Dafny's own files do
+    (project / "interop" / "ClockImpl.py").write_text("# Module: Clock\n\ndef Now():\n    return 7\n")
+    report = tmp_path / "app.json"
+    proc = dspec2test(project, "run", "src/App.dfy", "--json", str(report))
+    got = verdicts(report)
+    assert {t["status"] for t in got["App.Stamp"]} == {"passed"}, proc.stdout
+    assert proc.returncode == 0

@@ -34,11 +34,12 @@ def test_annotation_escaping():
     assert line == "::error file=b%2C c.dfy,line=9,title=t%3A u::x: 1,%0Ay"
 
 
-def test_annotations_one_per_failing_partition():
+def test_annotations_one_per_broken_clause():
     findings, _ = group(verdicts())
     lines = annotations.workflow_commands(annotations.collect(findings))
     assert len(lines) == 2
-    assert lines[0].startswith("::error file=a.dfy,line=5,title=dspec2test%3A Last%3A partition 2")
+    assert lines[0].startswith("::error file=a.dfy,line=5,title=dspec2test%3A Last%3A failed%3A r == s[|s| - 1] "
+                               "(line 5) on 1 of 2 tests::")
     assert "\n" not in lines[0] and "s = [1, 2, 3]" in lines[0]
 
 
@@ -79,7 +80,22 @@ def test_sarif_has_stable_rule_ids_and_locations():
     assert ids == {"DSPEC001", "DSPEC002"}
     first = run["results"][0]
     assert first["locations"][0]["physicalLocation"]["region"]["startLine"] == 5
-    assert first["partialFingerprints"]["dspec2test/partition/v1"] == "a.dfy::Last::p2"
+    # keyed by member and clause text, not by line: adding lines above the clause keeps the alert
+    key = first["partialFingerprints"][sarif.FINGERPRINT]
+    assert key.startswith("a.dfy::Last::failed-")
+    moved = [replace(v, clause_line=v.clause_line + 3) if v.clause_line else v for v in verdicts()]
+    assert sarif.sarif(group(moved)[0])["runs"][0]["results"][0]["partialFingerprints"][sarif.FINGERPRINT] == key
+
+
+def test_sarif_rules_carry_help_and_levels_failures_errors_and_not_tested_notes():
+    vs = verdicts() + [Verdict("", "Odd", 0, 0, Status.NOT_TESTED, message="unsupported: iset", file="a.dfy"),
+                       Verdict("T9", "Stub", 1, 1, Status.NO_IMPLEMENTATION, file="a.dfy")]
+    run = sarif.sarif(group(vs)[0])["runs"][0]
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert all(r["help"]["text"] and r["fullDescription"]["text"] for r in rules.values())
+    levels = {r["ruleId"]: r["level"] for r in run["results"]}
+    assert levels == {"DSPEC001": "error", "DSPEC002": "error", "DSPEC003": "note", "DSPEC006": "warning"}
+    assert {rid: rules[rid]["defaultConfiguration"]["level"] for rid in levels} == levels
 
 
 def test_junit_has_file_and_line_and_merge_combines_shards(tmp_path):
@@ -139,8 +155,8 @@ def test_summary_notes_end_before_the_table_and_the_toolchain_closes_it():
     text = summary.render(verdicts(), notes=["Gate: failure", "a | note"], footer=["Dafny verifies with Z3 4.12.1 (/z3)."])
     lines = text.splitlines()
     quote_end = lines.index("> a \\| note")
-    # without the blank line GitHub reads the table as more of the quote
-    assert lines[quote_end + 1] == "" and lines[quote_end + 2].startswith("| File |")
+    # without the blank line GitHub reads what follows as more of the quote
+    assert lines[quote_end + 1] == "" and lines[quote_end + 2] == "### Not passing: 2 findings"
     assert lines[-1] == "<sub>Dafny verifies with Z3 4.12.1 (/z3).</sub>"
 
 
@@ -160,3 +176,21 @@ def test_sarif_merge_keeps_each_shards_run_and_refuses_two_runs_of_one_category(
     assert "both hold a run of category 'dspec2test/shard-1-of-2/'" in err.getvalue()
     assert sarif.category({"automationDetails": {"id": "dspec2test/shard-1-of-2/"}}) == "dspec2test/shard-1-of-2/"
     assert sarif.category({"automationDetails": {"id": "my/cat/run-42"}}) == "my/cat/"
+
+
+def test_summary_leads_with_the_failures_linked_to_their_lines_then_every_partition():
+    vs = verdicts() + [replace(verdicts()[1], test="T4", scenario=2, inputs={"s": "[5, 6]"}, actual="r = 5",
+                               expected_value="r = 6")]
+    link = summary.blob_link("https://github.com", "octo/widgets", "abc123")
+    text = summary.render(vs, link=link)
+    lines = text.splitlines()
+    failures, table = lines.index("### Not passing: 2 findings"), lines.index("### Every partition")
+    assert failures < table
+    # one section per broken clause, failures before timeouts, each linked to the clause's line
+    heads = [x for x in lines if x.startswith("#### ")]
+    assert heads == ["#### ❌ failed: `Last` at [a.dfy:5](https://github.com/octo/widgets/blob/abc123/a.dfy#L5)",
+                     "#### ⏱️ timeout: `Hang` at [b, c.dfy:9](https://github.com/octo/widgets/blob/abc123/b, c.dfy#L9)"]
+    section = lines[lines.index(heads[0]):lines.index(heads[1])]
+    assert "`r == s[|s| - 1]` broken on 2 of 3 tests." in section  # no backslash before | outside a table
+    assert "| `s = [5, 6]` | `r = 6` | `r = 5` | p2 s2 |" in section and "| `s = [1, 2, 3]` | — | `r = 2` | p2 s1 |" in section
+    assert summary.blob_link("", "octo/widgets", "abc") is None and "[a.dfy:5]" not in summary.render(vs)

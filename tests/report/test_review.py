@@ -90,9 +90,21 @@ def test_marker_round_trip_and_body_contents():
     v = Verdict("T", "Find", 2, 1, Status.FAILED, clause_line=7, clause="r == s[|s| - 1]", inputs={"s": "[1, 2]"},
                 expected="r == 2", actual="r = 1", file="p.dfy", member_line=5, label="|s| > 1")
     body = comment_body(group([v])[0][0], "dspec2test run p.dfy --method Find --bva")
-    for text in ("<!-- dspec2test:p.dfy::Find::p2 -->", "s = [1, 2]", "r == 2", "r = 1", "r == s[|s| - 1]",
+    for text in ("<!-- dspec2test:p.dfy::Find::failed-", "s = [1, 2]", "r == 2", "r = 1", "r == s[|s| - 1]",
                  "p.dfy:7", "dspec2test run p.dfy --method Find --bva"):
         assert text in body
+
+
+def test_one_comment_per_broken_clause_with_every_input_that_broke_it():
+    vs = [Verdict(f"T{k}", "Find", p, k, Status.FAILED, clause_line=7, clause="r == s[|s| - 1]",
+                  inputs={"s": f"[{k}, 0]"}, actual=f"r = {k}", expected_value="r = 0", file="p.dfy", member_line=5)
+          for k, p in ((1, 1), (2, 1), (3, 2))]
+    vs.append(Verdict("T4", "Find", 2, 4, Status.PASSED, file="p.dfy", member_line=5))
+    findings, _ = group(vs)
+    assert len(findings) == 1 and findings[0].partitions == (1, 2) and findings[0].tests == 4
+    body = comment_body(findings[0], "cmd")
+    assert "broken on 3 of 4 tests" in body
+    assert all(f"| `s = [{k}, 0]` | `r = 0` | `r = {k}` |" in body for k in (1, 2, 3))
 
 
 def test_discussed_comments_are_retired_never_deleted():
@@ -100,15 +112,18 @@ def test_discussed_comments_are_retired_never_deleted():
     findings, _ = group(verdicts)
     bodies = {f.key: comment_body(f, "cmd") for f in findings}
     key = findings[0].key
+    gone, other = "p.dfy::N::failed-0a1b2c3d", "p.dfy::N::crashed"
     existing = [Existing(1, key, bodies[key], stale=True, replies=2),  # outdated, discussed
-                Existing(2, "p.dfy::N::p1", marker("p.dfy::N::p1") + " old", replies=1),  # now passing, discussed
-                Existing(3, "p.dfy::N::p2", marker("p.dfy::N::p2")),  # now passing, nobody answered
-                Existing(4, "p.dfy::N::p2", marker("p.dfy::N::p2"), replies=1)]  # its discussed duplicate
+                Existing(2, gone, marker(gone) + " old", replies=1),  # now passing, discussed
+                Existing(3, other, marker(other)),  # now passing, nobody answered
+                Existing(4, other, marker(other), replies=1),  # its discussed duplicate
+                Existing(5, "p.dfy::N::p2", marker("p.dfy::N::p2") + " old", replies=1)]  # an earlier version's
     p = plan_review(findings, bodies, {"p.dfy": frozenset({12})}, {}, {}, existing, {("p.dfy", "M"), ("p.dfy", "N")})
     assert [c.line for c in p.line_comments] == [12]  # a fresh comment for the outdated one
     assert p.deletes == [3]
     retired = dict(p.updates)
-    assert sorted(retired) == [1, 2, 4]
+    assert sorted(retired) == [1, 2, 4, 5]
     assert "outdated" in retired[1] and "fixed" in retired[2] and "fixed" in retired[4]
+    assert "superseded" in retired[5]  # one comment per partition then: this one is not "fixed"
     assert all(key_of(body).startswith("retired:") for body in retired.values())
     assert "old" in retired[2]  # what it said stays readable under the note

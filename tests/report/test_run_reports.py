@@ -1,7 +1,7 @@
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
-from tests.run.run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY
+from tests.run.run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY, PASSED
 
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
@@ -37,15 +37,34 @@ def test_junit_one_testcase_per_test_with_file_line_and_kinds() -> None:
     assert cases[3].find("error").get("type") == "crashed"
 
 
-def test_terminal_groups_by_member_and_shows_expected_versus_actual() -> None:
-    text = render(MIXED)
+def test_terminal_leads_with_the_failures_and_recaps_them_at_the_end() -> None:
+    text = render(MIXED, generation_s=2.0, total_s=6.5)
     lines = text.splitlines()
-    assert lines[:2] == ["M.Sum  prog.dfy:2", "  p1  n >= 0"]
-    assert lines[2].split() == ["passed", "s1", "n", "=", "3"]
-    assert lines[4].split() == ["failed", "s1", "n", "==", "3", "n", "=", "3"]
-    assert "expected 6, actual 7" in text and "broken clause at prog.dfy:4" in text
-    assert "    timeout s1" in text and "crashed: IndexError" in text
-    assert lines[-1] == "4 tests: 1 passed, 1 failed, 1 crashed, 1 timeout (3 dafny runs, 4.2 s)"
+    assert lines[:3] == ["M.Sum  prog.dfy:2  2 tests: 1 failed, 1 passed",
+                         "  failed on 1 input at prog.dfy:4: dspec2test: expected r == 6 (ensures, line 4)",
+                         "    n = 3  expected 6, actual 7  (p2 s1: n == 3)"]
+    assert "M.Loop  prog.dfy:27  1 test: 1 timeout" in lines and "  crashed on 1 input: crashed: IndexError" in text
+    assert not any(line.lstrip().startswith("passed") for line in lines)  # passing tests only with --verbose
+    recap = lines[lines.index("Not passing: 3 findings, 3 tests") + 1:-1]
+    assert [line.split(":", 2)[:2] for line in recap] == [["  prog.dfy", "4"], ["  prog.dfy", "21"],
+                                                           ["  prog.dfy", "27"]]  # failed, crashed, timeout
+    assert lines[-1] == ("4 tests: 1 passed, 1 failed, 1 crashed, 1 timeout "
+                         "(generation 2.0 s, execution 4.2 s in 3 dafny runs, total 6.5 s)")
+
+
+def test_terminal_verbose_lists_every_test() -> None:
+    text = render(MIXED, verbose=True)
+    assert "  p1  n >= 0" in text and text.splitlines()[2].split() == ["passed", "s1", "n", "=", "3"]
+
+
+def test_one_broken_clause_on_several_inputs_is_one_finding_with_expected_next_to_actual() -> None:
+    broken = [replace(FAILED, test=f"T{k}", scenario=k, inputs={"n": str(k)}, clause="r == n + 1", expected="r == n + 1",
+                      expected_value=f"r = {k + 1}", actual=f"r = {k}", pin=None) for k in (1, 2, 3)]
+    text = render(RunResult("prog.dfy", (PASSED, *broken), rounds=1))
+    lines = text.splitlines()
+    assert lines[1] == "  failed on 3 inputs: broke r == n + 1 at prog.dfy:4"
+    assert lines[2:5] == [f"    n = {k}  expected r = {k + 1}, actual r = {k}  (p2 s{k})" for k in (1, 2, 3)]
+    assert text.count("prog.dfy:4: M.Sum: failed") == 1  # one line in the recap too
 
 
 def test_terminal_build_error_is_one_report_not_per_test() -> None:
@@ -57,14 +76,14 @@ def test_terminal_build_error_is_one_report_not_per_test() -> None:
 def test_terminal_no_body_says_so_plainly() -> None:
     text = render(NO_BODY)
     assert text.startswith("prog.dfy: no implementation yet: Abs has no body")
-    assert "no implementation yet: Abs has no body" in text.splitlines()[-2]
+    assert "prog.dfy:2: Abs: no-implementation" in text.splitlines()[-2]
 
 
 def test_terminal_violated_postcondition_shows_clause_and_actual() -> None:
     v = replace(FAILED, expected="r >= 0", clause="r >= 0", clause_line=15, actual="r = -3")
     text = render(RunResult("prog.dfy", (v,), rounds=1))
-    assert "broken clause at prog.dfy:15: r >= 0" in text and "actual r = -3" in text
-    assert "expected r >= 0" not in text
+    assert "broke r >= 0 at prog.dfy:15" in text and "actual r = -3" in text
+    assert "expected r >= 0" not in text  # the clause pins no value: nothing to expect but the clause
 
 
 def test_a_failure_in_a_member_that_assumes_says_where_its_proof_takes_things_on_trust() -> None:

@@ -102,3 +102,14 @@ def test_versions_and_driver_frames() -> None:
     assert (out[("B001", "T")].end, out[("B001", "T")].cpu_s) == (End.CPU_LIMIT, 0.51)
     assert out[("B002", "T")].end is End.DONE
     assert out[("B002", "T")].actuals == {"s": "a\nb"}  # a value over several lines
+
+
+def test_the_values_a_failed_clause_expected_are_read_after_its_fail_line() -> None:
+    out = read_output("\n".join([
+        "[dspec2test:RUN] start T", "[dspec2test:RUN] call", "[dspec2test:RUN] returned",
+        "[dspec2test:RUN] actual r = 95", "[dspec2test:RUN] fail c2", "[dspec2test:RUN] expected r = two", "lines",
+        "[dspec2test:RUN] expected q = 94", "[dspec2test:RUN] end [\"halted\", \"expectation violation\", 0.1]",
+    ]), "", "RUN")
+    [obs] = out.values()
+    assert (obs.end, obs.check, obs.actuals) == (End.CHECK_FAILED, "c2", {"r": "95"})
+    assert obs.expecteds == {"r": "two\nlines", "q": "94"}  # a value may run over several lines, as an actual may

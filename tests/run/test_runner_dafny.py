@@ -44,6 +44,22 @@ def test_hanging_test_times_out_and_the_others_pass(fixtures: Path) -> None:
                                 "Test_M_Sum_p2_s1": Status.PASSED}
 
 
+def test_a_member_that_loops_on_every_input_costs_one_limit_then_short_ones(fixtures: Path) -> None:
+    # six tests of M.Loop, each a hang: one full limit, then short limits within a quarter of it; before
+    # the hang rule this run took six limits (30 s and more)
+    result = run(fixtures, "prog.dfy", "loops_tests.dfy", timeout_s=5)
+    got = statuses(result)
+    assert got.pop("Test_M_Sum_p1_s1") is Status.PASSED and got.pop("Test_M_Sum_p2_s1") is Status.PASSED
+    loops = [v for v in result.verdicts if v.method == "M.Loop"]
+    assert loops[0].status is Status.TIMEOUT and "within 5 s" in loops[0].message
+    short = [v for v in loops[1:] if v.status is Status.TIMEOUT]
+    assert short and all("short limit once M.Loop has timed out" in v.message for v in short)
+    assert all(v.status is Status.NOT_TESTED and "already timed out" in v.message
+               for v in loops[1 + len(short):])
+    assert result.rounds == 2  # the driver restarted once; a short limit stops a test, not the run
+    assert result.wall_s < 20
+
+
 def test_a_contract_too_slow_to_evaluate_is_not_blamed_on_the_implementation(fixtures: Path) -> None:
     result = run(fixtures, "prog.dfy", "slow_tests.dfy", timeout_s=5)
     assert statuses(result) == {"Test_M_Sum_p1_s1": Status.PASSED, "Test_M_FastFib_p1_s1": Status.NOT_TESTED,

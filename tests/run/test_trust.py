@@ -72,14 +72,14 @@ def test_a_member_whose_generation_raises_is_not_tested_and_trips_fail_on_errors
     assert cli.main(["run", str(program), "--target", "py"], out, err) == 0  # failures only: Inc passed
 
 
-def test_a_partitions_headline_is_its_worst_scenario_whatever_their_order():
+def test_findings_put_the_failure_first_whatever_the_order_of_the_tests():
     def v(scenario: int, status: Status) -> Verdict:
         return Verdict(f"T_s{scenario}", "M", 1, scenario, status, file="a.dfy", label="x > 0")
 
-    [finding], _ = group([v(1, Status.BAD_INPUT), v(2, Status.FAILED), v(3, Status.PASSED)])
-    assert finding.status is Status.FAILED and finding.first.scenario == 2
-    assert headline(finding) == "M: partition 1 (x > 0): failed"
-    assert [x.status for x in finding.verdicts] == [Status.FAILED, Status.BAD_INPUT, Status.PASSED]
+    findings, _ = group([v(1, Status.BAD_INPUT), v(2, Status.FAILED), v(3, Status.PASSED), v(4, Status.FAILED)])
+    assert [f.status for f in findings] == [Status.FAILED, Status.BAD_INPUT]  # a bad input never hides a failure
+    assert [x.scenario for x in findings[0].verdicts] == [2, 4] and findings[0].tests == 4
+    assert headline(findings[0]) == "M: failed on 2 of 4 tests"
     member = Verdict("", "N", MEMBER, 0, Status.NOT_TESTED, message="unsupported: iset", file="a.dfy")
     [f], _ = group([member])
     assert headline(f).startswith("N: not-tested")

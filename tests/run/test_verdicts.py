@@ -59,3 +59,13 @@ def test_a_body_less_member_reached_is_named() -> None:
 def test_done_is_passed() -> None:
     v = verdict_of(replace(TC, checks=()), obs(End.DONE, actuals={"r": "6"}), 60)
     assert v.status is Status.PASSED and v.actual is None
+
+
+def test_a_failed_clause_that_pins_a_value_shows_it_next_to_the_actual_one() -> None:
+    tc = Case("T", "M", "a.dfy", 1, 1, 1, "x > 0", ScenarioKind.BASE, None, {"x": "1"},
+              checks=(Check("c1", CheckKind.ENSURES, 2, "r == x + 1"),))
+    failed = Observation("", "T", Phase.RETURNED, End.CHECK_FAILED, "c1", actuals={"r": "3"}, expecteds={"r": "2"})
+    v = verdict_of(tc, failed, 10.0)
+    assert (v.status, v.expected_value, v.actual, v.clause, v.expected) == (
+        Status.FAILED, "r = 2", "r = 3", "r == x + 1", "r == x + 1")  # `expected` keeps its meaning: the clause
+    assert verdict_of(tc, Observation("", "T", Phase.RETURNED, End.DONE), 10.0).expected_value is None

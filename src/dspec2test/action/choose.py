@@ -21,6 +21,10 @@ from dspec2test.report.findings import MEMBER
 MemberReader = Callable[[str, str], tuple[list[MemberInfo], list[Diagnostic]]]
 
 
+# the reasons (action/affected.py) of members whose own text changed
+OWN_CHANGE = ("changed line", "new file")
+
+
 @dataclass(frozen=True)
 class Selection:
     paths: Sequence[str] = ("**/*.dfy",)
@@ -43,6 +47,11 @@ class Choice:
         for a in self.affected:
             by_file.setdefault(a.member.file, []).append(a.member.name)
         return [Target(file, tuple(names)) for file, names in by_file.items()]
+
+    def own_changes(self) -> frozenset[tuple[str, str]]:
+        """(file, member) of the affected members whose own text changed, not those affected through what
+        they call or use (contract strength measures these: a caller's contract and code are the same)."""
+        return frozenset((a.member.file, a.member.name) for a in self.affected if a.reason.startswith(OWN_CHANGE))
 
     def ranges(self) -> dict[tuple[str, str], tuple[int, int]]:
         # a member inherited by refinement has its verdicts in the file its text is in

@@ -1,46 +1,39 @@
-"""`.dspec2test.yml`: file selection, generation flags, timeouts, gate and reporter for a repository.
+"""`.dspec2test.yml`: the options a repository sets for the action and `dspec2test check`.
 
+Its keys are the options with a configuration door (options.py), validated as the inputs and flags are.
 Every key is optional; an unknown key is an error naming the key and the file (a typo must not be
-silently ignored). Precedence: an action input set to a non-default value wins over the file, the
-file wins over the input defaults.
+silently ignored). Precedence: an input the workflow set (or a flag given) > the file > the default.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 import yaml
 
-from dspec2test.action.inputs import (
-    ActionInputs,
-    InputError,
+from dspec2test.action.inputs import ActionInputs
+from dspec2test.options import (
+    GATE,
+    GENERATION,
+    RUNNING,
+    SELECTION,
+    STRENGTH,
+    Door,
+    OptionError,
     Reporter,
-    parse_bool,
-    parse_bva,
-    parse_float,
-    parse_int,
-    parse_shard,
+    option,
+    resolve,
+    through,
 )
 from dspec2test.report.gate import FailOn, Gate
 from dspec2test.toolchain import DEFAULT_TARGET
 
-# key -> one-line meaning (README.md lists them; a test checks the two agree)
-CONFIG_KEYS: dict[str, str] = {
-    "include": "globs of files to test (default: every file the `paths` input selects)",
-    "exclude": "globs of files never to test",
-    "bva": "boundary values: false, true or the extreme N",
-    "fdnf": "Full DNF partitioning",
-    "simplify": "concrete expected outputs where unique",
-    "repeat": "solutions per partition",
-    "timeout": "seconds per `dafny test` run",
-    "solver_timeout": "seconds per Z3 query",
-    "max_partitions": "cap on partitions per member",
-    "target": "Dafny compilation target",
-    "fail_on": "failures | errors | never",
-    "fail_on_empty": "fail when no affected member got a test",
-    "reporter": "review | check | summary | annotations",
-}
+CONFIG_OPTIONS = through(Door.CONFIG)
+CONFIG_KEYS: dict[str, str] = {o.name: o.help for o in CONFIG_OPTIONS}
+# what the file may set for a run (the reporter is the action's business alone)
+RUN_KEYS = SELECTION + GENERATION + RUNNING + GATE + STRENGTH
 
 
 class ConfigError(ValueError):
@@ -49,7 +42,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """What one run does, after inputs and the configuration file are combined."""
+    """What one run does, after inputs (or flags), the configuration file and defaults are combined."""
 
     paths: tuple[str, ...] = ("**/*.dfy",)
     include: tuple[str, ...] = ()
@@ -58,23 +51,40 @@ class Settings:
     fdnf: bool = False
     simplify: bool = False
     repeat: int = 1
-    timeout: float = 60.0
-    solver_timeout: float = 10.0
+    length_limit: int = 10
     max_partitions: int = 64
+    solver_timeout: float = 10.0
+    member_timeout: float = 120.0
+    jobs: int = 0  # 0: one per core
+    cache_dir: str = ""  # relative to the checkout; "" keeps nothing
+    timeout: float = 60.0
     target: str = DEFAULT_TARGET
     fail_on: FailOn = FailOn.FAILURES
     fail_on_empty: bool = False
     reporter: Reporter = Reporter.REVIEW
     shard: tuple[int, int] = (1, 1)
-    extra: dict = field(default_factory=dict, compare=False)
+    strength: bool = False  # contract strength of the affected members (warnings)
+    strength_budget: float = 60.0  # seconds of contract strength per member
 
     @property
     def gate(self) -> Gate:
         return Gate(self.fail_on, self.fail_on_empty)
 
 
+def settings_of(values: Mapping[str, object], paths: tuple[str, ...] = ("**/*.dfy",),
+                shard: tuple[int, int] = (1, 1)) -> Settings:
+    """Settings from resolved option values (options.resolve)."""
+    typed = dict(values)
+    if "fail_on" in typed:
+        typed["fail_on"] = FailOn(typed["fail_on"])
+    if "reporter" in typed:
+        typed["reporter"] = Reporter(typed["reporter"])
+    known: dict[str, Any] = {k: v for k, v in typed.items() if k in Settings.__dataclass_fields__}
+    return Settings(paths=paths or ("**/*.dfy",), shard=shard, **known)
+
+
 def load_config(path: Path) -> dict:
-    """The validated keys of a configuration file; {} when the file does not exist."""
+    """The validated keys of a configuration file (typed values); {} when the file does not exist."""
     if not path.is_file():
         return {}
     try:
@@ -94,58 +104,13 @@ def load_config(path: Path) -> dict:
             + f"; known keys: {', '.join(CONFIG_KEYS)}"
         )
     try:
-        return {key: _convert(key, value) for key, value in data.items()}
-    except InputError as exc:
-        raise ConfigError(f"{path}: {str(exc).replace('input ', 'key ', 1)}") from None
+        return {key: option(key).parse(value, Door.CONFIG) for key, value in data.items()}
+    except OptionError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
-def _convert(key: str, value):
-    text = "" if value is None else str(value)
-    if key in ("include", "exclude"):
-        if isinstance(value, str):
-            return (value,)
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise InputError(f"input {key}: expected a list of globs")
-        return tuple(value)
-    if key == "bva":
-        return parse_bva(key, text)
-    if key in ("fdnf", "simplify", "fail_on_empty"):
-        return parse_bool(key, text)
-    if key in ("repeat", "max_partitions"):
-        return parse_int(key, text, minimum=1)
-    if key in ("timeout", "solver_timeout"):
-        return parse_float(key, text)
-    if key == "fail_on":
-        try:
-            return FailOn(text)
-        except ValueError:
-            raise InputError(f"input fail_on: expected {CONFIG_KEYS['fail_on']}, got {text!r}") from None
-    if key == "reporter":
-        try:
-            return Reporter(text)
-        except ValueError:
-            raise InputError(f"input reporter: expected {CONFIG_KEYS['reporter']}, got {text!r}") from None
-    if key == "target":
-        return text
-    if key == "shard":
-        return parse_shard(text)
-    raise InputError(f"input {key}: unknown")
-
-
-def settings_from(inputs: ActionInputs, config: dict) -> Settings:
-    """Combine: non-default inputs > configuration file > input defaults."""
-    base = Settings(
-        paths=inputs.paths,
-        bva=inputs.bva,
-        fdnf=inputs.fdnf,
-        simplify=inputs.simplify,
-        repeat=inputs.repeat,
-        timeout=inputs.timeout,
-        target=inputs.target,
-        fail_on=inputs.fail_on,
-        fail_on_empty=inputs.fail_on_empty,
-        reporter=inputs.reporter,
-        shard=inputs.shard,
-    )
-    overrides = {k: v for k, v in config.items() if k not in inputs.explicit}
-    return replace(base, **overrides)
+def settings_from(inputs: ActionInputs, config: Mapping[str, object]) -> Settings:
+    """Combine: inputs the workflow set > configuration file > defaults."""
+    given = {name: inputs.values[name] for name in inputs.given if name in inputs.values}
+    names = RUN_KEYS + ("reporter",)
+    return settings_of(resolve(names, given, config), inputs.paths, inputs.shard)

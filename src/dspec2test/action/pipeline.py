@@ -12,8 +12,13 @@ from typing import Callable, Sequence
 
 from dspec2test.action.config import Settings
 from dspec2test.errors import Diagnostic
+from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions
+from dspec2test.options import jobs_for, option
+from dspec2test.pipeline import TestingProgress
 from dspec2test.records import Verdict
+from dspec2test.strength.engine import StrengthOptions
+from dspec2test.strength.records import MemberStrength
 from dspec2test.toolchain import DEFAULT_TARGET
 
 
@@ -31,27 +36,47 @@ class PipelineOptions:
     generate: GenerateOptions = field(default_factory=GenerateOptions)
     timeout: float = 60.0  # wall-clock limit per `dafny test`
     target: str = DEFAULT_TARGET
+    progress: TestingProgress | None = field(default=None, compare=False)  # generation and runs, as they go
+    strength: StrengthOptions | None = None  # contract strength of the tested members (None: off)
+    # (file, member) whose strength is measured: those whose own text changed (None: every tested member)
+    strength_members: frozenset[tuple[str, str]] | None = None
 
 
 @dataclass(frozen=True)
 class PipelineResult:
     verdicts: tuple[Verdict, ...] = ()
     diagnostics: tuple[Diagnostic, ...] = ()
-    report: str = ""  # the terminal report of `run`, when the pipeline has one
+    report: str = ""  # the terminal report of `run` for each program, when the pipeline has one
+    generation_s: float = 0.0  # wall time spent generating tests
+    execution_s: float = 0.0  # wall time spent building and running them
+    cached: tuple[str, ...] = ()  # members whose tests came from the cache (generation skipped)
+    looked_up: int = 0  # members looked up in the cache (0: no cache)
+
+    @property
+    def cache_line(self) -> str:
+        """What the cache saved, for the terminal and the job summary ("" without a cache)."""
+        return hits_line(self.cached, self.looked_up)
+    coverage: tuple[dict, ...] = ()  # clause coverage per tested member (report/coverage.py)
+    strength: tuple[MemberStrength, ...] = ()  # contract strength per member, when asked for
 
 
 Pipeline = Callable[[Sequence[Target], PipelineOptions], PipelineResult]
 
 
-def pipeline_options(settings: Settings, root: Path) -> PipelineOptions:
+def pipeline_options(settings: Settings, root: Path, progress: TestingProgress | None = None) -> PipelineOptions:
     return PipelineOptions(
+        progress=progress,
         root=root,
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
-            max_partitions=settings.max_partitions, timeout_s=settings.solver_timeout,
+            max_partitions=settings.max_partitions, length_limit=settings.length_limit,
+            timeout_s=settings.solver_timeout, member_timeout_s=settings.member_timeout,
+            jobs=jobs_for(settings.jobs),
+            cache_dir=str(root / settings.cache_dir) if settings.cache_dir else None,
         ),
         timeout=settings.timeout,
         target=settings.target,
+        strength=StrengthOptions(budget_s=settings.strength_budget) if settings.strength else None,
     )
 
 
@@ -79,6 +104,9 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags.append("--simplify")
     if gen.repeat != 1 and gen.bva is None:
         flags += ["--repeat", str(gen.repeat)]
+    for name, value in (("length_limit", gen.length_limit), ("max_partitions", gen.max_partitions)):
+        if value != option(name).default:
+            flags += [option(name).cli_flag, str(value)]
     if options.target != DEFAULT_TARGET:
         flags += ["--target", options.target]
     return flags

@@ -5,6 +5,7 @@ any refusal or failure turns into workflow-command annotations and a note in the
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from dspec2test.action.config import Settings
@@ -17,6 +18,8 @@ from dspec2test.report.findings import Finding
 from dspec2test.report.gate import Decision
 from dspec2test.report.github import GitHub, PublishOutcome, Publisher
 from dspec2test.report.review import comment_body, plan_review
+from dspec2test.report.weak_review import add_weak
+from dspec2test.strength.records import WeakFinding
 
 
 @dataclass
@@ -30,7 +33,9 @@ class Reported:
 
 def report(github: GitHub | None, settings: Settings, inputs: ActionInputs, subject: Event, repository: str,
            head: str, findings: list[Finding], members: list[dict], options: PipelineOptions, decision: Decision,
-           title: str, summary_text: str, check_annotations: list[dict], run_url: str = "") -> Reported:
+           title: str, summary_text: str, check_annotations: list[dict], run_url: str = "",
+           weak: Sequence[WeakFinding] = (), measured: frozenset[tuple[str, str]] = frozenset()) -> Reported:
+    """`weak`: contract strength findings (warning comments); `measured`: the (file, member) it measured."""
     reporter = settings.reporter
     if reporter in (Reporter.SUMMARY, Reporter.ANNOTATIONS):
         return Reported([], reporter is Reporter.ANNOTATIONS)
@@ -47,7 +52,7 @@ def report(github: GitHub | None, settings: Settings, inputs: ActionInputs, subj
         return Reported(["Not a pull request event: results are in the job summary and annotations only "
                          "(`reporter: check` reports on any event)."], True)
     outcome = _review(inputs, Publisher(github, pr.number), pr.head_sha, findings, members,
-                      options)
+                      options, weak, measured)
     reported = Reported(list(outcome.notes), outcome.degraded, review_url=outcome.review_url, log=[
         f"dspec2test: review: {outcome.created} new, {outcome.updated} updated, {outcome.skipped} unchanged, "
         f"{outcome.deleted} removed, {outcome.in_body} in the review body"])
@@ -74,20 +79,26 @@ def _check_run(github: GitHub, inputs: ActionInputs, head: str, decision: Decisi
 
 
 def _review(inputs: ActionInputs, pub: Publisher, head_sha: str, findings: list[Finding], members: list[dict],
-            options: PipelineOptions) -> PublishOutcome:
+            options: PipelineOptions, weak: Sequence[WeakFinding] = (),
+            measured: frozenset[tuple[str, str]] = frozenset()) -> PublishOutcome:
     try:
         patches = pub.files()
         existing = pub.my_comments()
         bodies = {f.key: comment_body(f, reproduce_command(f.file, f.method, options)) for f in findings}
+        commentable = {p: commentable_lines(t) for p, t in patches.items()}
+        added = {p: added_lines(t) for p, t in patches.items()}
+        ranges = {(m["file"], m["name"]): (m["line"], m["end_line"]) for m in members}
         plan = plan_review(
             findings, bodies,
-            commentable={p: commentable_lines(t) for p, t in patches.items()},
-            added={p: added_lines(t) for p, t in patches.items()},
-            member_ranges={(m["file"], m["name"]): (m["line"], m["end_line"]) for m in members},
+            commentable=commentable,
+            added=added,
+            member_ranges=ranges,
             existing=existing,
             tested_methods={(m["file"], m["name"]) for m in members},
             review_bodies=pub.review_bodies() if findings else (),
         )
+        if weak or measured:
+            add_weak(plan, weak, commentable, added, ranges, existing, set(measured), bool(findings))
         return pub.apply(plan, head_sha)
     except Exception as exc:  # noqa: BLE001 - reporting must never crash the run; it degrades instead
         message = str(exc).replace(inputs.github_token, "***") if inputs.github_token else str(exc)

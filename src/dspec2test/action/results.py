@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from collections.abc import Sequence
 from pathlib import Path
 
+from dspec2test.report.coverage import coverage_of_members
 from dspec2test.report.findings import Totals
+from dspec2test.report.strength import document as strength_document, strength_from
+from dspec2test.strength.records import MemberStrength
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 
@@ -31,15 +35,28 @@ def verdict_from(d: dict) -> Verdict:
     return Verdict(**fields)
 
 
-def dumps(verdicts, members: list[dict], diagnostics: list[Diagnostic]) -> str:
+def dumps(verdicts, members: list[dict], diagnostics: list[Diagnostic], coverage: Sequence[dict] = (),
+          strength: Sequence[MemberStrength] = ()) -> str:
     totals = Totals.of(verdicts)
-    return json.dumps({
+    doc = {
         "tests": [verdict_dict(v) for v in verdicts],
         "summary": {"tests": totals.tests, **totals.by_status(), "methods": totals.methods},
         "members": members,
         "diagnostics": [{"file": d.file, "line": d.line, "col": d.col, "message": d.message,
                          "severity": d.severity.value} for d in diagnostics],
-    }, indent=2) + "\n"
+    }
+    if coverage:
+        doc["coverage"] = coverage_of_members(coverage)
+    if strength:
+        doc["strength"] = strength_document(strength)
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def load_extras(path: Path) -> tuple[list[dict], list[MemberStrength]]:
+    """The clause coverage and contract strength a results file holds (empty when it holds none)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    coverage = list((data.get("coverage") or {}).get("members", []))
+    return coverage, strength_from(data["strength"]) if data.get("strength") else []
 
 
 def load(path: Path) -> tuple[list[Verdict], list[dict]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
@@ -24,10 +24,14 @@ from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
 from dspec2test.report import annotations as annotate, sarif, summary
-from dspec2test.report.findings import MEMBER, Finding, Totals, group
+from dspec2test.report.findings import Finding, Totals, group
+from dspec2test.report import coverage as coverage_report, strength as strength_report
+from dspec2test.report.strength import weak_annotations
+from dspec2test.strength.records import Measured, MemberStrength
 from dspec2test.report.gate import Decision, decide
 from dspec2test.report.github import GitHub, Publisher, PublishError
 from dspec2test.report.junit import junit_xml
+from dspec2test.report.terminal import TerminalProgress, recap_lines
 from dspec2test.toolchain import find_toolchain, z3_description
 
 
@@ -51,6 +55,10 @@ class Tested:
     touched: dict[str, frozenset[int]] = field(default_factory=dict)  # changed lines, shown first
     notes: list[str] = field(default_factory=list)
     toolchain: str = ""  # which Z3 Dafny verifies with, when this run tested anything
+    timing: str = ""  # `generation 3.1 s, execution 1.2 s`, when this run tested anything
+    cache: str = ""  # what the cache of generated tests saved (PipelineResult.cache_line)
+    coverage: list[dict] = field(default_factory=list)  # clause coverage per tested member
+    strength: list[MemberStrength] = field(default_factory=list)  # contract strength, when asked for
 
 
 def run_action(ctx: Context, pipeline: Pipeline) -> int:
@@ -79,10 +87,11 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
     if inputs.results:
         try:
             verdicts, members = results_file.load(workspace / inputs.results)
+            coverage, strength = results_file.load_extras(workspace / inputs.results)
         except (OSError, ValueError, KeyError, TypeError) as exc:
             ctx.err.write(f"dspec2test: results {inputs.results}: cannot read: {exc}\n")
             return 2
-        tested = Tested(verdicts, members)
+        tested = Tested(verdicts, members, coverage=coverage, strength=strength)
         if github and settings.reporter in (Reporter.REVIEW, Reporter.CHECK):
             refusal = _verify(github, subject, own, repository)
     else:
@@ -99,21 +108,24 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
             return 2
 
     findings, _ = group(tested.verdicts)
-    decision = decide(settings.gate, tested.verdicts, tested.changed_errors)
+    decision = decide(settings.gate, tested.verdicts, tested.changed_errors, weak=sum(r.weak for r in tested.strength))
+    link = summary.blob_link(env.get("GITHUB_SERVER_URL", ""), repository, subject.head or env.get("GITHUB_SHA") or "")
     written = _write_files(workspace, inputs, settings, tested)
     if refusal:
         ctx.err.write(f"dspec2test: nothing posted: {refusal.reason}\n")
         reported = Reported([f"Nothing was posted to the pull request: {refusal.reason}."], True)
     else:
         reported = _report(ctx, github, settings, inputs, subject, repository, tested, findings, decision,
-                           pipeline_options(settings, workspace))
+                           pipeline_options(settings, workspace), link)
     _annotate(ctx, reported, tested, findings)
-    _terminal(ctx, tested.verdicts, findings, tested.members)
-    text = _summary(tested, decision, tested.notes + reported.notes)
+    _terminal(ctx, tested)
+    if tested.strength:
+        ctx.out.write(strength_report.terminal(tested.strength))
+    text = _summary(tested, decision, tested.notes + reported.notes, link)
     _append(env.get("GITHUB_STEP_SUMMARY"), text)
     if inputs.summary_path:
         _write(workspace / inputs.summary_path, text)
-        written["summary_file"] = inputs.summary_path
+        written["summary_path"] = written["summary_file"] = inputs.summary_path
     _append(env.get("GITHUB_OUTPUT"), _outputs(tested, decision, written, reported))
     for reason in decision.reasons:
         ctx.err.write(f"dspec2test: gate: {reason}\n")
@@ -124,13 +136,15 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
 
 def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: ActionInputs, subject: Event,
             repository: str, tested: Tested, findings: list[Finding], decision: Decision,
-            options: PipelineOptions) -> Reported:
+            options: PipelineOptions, link: summary.Link | None = None) -> Reported:
     """Post to GitHub as the reporter asks."""
     everything = annotate.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
     reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA") or "",
                       findings, tested.members, options, decision,
-                      summary.headline(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision),
-                      annotate.check_run_annotations(everything), run_url=_run_url(ctx.env))
+                      summary.totals_line(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision, link=link),
+                      annotate.check_run_annotations(everything + weak_annotations(tested.strength)),
+                      run_url=_run_url(ctx.env), weak=[f for r in tested.strength for f in r.findings],
+                      measured=frozenset((r.file, r.member) for r in tested.strength if r.status is Measured.MEASURED))
     for line in reported.log:
         ctx.out.write(line + "\n")
     return reported
@@ -140,6 +154,7 @@ def _annotate(ctx: Context, reported: Reported, tested: Tested, findings: list[F
     """The workflow-command annotations the step's log must carry, within GitHub's budget."""
     if reported.annotate:
         shown = annotate.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
+        shown += weak_annotations(tested.strength)
     elif reported.check_url:
         shown = []  # the check run carries every finding and diagnostic
     else:  # the findings are on the pull request; the diagnostics go to the log
@@ -179,12 +194,22 @@ def _test(ctx: Context, pipeline: Pipeline, workspace: Path, settings: Settings,
         for a in choice.affected:
             ctx.out.write(f"dspec2test: {a.member.file}: {a.member.name} ({a.reason})\n")
         targets = choice.targets()
-        result = run_pipeline(pipeline, targets, pipeline_options(settings, root))
+        options = pipeline_options(settings, root, TerminalProgress(ctx.err, tty=False))
+        if options.strength is not None:  # a caller's contract and code did not change: its strength did not
+            options = replace(options, strength_members=choice.own_changes())
+        result = run_pipeline(pipeline, targets, options)
         ctx.out.write(result.report)
+        if result.coverage:
+            ctx.out.write(coverage_report.terminal(coverage_report.coverage_of_members(result.coverage)))
+        if result.cache_line:
+            ctx.out.write(f"dspec2test: {result.cache_line}\n")
         diagnostics = list(choice.diagnostics) + list(result.diagnostics)
         verdicts = choice.complete([choice.normalise(v, root) for v in result.verdicts], diagnostics)
     return Tested(verdicts, members, diagnostics, choice.changed_errors(), choice.touched() if changes else {}, notes,
-                  f"Dafny verifies with {z3_description(find_toolchain().z3)}.")
+                  f"Dafny verifies with {z3_description(find_toolchain().z3)}.",
+                  f"generation {result.generation_s:.1f} s, execution {result.execution_s:.1f} s",
+                  f"Generation: {result.cache_line}." if result.cache_line else "",
+                  list(result.coverage), list(result.strength))
 
 
 def _has_commit(git: Git, sha: str) -> bool:
@@ -237,11 +262,15 @@ def _run_url(env: Mapping[str, str]) -> str:
     return f"{server}/{repo}/actions/runs/{run}" if server and repo and run else ""
 
 
-def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None) -> str:
+def _summary(tested: Tested, decision: Decision, notes: list[str] | None = None,
+             link: summary.Link | None = None) -> str:
     gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
-    return summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
+    text = summary.render(tested.verdicts, diagnostics=tested.diagnostics, notes=gate + (notes or []),
                           members=[(m["file"], m["name"], m.get("reason", "")) for m in tested.members],
-                          footer=[tested.toolchain] if tested.toolchain else [])
+                          footer=[line for line in (tested.cache, tested.toolchain) if line], link=link)
+    sections = [strength_report.summary_section(tested.strength),
+                coverage_report.summary_section(coverage_report.coverage_of_members(tested.coverage))]
+    return text + "".join("\n" + section for section in sections if section)
 
 
 def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, tested: Tested) -> dict[str, str]:
@@ -251,9 +280,11 @@ def _write_files(workspace: Path, inputs: ActionInputs, settings: Settings, test
     written = {}
     for output, path, text in (
         ("junit_path", inputs.junit_path, lambda: junit_xml(tested.verdicts)),
-        ("sarif_path", inputs.sarif_path, lambda: sarif.dumps(findings, sarif.automation_id(k, n))),
+        ("sarif_path", inputs.sarif_path, lambda: strength_report.sarif_with_strength(
+            sarif.dumps(findings, sarif.automation_id(k, n)), tested.strength)),
         ("json_path", inputs.json_path, lambda: results_file.dumps(tested.verdicts, tested.members,
-                                                                  tested.diagnostics)),
+                                                                  tested.diagnostics, tested.coverage,
+                                                                  tested.strength)),
     ):
         if path:
             _write(workspace / path, text())
@@ -272,18 +303,20 @@ def _outputs(tested: Tested, decision: Decision, written: dict[str, str], report
         "tests": totals.tests, "passed": totals.passed, "failed": totals.count(Status.FAILED),
         "not_passing": totals.not_passing, "methods": totals.methods, "affected": len(tested.members),
         "conclusion": decision.conclusion.value,
-        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_file")},
+        **{name: written.get(name, "") for name in ("junit_path", "sarif_path", "json_path", "summary_path",
+                                                   "summary_file")},
         "review_url": reported.review_url, "check_url": reported.check_url,
     }
     return "".join(f"{k}={v}\n" for k, v in values.items())
 
 
-def _terminal(ctx: Context, verdicts: list[Verdict], findings: list[Finding], members: list[dict]) -> None:
-    totals = Totals.of(verdicts)
-    for f in findings:
-        what = f"partition {f.partition} {f.first.label}" if f.partition != MEMBER else f"({f.first.message})"
-        ctx.out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method} {what}\n")
-    ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(members)} affected)\n")
+def _terminal(ctx: Context, tested: Tested) -> None:
+    """The log's closing lines: what did not pass (failures first, one line per broken clause), the totals."""
+    totals = Totals.of(tested.verdicts)
+    for line in recap_lines(tested.verdicts):
+        ctx.out.write(line + "\n")
+    ctx.out.write(f"dspec2test: {totals.sentence()}, {totals.methods} methods ({len(tested.members)} affected)"
+                  + (f" ({tested.timing})" if tested.timing else "") + "\n")
 
 
 def _append(path: str | None, text: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from dspec2test.bench.classify import Classified, Classifier, Verification, read_recorded
-from dspec2test.bench.corpus import Corpus, Label, Mutant, CorpusProgram
+from dspec2test.bench.corpus import Corpus, Label, MutantFile, CorpusProgram
 from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.emit.metadata import without_tests
@@ -99,7 +99,7 @@ class BenchRun:
     recorded: int = 0  # verdicts taken from the corpus's verify-status.tsv rather than from dafny verify
 
 
-def mutant_key(m: Mutant) -> str:
+def mutant_key(m: MutantFile) -> str:
     return f"{m.program}/{m.name}"
 
 
@@ -160,7 +160,7 @@ def _classify(corpus: Corpus, config: BenchConfig, tools: Toolchain,
     return out, len(items) - len(todo)
 
 
-def _class(m: Mutant, got: Classified) -> MutantClass:
+def _class(m: MutantFile, got: Classified) -> MutantClass:
     if m.label is Label.INCOMPETENT or got.verification is Verification.INCOMPETENT:
         return MutantClass.INCOMPETENT
     return MutantClass.BUG if got.verification is Verification.FAILS else MutantClass.ALIVE
@@ -218,7 +218,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     # kill check
     t0 = time.monotonic()
     wanted = {MutantClass.BUG} | ({MutantClass.ALIVE} if config.run_alive and strategy.ours else set())
-    per_program: dict[str, list[Mutant]] = {}
+    per_program: dict[str, list[MutantFile]] = {}
     for m in corpus.mutants:
         key = mutant_key(m)
         if classes[key] is not MutantClass.BUG and classes[key] not in wanted:

@@ -1,3 +1,5 @@
 """One module per CLI subcommand: `add_arguments(parser)` and `main(args, out, err) -> int`."""
 
-BVA_EXTREME = 100  # `--bva` without N: the extreme used where a value is unbounded
+from dspec2test.options import BVA_EXTREME  # `--bva` without N: the extreme used where a value is unbounded
+
+__all__ = ["BVA_EXTREME"]

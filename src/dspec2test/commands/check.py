@@ -14,61 +14,53 @@ from pathlib import Path
 from typing import Callable, Mapping, TextIO
 
 from dspec2test.action import results as results_file
-from dspec2test.commands import BVA_EXTREME
 from dspec2test.action.choose import Choice, MemberReader, Selection, checkout_of, choose_changed
-from dspec2test.action.config import ConfigError, Settings, load_config
+from dspec2test.action.config import RUN_KEYS, ConfigError, Settings, load_config
+from dspec2test.action.config import settings_of as config_settings
 from dspec2test.action.diff import Git, GitError
-from dspec2test.errors import Diagnostic
-from dspec2test.records import Verdict
-from dspec2test.toolchain import DEFAULT_TARGET, TARGETS
-from dspec2test.report.findings import MEMBER, Totals, group
-from dspec2test.report.gate import add_gate_arguments, decide, gate_from
 from dspec2test.action.pipeline import Pipeline, PipelineResult, pipeline_options, run_pipeline
 from dspec2test.action.real import real_pipeline
+from dspec2test.commands.flags import add_option_flags, flag_values, given_flags
+from dspec2test.errors import Diagnostic
+from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, SELECTION, STRENGTH, Door, OptionError, option
+from dspec2test.records import Verdict
+from dspec2test.report import sarif, summary
+from dspec2test.pipeline import TestingProgress
+from dspec2test.report.findings import Totals, group
+from dspec2test.report.gate import Decision, decide
+from dspec2test.report.coverage import coverage_of_members, summary_section as coverage_summary
+from dspec2test.report.coverage import terminal as coverage_terminal
 from dspec2test.report.junit import junit_xml
-
-
-# configuration keys that apply locally (the reporter is the action's business)
-FROM_CONFIG = ("include", "exclude", "bva", "fdnf", "simplify", "repeat", "timeout", "solver_timeout",
-               "max_partitions", "target", "fail_on", "fail_on_empty")
-# flags that, given on the command line, win over the configuration file
-FLAGS = ("bva", "fdnf", "simplify", "repeat", "timeout", "target")
+from dspec2test.report.strength import sarif_with_strength, summary_section as strength_summary
+from dspec2test.report.strength import terminal as strength_terminal
+from dspec2test.report.terminal import TerminalProgress, recap_lines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="*", metavar="PATH", help="files, folders or globs to consider (default: every .dfy)")
     parser.add_argument("--base", default="HEAD", help="compare from the merge base with this ref (default HEAD)")
     parser.add_argument("--head", default=None, help="compare to this ref (default: the working tree)")
-    parser.add_argument("--json", metavar="OUT", help="write the results as JSON")
-    parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
     parser.add_argument("--list", action="store_true", help="only list the affected members, run nothing")
     add_generation_arguments(parser)
-    add_gate_arguments(parser)
+    add_option_flags(parser, GATE + REPORT_FILES)
 
 
 def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
-    """The configuration file and the generation and run flags (shared with `replay`)."""
-    parser.add_argument("--config", default=".dspec2test.yml", help="configuration file (default .dspec2test.yml)")
-    parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=None, metavar="N")
-    parser.add_argument("--fdnf", action="store_true")
-    parser.add_argument("--simplify", action="store_true")
-    parser.add_argument("--repeat", type=int, default=1)
-    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per dafny test run")
-    parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
-                        help=f"Dafny compilation target (default {DEFAULT_TARGET})")
+    """The configuration file, the selection and the generation and run flags (shared with `replay`)."""
+    add_option_flags(parser, ("config",) + SELECTION + GENERATION + RUNNING + STRENGTH)
+
+
+def config_path(args: argparse.Namespace) -> str:
+    return str(option("config").parse(args.config, Door.CLI)) if args.config else str(option("config").default)
 
 
 def settings_of(args: argparse.Namespace, config: Mapping[str, object], paths: tuple[str, ...]) -> Settings:
-    """The flags given on the command line, else the configuration file's values, else the defaults.
+    """The flags given on the command line, else the configuration file's values, else the defaults
+    (the same options, names and validation as the action's inputs: options.py). OptionError on a bad flag.
 
     paths: patterns relative to the repository's top (see `as_glob`)."""
-    settings = Settings(
-        paths=paths or ("**/*.dfy",),
-        bva=args.bva, fdnf=args.fdnf, simplify=args.simplify, repeat=args.repeat,
-        timeout=args.timeout, target=args.target,
-    )
-    given = {k for k in FLAGS if getattr(args, k) != Settings.__dataclass_fields__[k].default}
-    return replace(settings, **{k: v for k, v in config.items() if k not in given and k in FROM_CONFIG})
+    names = tuple(name for name in RUN_KEYS if hasattr(args, name))
+    return config_settings(flag_values(args, names, config), paths)
 
 
 @dataclass(frozen=True)
@@ -99,7 +91,7 @@ class Checked:
 
 def check_change(git: Git, base: str, head: str | None, settings: Settings, pipeline: Pipeline = real_pipeline,
                  read: MemberReader | None = None, chosen: Callable[[Choice], None] | None = None,
-                 run: bool = True) -> Checked:
+                 run: bool = True, progress: TestingProgress | None = None) -> Checked:
     """Test the members the change from base to head affects (head None: the working tree), as the
     action would on a pull request. `chosen` sees the choice before anything runs (check prints it
     then, since testing takes a while). Raises GitError."""
@@ -113,7 +105,10 @@ def check_change(git: Git, base: str, head: str | None, settings: Settings, pipe
             chosen(choice)
         if not run:
             return Checked(choice, (), PipelineResult(), Timings(selected - start), ran=False)
-        result = run_pipeline(pipeline, choice.targets(), pipeline_options(settings, root))
+        options = pipeline_options(settings, root, progress)
+        if options.strength is not None:  # as the action: the members whose own text changed
+            options = replace(options, strength_members=choice.own_changes())
+        result = run_pipeline(pipeline, choice.targets(), options)
         verdicts = choice.complete([_inside(choice.normalise(v, root), root) for v in result.verdicts],
                                    list(choice.diagnostics) + list(result.diagnostics))
     return Checked(choice, tuple(verdicts), result, Timings(selected - start, time.monotonic() - selected))
@@ -134,11 +129,12 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     try:
         top = Path(git.run("rev-parse", "--show-toplevel").strip())
         git = Git(top)
-        config = load_config(top / args.config)
-    except (GitError, ConfigError) as exc:
+        config = load_config(top / config_path(args))
+        settings = settings_of(args, config, tuple(as_glob(p, top) for p in args.paths))
+        reports = given_flags(args, REPORT_FILES)  # the CLI writes a report only when asked
+    except (GitError, ConfigError, OptionError) as exc:
         err.write(f"dspec2test: {exc}\n")
         return 2
-    settings = settings_of(args, config, tuple(as_glob(p, top) for p in args.paths))
 
     def show(choice: Choice) -> None:
         for d in choice.diagnostics:
@@ -151,7 +147,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
             out.write("dspec2test: no affected member with a contract\n")
 
     try:
-        checked = check_change(git, args.base, args.head, settings, pipeline, read, chosen=show, run=not args.list)
+        checked = check_change(git, args.base, args.head, settings, pipeline, read, chosen=show, run=not args.list,
+                               progress=TerminalProgress(err))
     except GitError as exc:
         err.write(f"dspec2test: {exc}\n")
         return 2
@@ -160,31 +157,48 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
     choice, result, verdicts = checked.choice, checked.result, list(checked.verdicts)
     for d in result.diagnostics:
         err.write(d.render() + "\n")
-    findings, _ = group(verdicts)
     out.write(result.report)
-    for f in findings:
-        if result.report and f.partition != MEMBER:
-            continue  # run's own report already says all this
-        v = f.first
-        detail = ", ".join(x for x in (
-            "inputs " + ", ".join(f"{k} = {val}" for k, val in v.inputs.items()) if v.inputs else "",
-            f"expected {v.expected}" if v.expected else "", f"actual {v.actual}" if v.actual else "",
-            f"clause {v.clause}" if v.clause else "") if x)
-        part = "" if f.partition == MEMBER else f" partition {f.partition}" + (f" ({v.label})" if v.label else "")
-        out.write(f"{f.file}:{f.line}: {f.status.value}: {f.method}{part}: {detail or v.message}\n")
+    if result.coverage:
+        out.write(coverage_terminal(coverage_of_members(result.coverage)))
+    if result.strength:
+        out.write(strength_terminal(result.strength))
+    out.write("".join(line + "\n" for line in recap_lines(verdicts)))  # after every program's own report
     if verdicts:
-        out.write(f"dspec2test: {Totals.of(verdicts).sentence()}\n")
+        t = checked.timings
+        out.write(f"dspec2test: {Totals.of(verdicts).sentence()} (selection {t.select_s:.1f} s, generation "
+                  f"{result.generation_s:.1f} s, execution {result.execution_s:.1f} s, total {t.total_s:.1f} s)\n")
+    if result.cache_line:
+        out.write(f"dspec2test: {result.cache_line}\n")
     members = choice.member_records()
-    if args.json:
-        Path(args.json).write_text(results_file.dumps(verdicts, members, list(result.diagnostics)), encoding="utf-8")
-    if args.junit:
-        Path(args.junit).write_text(junit_xml(verdicts), encoding="utf-8")
+    decision = decide(settings.gate, verdicts, choice.changed_errors(), weak=sum(r.weak for r in result.strength))
+    write_reports(reports, verdicts, members, list(result.diagnostics), decision, result)
     if any(d.severity.value == "error" for d in result.diagnostics) and not Totals.of(verdicts).tested:
         return 2  # like `run`: nothing could be built
-    decision = decide(gate_from(args, settings.gate), verdicts, choice.changed_errors())
     for reason in decision.reasons:
         err.write(f"dspec2test: gate: {reason}\n")
     return decision.exit_code
+
+
+def write_reports(paths: Mapping[str, object], verdicts: list[Verdict], members: list[dict],
+                  diagnostics: list[Diagnostic], decision: Decision, result: PipelineResult = PipelineResult()) -> None:
+    """The files the action writes, where the flags ask for them: results JSON, JUnit, SARIF, summary
+    (with clause coverage and, when measured, contract strength)."""
+    findings, _ = group(verdicts)
+    gate = [f"Gate: {decision.conclusion.value}" + (f" ({'; '.join(decision.reasons)})" if decision.reasons else "")]
+    sections = [strength_summary(result.strength), coverage_summary(coverage_of_members(result.coverage))]
+    writers = {
+        "json_path": lambda: results_file.dumps(verdicts, members, diagnostics, result.coverage, result.strength),
+        "junit_path": lambda: junit_xml(verdicts),
+        "sarif_path": lambda: sarif_with_strength(sarif.dumps(findings), result.strength),
+        "summary_path": lambda: summary.render(verdicts, diagnostics=diagnostics, notes=gate,
+                                               members=[(m["file"], m["name"], m.get("reason", "")) for m in members])
+        + "".join("\n" + section for section in sections if section),
+    }
+    for name, text in writers.items():
+        if paths.get(name):
+            target = Path(str(paths[name]))
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text(), encoding="utf-8")
 
 
 def as_glob(path: str, top: Path) -> str:

@@ -10,57 +10,47 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
-from typing import TextIO
+from typing import Mapping, TextIO
 
-from dspec2test.commands import BVA_EXTREME
+from dspec2test.commands.flags import add_option_flags, flag_values
+from dspec2test.options import GENERATION, OptionError, jobs_for
 from dspec2test.errors import Diagnostic, Severity
+from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions, Generated, generate_all
 from dspec2test.generation.manifest import manifest_of
 
 
 def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags that shape generation, shared by `generate` and `run`."""
-    d = GenerateOptions()
+    """The flags that shape generation, shared by `generate`, `run`, `check` and `replay` (options.py)."""
     parser.add_argument("--method", action="append", default=[], metavar="NAME",
                         help="only this member (qualified or short name); repeatable")
-    parser.add_argument("--fdnf", action="store_true",
-                        help="Full DNF: every non-empty subset of disjuncts; drops short-circuit safety, so a "
-                             "partition may evaluate an expression outside its guard")
-    parser.add_argument("--bva", nargs="?", type=int, const=BVA_EXTREME, default=d.bva, metavar="N",
-                        help=f"boundary scenarios, then diverse ones; N is the extreme used where a value is unbounded "
-                             f"(default {BVA_EXTREME})")
-    parser.add_argument("--simplify", action="store_true",
-                        help="expect concrete outputs where Z3 proves them unique")
-    parser.add_argument("--repeat", type=int, default=d.repeat, metavar="N",
-                        help="N distinct solutions per partition (ignored with --bva)")
-    parser.add_argument("--max-partitions", type=int, default=d.max_partitions, metavar="N",
-                        help="cap on partitions per member (default %(default)s)")
-    parser.add_argument("--length-limit", type=int, default=d.length_limit, metavar="N",
-                        help="largest collection size in generated inputs (default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                        help="members generated in parallel, each in its own process (default: cores)")
-    parser.add_argument("--member-timeout", type=float, default=d.member_timeout_s, metavar="S",
-                        help="wall limit of one member's generation in seconds; a member stopped by it keeps "
-                             "the tests solved before (default %(default)g)")
+    add_option_flags(parser, GENERATION)
+
+
+def generation_values(args: argparse.Namespace, config: Mapping[str, object] | None = None) -> dict[str, object]:
+    """The generation options: flags given > the configuration file > defaults. OptionError on a bad flag."""
+    return flag_values(args, GENERATION, config)
 
 
 def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | None = None,
-                       timeout_s: float | None = None) -> GenerateOptions:
-    d = GenerateOptions()
-    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=args.fdnf, bva=args.bva,
-                           simplify=args.simplify, repeat=args.repeat, max_partitions=args.max_partitions,
-                           length_limit=args.length_limit, timeout_s=d.timeout_s if timeout_s is None else timeout_s,
-                           unverified=unverified, jobs=max(1, args.jobs), member_timeout_s=args.member_timeout)
+                       values: Mapping[str, object] | None = None) -> GenerateOptions:
+    v = generation_values(args) if values is None else values
+    return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=bool(v["fdnf"]), bva=v["bva"],  # type: ignore[arg-type]
+                           simplify=bool(v["simplify"]), repeat=int(v["repeat"]),  # type: ignore[call-overload]
+                           max_partitions=int(v["max_partitions"]),  # type: ignore[call-overload]
+                           length_limit=int(v["length_limit"]),  # type: ignore[call-overload]
+                           timeout_s=float(v["solver_timeout"]),  # type: ignore[arg-type]
+                           unverified=unverified, jobs=jobs_for(int(v["jobs"])),  # type: ignore[call-overload]
+                           member_timeout_s=float(v["member_timeout"]),  # type: ignore[arg-type]
+                           cache_dir=str(v["cache_dir"]) or None)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    d = GenerateOptions()
     parser.add_argument("files", nargs="+", metavar="FILE", help="the Dafny program(s)")
     add_generation_arguments(parser)
-    parser.add_argument("--timeout", type=float, default=d.timeout_s, metavar="S",
-                        help="Z3 time limit per query in seconds (default %(default)g)")
+    # the name this flag had before --solver-timeout (run's --timeout is the limit per test)
+    parser.add_argument("--timeout", dest="solver_timeout", default=None, help=argparse.SUPPRESS)
     parser.add_argument("-o", "--output", metavar="TESTS.dfy",
                         help="write the tests here (default: stdout); with several files, a directory that gets "
                              "NAME.tests.dfy for each NAME.dfy")
@@ -75,14 +65,10 @@ def render(d: Diagnostic) -> str:
 
 def bad_generation_argument(args: argparse.Namespace) -> str | None:
     """What is wrong with the generation flags (shared by `generate` and `run`), or None."""
-    for flag, value in (("--repeat", args.repeat), ("--max-partitions", args.max_partitions),
-                        ("--length-limit", args.length_limit)):
-        if value < 1:
-            return f"{flag} must be at least 1"
-    if args.member_timeout <= 0:
-        return "--member-timeout must be positive"
-    if args.bva is not None and args.bva < 1:
-        return "--bva N must be at least 1"
+    try:
+        generation_values(args)
+    except OptionError as exc:
+        return str(exc)
     return None
 
 
@@ -107,7 +93,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if bad or isinstance(destinations, str):
         err.write(f"dspec2test generate: error: {bad or destinations}\n")
         return 2
-    results = generate_all(args.files, generation_options(args, timeout_s=args.timeout))
+    results = generate_all(args.files, generation_options(args))
     unreadable = False
     for result, destination in zip(results, destinations):
         for d in result.diagnostics:
@@ -117,6 +103,9 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             continue
         write_tests(result, destination, out)
     members = [m for r in results for m in r.members]
+    looked_up = sum(r.looked_up for r in results)
+    if looked_up:
+        err.write(f"dspec2test: {hits_line([m for r in results for m in r.cached], looked_up)}\n")
     nothing_read = unreadable and not members  # the parse errors say it all: no member is "missing"
     missing = [] if nothing_read else [name for name in args.method if not any(
         m.name == name or m.name.split(".")[-1] == name for m in members)]

@@ -21,7 +21,16 @@ from dspec2test.action.diff import Git, GitError
 from dspec2test.action.history import Commit, dafny_commits, missing_parent, scratch_worktree
 from dspec2test.action.pipeline import Pipeline
 from dspec2test.action.real import real_pipeline
-from dspec2test.commands.check import Checked, add_generation_arguments, as_glob, check_change, settings_of
+from dspec2test.commands.check import (
+    Checked,
+    add_generation_arguments,
+    as_glob,
+    check_change,
+    config_path,
+    settings_of,
+)
+from dspec2test.commands.flags import flag_values
+from dspec2test.options import GENERATION, RUNNING, OptionError
 from dspec2test.records import Status
 from dspec2test.report import replay as report
 from dspec2test.report.replay import CommitOutcome, MemberOutcome
@@ -43,6 +52,11 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
          read: MemberReader | None = None) -> int:
     if args.last < 1:
         err.write("dspec2test: --last must be at least 1\n")
+        return 2
+    try:
+        settings_of(args, {}, ())  # a bad flag is a usage error once, not an error on every commit
+    except OptionError as exc:
+        err.write(f"dspec2test: {exc}\n")
         return 2
     try:
         top = Path(Git(Path.cwd()).run("rev-parse", "--show-toplevel").strip())
@@ -68,8 +82,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
         interrupted = True
     out.write(report.totals_lines(report.ReplayTotals.of(outcomes), interrupted))
     if args.json:
-        options = {"last": args.last, "paths": list(paths), "bva": args.bva, "fdnf": args.fdnf,
-                   "simplify": args.simplify, "repeat": args.repeat, "timeout": args.timeout, "target": args.target,
+        options = {"last": args.last, "paths": list(paths), **flag_values(args, GENERATION + RUNNING),
                    "head": commits[0].sha}
         Path(args.json).write_text(report.dumps(outcomes, options, interrupted), encoding="utf-8")
     return 130 if interrupted else 0
@@ -84,9 +97,9 @@ def replay_commit(git: Git, commit: Commit, args: argparse.Namespace, paths: tup
     if error is None:
         try:
             with scratch_worktree(git, commit.sha, prefix="dspec2test-replay-") as tree:
-                settings = settings_of(args, load_config(tree / args.config), paths)
+                settings = settings_of(args, load_config(tree / config_path(args)), paths)
                 checked = check_change(Git(tree), commit.first_parent or "", commit.sha, settings, pipeline, read)
-        except (GitError, ConfigError) as exc:
+        except (GitError, ConfigError, OptionError) as exc:
             error = str(exc)
         except Exception as exc:  # noqa: BLE001 - our own bug on one commit must not stop the others
             error = f"internal error: {type(exc).__name__}: {exc}"[:500]

@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import TextIO
 
+from dspec2test.commands.flags import add_option_flags, flag_values, gate_of, given_flags
+from dspec2test.commands.generate import add_generation_arguments, generation_options
 from dspec2test.emit.metadata import read_metadata
-from dspec2test.commands.generate import add_generation_arguments, bad_generation_argument, generation_options
+from dspec2test.gencache import hits_line
+from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, OptionError
+from dspec2test.pipeline import run_program
 from dspec2test.records import TestCase
-from dspec2test.report.gate import Decision, add_gate_arguments, decide, gate_from
+from dspec2test.report import sarif, summary
+from dspec2test.report.findings import group
+from dspec2test.report.gate import Decision, decide
+from dspec2test.report.coverage import coverage_document, terminal as coverage_terminal
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
-from dspec2test.pipeline import run_program
-from dspec2test.toolchain import DEFAULT_TARGET, TARGETS
-from dspec2test.run import RunOptions, run_tests
+from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.verify import VerifyError, unverified_members
 
 
@@ -29,25 +35,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", metavar="FILE", help="the Dafny program")
     add_generation_arguments(parser)
     parser.add_argument("--tests", metavar="TESTS.dfy", help="run this tests file instead of generating one")
-    parser.add_argument("--timeout", type=float, default=RunOptions().timeout_s, metavar="S",
-                        help="wall-clock limit in seconds for the compiled tests of one dafny run; a test still running"
-                             " then is a timeout and the others run again (default %(default)g; compilation"
-                             " has its own cap of 600 s)")
-    parser.add_argument("--target", default=DEFAULT_TARGET, choices=TARGETS,
-                        help=f"Dafny compilation target (default {DEFAULT_TARGET}): py runs each test under its own"
-                             " limit through our driver, the others through `dafny test`")
-    parser.add_argument("--json", metavar="OUT", help="write the verdicts as JSON")
-    parser.add_argument("--junit", metavar="OUT", help="write JUnit XML")
+    add_option_flags(parser, RUNNING + GATE)
+    add_option_flags(parser, REPORT_FILES, help_overrides={"json_path": "write the verdicts as JSON"})
     parser.add_argument("--unverified", action="store_true",
                         help="only the members that fail `dafny verify`, plus {:testEntry} ones")
-    add_gate_arguments(parser)
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="list every test, not only those that did not pass")
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    bad = bad_generation_argument(args)
-    if bad:
-        err.write(f"dspec2test run: error: {bad}\n")
+    start = time.monotonic()
+    try:
+        values = flag_values(args, GENERATION + RUNNING + GATE)
+        values.update(given_flags(args, REPORT_FILES))  # a report file only when asked
+    except OptionError as exc:
+        err.write(f"dspec2test run: error: {exc}\n")
         return 2
+    gate = gate_of(values)
     program = Path(args.file)
     if not program.is_file():
         err.write(f"{program}: error: no such file\n")
@@ -61,8 +65,10 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 2
         if not unverified:
             out.write(f"{program}: every member verifies and none is {{:testEntry}}: nothing to test\n")
-            return _verdict(decide(gate_from(args), ()), err)
-    options = RunOptions(target=args.target, timeout_s=args.timeout)
+            return _verdict(decide(gate, ()), err)
+    options = RunOptions(target=str(values["target"]), timeout_s=float(values["timeout"]))  # type: ignore[arg-type]
+    generation_s = None
+    coverage = None  # clause coverage needs the generation manifest: not with --tests
     if args.tests:
         loaded = _load_tests(args, program, unverified, err)
         if isinstance(loaded, int):
@@ -70,26 +76,49 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         tests_text, cases = loaded
         if not cases:
             out.write(f"{program}: no tests to run\n")
-            return _verdict(decide(gate_from(args), ()), err)
+            return _verdict(decide(gate, ()), err)
         result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests)
     else:
-        tested = run_program(str(program), generation_options(args, unverified), options, TerminalProgress(err))
+        tested = run_program(str(program), generation_options(args, unverified, values), options,
+                             TerminalProgress(err))
+        coverage = coverage_document(tested.manifest.get("methods", []), tested.result.verdicts)
         for diagnostic in tested.diagnostics:
             err.write(diagnostic.render() + "\n")
+        if tested.looked_up:
+            err.write(f"{program}: {hits_line(tested.cached, tested.looked_up)}\n")
         if tested.parse_error:
             return 2
-        result = tested.result
+        result, generation_s = tested.result, tested.generation_s
         if not result.verdicts:
             out.write(f"{program}: no member with a contract to test\n")
-            return _verdict(decide(gate_from(args), ()), err)
-    out.write(render(result))
-    if args.json:
-        Path(args.json).write_text(json.dumps(run_document(result), indent=2) + "\n")
-    if args.junit:
-        Path(args.junit).write_text(junit_xml(result.verdicts))
+            return _verdict(decide(gate, ()), err)
+    if coverage is not None:  # before the report, whose recap and times close the output
+        out.write(coverage_terminal(coverage))
+    out.write(render(result, generation_s, time.monotonic() - start, verbose=args.verbose))
+    write_reports(values, result, err, coverage)
     if result.program_broken:
         return 2
-    return _verdict(decide(gate_from(args), result.verdicts), err)
+    return _verdict(decide(gate, result.verdicts), err)
+
+
+def write_reports(values: dict, result: RunResult, err: TextIO, coverage: dict | None = None) -> None:
+    """The report files the flags ask for: the run's JSON (DESIGN.md's `run --json`, with the clause
+    coverage when there is one), JUnit, SARIF and the job summary's markdown."""
+    verdicts = list(result.verdicts)
+    findings, _ = group(verdicts)
+    document = run_document(result)
+    if coverage is not None:
+        document["coverage"] = coverage
+    writers = {
+        "json_path": lambda: json.dumps(document, indent=2) + "\n",
+        "junit_path": lambda: junit_xml(verdicts),
+        "sarif_path": lambda: sarif.dumps(findings),
+        "summary_path": lambda: summary.render(verdicts),
+    }
+    for name, text in writers.items():
+        path = values.get(name)
+        if path:
+            Path(str(path)).write_text(text(), encoding="utf-8")
 
 
 def _verdict(decision: Decision, err: TextIO) -> int:

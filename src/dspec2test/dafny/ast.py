@@ -702,6 +702,7 @@ class Method(Declared):
     attributes: tuple[Attribute, ...] = ()
     ghost: bool = False
     static: bool = False
+    name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
 
 
 @dataclass(frozen=True)
@@ -720,6 +721,7 @@ class Function(Declared):
     ghost: bool = False  # declared ghost (under --function-syntax:3, the loader makes every plain `function` ghost)
     static: bool = False
     method_form: bool = False  # written `function method` / `predicate method` (Dafny 3's compiled form)
+    name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
 
     @property
     def result_type(self) -> Type:

@@ -14,7 +14,7 @@ from lark import Token, v_args
 
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.transform_base import (
-    TYPES, Wrap, decode_escapes, exprs_of, first_of, span, wraps, wrap_value, of_type, strs,
+    TYPES, Wrap, decode_escapes, exprs_of, first_of, span, tok_span, wraps, wrap_value, of_type, strs,
 )
 from dspec2test.dafny.transform_exprs import ExprRules
 from dspec2test.dafny.transform_stmts import StmtRules
@@ -203,7 +203,7 @@ class ToAst(ExprRules, StmtRules):
         return A.Const(str(name), typ, value, attributes=attrs.value, span=span(meta))
 
     def opt_name(self, meta, name=None):
-        return Wrap("name", str(name) if name is not None else "")
+        return Wrap("name", str(name) if name is not None else "", tok_span(name) if name is not None else A.NO_SPAN)
 
     def tparams(self, meta, tp=None):
         return Wrap("tparams", tp or ())
@@ -254,7 +254,7 @@ class ToAst(ExprRules, StmtRules):
         return A.Method(
             kind, name.value, formals.value, returns.value, _spec(specs.value), block.value,
             type_params=tparams.value, attributes=attrs.value, ghost=kind != "method" and kind != "constructor",
-            span=span(meta),
+            span=span(meta), name_span=name.span,
         )
 
     def method_refined(self, meta, kind, attrs, name, specs, block):
@@ -287,6 +287,7 @@ class ToAst(ExprRules, StmtRules):
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
+            name_span=tok_span(name),
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):

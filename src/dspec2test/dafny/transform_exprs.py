@@ -41,7 +41,8 @@ class ExprRules(Transformer):
     def tuple_type(self, meta, *types):
         elems = tuple(t for t in types if t is not None)
         if len(elems) == 1:
-            return elems[0]
+            # `((T, nat))` keeps its outer parentheses: before `->` they make one tuple parameter, not two
+            return A.TupleType(elems, span=span(meta)) if isinstance(elems[0], A.TupleType) else elems[0]
         return A.TupleType(elems, span=span(meta))
 
     # ------------------------------------------------------------ expressions: operators

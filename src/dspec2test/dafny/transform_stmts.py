@@ -246,6 +246,11 @@ class StmtRules(Transformer):
         body = rest[-1].value
         return A.ForallStmt(qvars, rng, ens, body, span=span(meta))
 
+    def forall_stmt_bare(self, meta, attrs, *rest):
+        """`forall ensures P { proof }`: no bound variables, a proof of P in a block of its own."""
+        ens = tuple(of_type(rest, A.Clause))
+        return A.ForallStmt((), None, ens, rest[-1].value, span=span(meta))
+
     def modify_stmt(self, meta, attrs, *rest):
         body = first_of(rest, A.Block)
         frames = tuple(c for c in rest if not isinstance(c, A.Block))

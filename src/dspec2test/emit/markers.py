@@ -1,7 +1,8 @@
 """The lines a generated test prints for the runner, and the per-run stamp that makes them unforgeable.
 
 A test prints `[dspec2test:RUN] start NAME`, `call`, `returned`, `actual X = V`, `fail ID` (the id of
-the check that failed, resolved by the TestCase's checks) and `done`. The tests file holds the
+the check that failed, resolved by the TestCase's checks), then `expected X = V` for each output the
+failed clause pins to a value, and `done`. The tests file holds the
 placeholder MARK; each run replaces it with a fresh nonce, in its own copy, so that a program under
 test cannot print a line the runner would take for ours: it cannot know the nonce. In a batched run
 every program version's copy of the tests gets its own stamp, so a line also says which version printed it.
@@ -23,6 +24,7 @@ class Marker(str, Enum):
     CALL = "call"  # the inputs are built and checked: the member under test is called next
     RETURNED = "returned"  # the member returned: the contract is checked next
     ACTUAL = "actual"  # X = V: the value of an output (V may run over several lines)
+    EXPECTED = "expected"  # X = V: after `fail`, the value the failed clause pins output X to
     FAIL = "fail"  # ID: that check failed
     DONE = "done"  # every check held
     NO_BODY = "no-body"  # MEMBER: a stub the runner gave a body-less method was reached

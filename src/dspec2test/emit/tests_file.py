@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
+from dspec2test.emit.expected import OutputPin, pins
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.emit.names import TestNames
@@ -40,15 +41,24 @@ class EmitContext:
     ghosts: GhostIndex
     names: TestNames
     classes: ClassIndex
+    may_loop: bool = False  # some method of the program is `decreases *`: a test calling it must be too
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
         return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program),
-                           ClassIndex.of(program))
+                           ClassIndex.of(program), _may_loop(program))
 
     def type_text(self, t: ast.Type, contract: Contract) -> str:
         """A type as the tests file writes it (names in modules in full)."""
         return print_type(self.names.type(t, self.names.scope(contract.member)))
+
+
+def _may_loop(program: ast.Program) -> bool:
+    """Whether a method of the program may not terminate (`decreases *`): Dafny then accepts calls to it
+    only from methods that say the same, and the constructor or method a test calls may reach it."""
+    return any(isinstance(n, ast.Method) and any(isinstance(x, ast.Wildcard) for c in n.spec.decreases
+                                                  for x in c.exprs)
+               for n in walk(program))
 
 
 @dataclass(frozen=True)
@@ -221,6 +231,8 @@ class PlannedCheck:
     check: Check
     condition: str  # Dafny, in the test's scope
     message: str  # what Dafny shows when the test is run by hand
+    # statements that print `expected X = V` for the values the clause pins its outputs to (emit/expected.py)
+    expected: tuple[str, ...] = ()
 
 
 def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: dict[str, str] | None) -> tuple[
@@ -243,21 +255,40 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
         before.append((CheckKind.REQUIRES, c.line, c.text, print_expr(e),
                        f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}"))
     after: list[tuple[CheckKind, int, str, str, str]] = []
+    printed = frozenset(v.name for v in contract.outputs if not v.ghost)
+    shows: list[tuple[str, ...]] = []  # per check after the call: what it prints as expected when it fails
     for c, e in checks.ensures:
         if contract.is_lemma:
             after.append((CheckKind.PROPERTY, c.line, c.text, print_expr(e),
                           f"dspec2test: lemma {contract.short}: ensures (line {c.line}) is false here: {c.text}"))
+            shows.append(())
             continue
         after.append((CheckKind.ENSURES, c.line, c.text, print_expr(e), f"dspec2test: ensures (line {c.line}) violated: {c.text}"))
+        shows.append(tuple(expected_stmt(p) for p in pins(e, printed)))
     for v in contract.outputs:
         if outputs is None or v.ghost:
             continue
         line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
         text = f"{v.name} == {outputs[v.name]}"
         after.append((CheckKind.VALUE, line, text, text, f"dspec2test: expected {text} (ensures, line {line})"))
+        shows.append((print_value(Marker.EXPECTED, v.name, outputs[v.name]),))
     numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
+    numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
+
+
+def print_value(event: Marker, name: str, value: str) -> str:
+    """The statement that prints `X = V` for the runner (an actual output, or the value expected)."""
+    return f'print "\\n{MARK} {event.value} {name} = ", {value}, "\\n";'
+
+
+def expected_stmt(pin: OutputPin) -> str:
+    show = print_value(Marker.EXPECTED, pin.output, f"({print_expr(pin.value)})")
+    if not pin.guards:
+        return show
+    guard = " && ".join(f"({print_expr(g)})" for g in pin.guards)
+    return f"if {guard} {{ {show} }}"
 
 
 def settable_fields(contract: Contract) -> tuple[Var, ...]:
@@ -292,21 +323,24 @@ def marker(event: Marker, rest: str = "") -> str:
 
 
 def check_stmt(planned: PlannedCheck) -> str:
-    """The test stops at the first failed check, after printing the check's id."""
-    return (f"if !({planned.condition}) {{ {marker(Marker.FAIL, planned.check.id)} "
+    """The test stops at the first failed check, after printing the check's id (and then the values the
+    clause expected, which can no longer change the verdict)."""
+    shown = "".join(f"{stmt} " for stmt in planned.expected)
+    return (f"if !({planned.condition}) {{ {marker(Marker.FAIL, planned.check.id)} {shown}"
             f"expect false, {dafny_string(planned.message)}; }}")
 
 
 def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool,
-              instead_of_call: list[str] | None = None) -> str:
+              instead_of_call: list[str] | None = None, observe: bool = False) -> str:
     """The test of `tc`. `instead_of_call`: statements that stand in for the call (an oracle probe's
-    outputs assigned from the solver's model)."""
+    outputs assigned from the solver's model). `observe`: also print the arrays the member changes in
+    place, as outputs (contract strength compares them between a member and its mutants)."""
     before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
     lines = [write_metadata(tc), f"// partition {tc.partition}: {one_line(tc.label)}"]
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
     for scenario, pin in tc.also:
         lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
-    lines += [f"method {{:test}} {tc.name}()", "{"]
+    lines += [f"method {{:test}} {tc.name}(){' decreases *' if ctx.may_loop else ''}", "{"]
     body: list[str] = [marker(Marker.START, tc.name)]
     objects = {r.name for r in contract.objects.roots}
     body += element_lines(contract, tc.inputs)
@@ -323,7 +357,11 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     body.append(marker(Marker.RETURNED))
     for v in contract.outputs:
         if not v.ghost:
-            body.append(f'print "\\n{MARK} {Marker.ACTUAL.value} {v.name} = ", {v.name}, "\\n";')
+            body.append(print_value(Marker.ACTUAL, v.name, v.name))
+    if observe:  # the contents of arrays, not their identity: those changed in place, and those returned
+        body += [print_value(Marker.ACTUAL, v.name, f"{v.name}[..]")
+                 for v in contract.params + tuple(o for o in contract.outputs if not o.ghost)
+                 if (v.is_output or v.name in contract.pre_state) and ctx.types.kind(v.type) == "array"]
     body += [check_stmt(p) for p in after]
     body.append(marker(Marker.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dspec2test.records import (Limitation, MemberResult, PartitionResult, ScenarioKind, ScenarioResult, ScenarioStatus,
-                                UncheckedClause)
+from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, ScenarioKind,
+                                ScenarioResult, ScenarioStatus, UncheckedClause, Unsatisfiable)
 
 Json = dict[str, Any]
 
@@ -34,12 +34,19 @@ def member_json(m: MemberResult) -> Json:
         out["stopped"] = m.stopped
     if m.opaque_recursion:
         out["opaque_recursion"] = True
+    if m.clauses is not None:  # clause coverage (report/coverage.py)
+        out["clauses"] = [{"kind": cl.kind, "line": cl.line, "text": cl.text,
+                           "branches": [{"label": label, "vacuous": vacuous}
+                                        for label, vacuous in zip(cl.labels, cl.vacuous)]} for cl in m.clauses]
+        out["unsatisfiable"] = [{"label": u.label, "clauses": list(u.clauses)} for u in m.unsatisfiable]
+    if m.unsatisfiable_more:
+        out["unsatisfiable_more"] = m.unsatisfiable_more
     return out
 
 
 def _partition_json(p: PartitionResult) -> Json:
     return {"id": p.id, "label": p.label, "constraint": p.constraint, "clauses": list(p.clauses),
-            "status": p.status, "scenarios": [_scenario_json(s) for s in p.scenarios]}
+            "status": p.status, "branches": list(p.branches), "scenarios": [_scenario_json(s) for s in p.scenarios]}
 
 
 def _scenario_json(s: ScenarioResult) -> Json:
@@ -56,10 +63,11 @@ def _scenario_json(s: ScenarioResult) -> Json:
 
 def members_of(manifest: Json) -> tuple[MemberResult, ...]:
     """A manifest read back (its tests and diagnostics are not in it: those come out empty)."""
-    return tuple(_member(m) for m in manifest.get("methods", []))
+    return tuple(member_of(m) for m in manifest.get("methods", []))
 
 
-def _member(m: Json) -> MemberResult:
+def member_of(m: Json) -> MemberResult:
+    """One member's entry read back."""
     return MemberResult(
         name=m["name"], file=m["file"], line=int(m["line"]), kind=m["kind"], body=bool(m["body"]),
         partitions=tuple(_partition(p) for p in m.get("partitions", [])),
@@ -67,12 +75,17 @@ def _member(m: Json) -> MemberResult:
         unchecked=tuple(UncheckedClause(int(u["line"]), u["kind"], u["text"], u["reason"])
                         for u in m.get("unchecked", [])),
         capped=bool(m.get("capped", False)), instantiation=m.get("instantiation"), blocked=m.get("blocked"),
-        stopped=m.get("stopped"), opaque_recursion=bool(m.get("opaque_recursion", False)))
+        stopped=m.get("stopped"), opaque_recursion=bool(m.get("opaque_recursion", False)),
+        clauses=None if "clauses" not in m else tuple(
+            ClauseBranches(cl["kind"], int(cl["line"]), cl["text"], tuple(b["label"] for b in cl["branches"]),
+                           tuple(bool(b["vacuous"]) for b in cl["branches"])) for cl in m["clauses"]),
+        unsatisfiable=tuple(Unsatisfiable(u["label"], tuple(u["clauses"])) for u in m.get("unsatisfiable", [])),
+        unsatisfiable_more=int(m.get("unsatisfiable_more", 0)))
 
 
 def _partition(p: Json) -> PartitionResult:
     return PartitionResult(int(p["id"]), p["label"], p["constraint"], tuple(p["clauses"]), p["status"],
-                           tuple(_scenario(s) for s in p.get("scenarios", [])))
+                           tuple(_scenario(s) for s in p.get("scenarios", [])), tuple(p.get("branches", [])))
 
 
 def _scenario(s: Json) -> ScenarioResult:

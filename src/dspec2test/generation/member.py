@@ -25,12 +25,12 @@ from dspec2test.model.walk import conj
 from dspec2test.oracle import Model, SolverLike, SolveResult
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.lift import Definitions
-from dspec2test.partition.partitions import PartitionSpec, check_clauses, partition
+from dspec2test.partition.partitions import Enumeration, PartitionSpec, check_clauses, partition
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.unfold import Unfolder
 from dspec2test.probe import PROBE_S, probe_test
-from dspec2test.records import (Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
-                                ScenarioStatus, TestCase, UncheckedClause)
+from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
+                                ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
 from dspec2test.solve import Solver
 from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
 
@@ -40,6 +40,7 @@ SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any
 # time-limited queries of one member after which it gets no more boundary scenarios (and the solver a
 # short limit): one threshold for both
 MAX_TIMEOUTS = TIMEOUTS_BEFORE_SHORT
+MAX_UNSAT_SHOWN = 32  # unsatisfiable combinations of branches listed per member in the manifest
 
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
@@ -66,6 +67,9 @@ class MemberGeneration:
         self.refusals: list[Limitation] = []
         self.unchecked: tuple[UncheckedClause, ...] = ()
         self.capped = False
+        self.clauses: tuple[ClauseBranches, ...] | None = None  # the clauses partitioned on (clause coverage)
+        self.unsatisfiable: list[Unsatisfiable] = []
+        self.unsatisfiable_more = 0
         self.blocked: str | None = None
         self.report: Report = ignore_report  # hands the results so far to the parent process
         # a guess at the work, to start the costliest members first: contract text length follows the
@@ -112,10 +116,12 @@ class MemberGeneration:
         # in partition order: diverse scenarios are solved after every partition's boundaries
         order = sorted(range(len(self.cases)), key=lambda i: (self.cases[i].partition, self.cases[i].scenario))
         partitions = tuple(PartitionResult(s.part.id, s.part.label, s.constraint, tuple(s.part.clause_lines),
-                                           s.part.status.lower(), tuple(s.scenarios)) for s in self.states)
+                                           s.part.status.lower(), tuple(s.scenarios), s.part.branches)
+                           for s in self.states)
         return MemberResult(c.name, c.file, c.line, c.kind, not c.body_missing, partitions, tuple(self.refusals),
                             self.unchecked, self.capped, c.instantiated() if c.instantiation else None, self.blocked,
-                            tests=tuple(self.tests[i] for i in order), cases=tuple(self.cases[i] for i in order),
+                            clauses=self.clauses, unsatisfiable=tuple(self.unsatisfiable),
+                            unsatisfiable_more=self.unsatisfiable_more, tests=tuple(self.tests[i] for i in order), cases=tuple(self.cases[i] for i in order),
                             diagnostics=tuple(self.diagnostics))
 
     def failed(self, failed: Failed) -> MemberResult:
@@ -208,8 +214,25 @@ class MemberGeneration:
             self.capped = self.capped or res.capped
             for message in res.messages:
                 self.warn(message)
-            out += [replace(p, id=len(out) + i) for i, p in enumerate(res.partitions, 1)]
+            self.cover(usable, given, res)
+            n = len(given)
+            out += [replace(p, id=len(out) + i, branches=p.branches[n:]) for i, p in enumerate(res.partitions, 1)]
         return out
+
+    def cover(self, usable: tuple[ContractClause, ...], given: tuple[ContractClause, ...],
+              res: Enumeration) -> None:
+        """Clause coverage: each clause's branches, and the combinations found unsatisfiable (named by their
+        literals; the lines of the clauses they combine)."""
+        n = len(given)
+        if self.clauses is None:
+            self.clauses = tuple(ClauseBranches(cl.kind, cl.line, cl.text, tuple(labels), tuple(vacuous))
+                                 for cl, labels, vacuous in zip(usable, res.clause_branches[n:], res.vacuous[n:]))
+        clauses = given + usable
+        for path, label in res.unsat[:MAX_UNSAT_SHOWN - len(self.unsatisfiable)]:
+            self.unsatisfiable.append(Unsatisfiable(label, tuple(sorted({clauses[i].line
+                                                                          for i in range(n, len(path))}))))
+        if len(res.unsat) > MAX_UNSAT_SHOWN:
+            self.unsatisfiable_more += len(res.unsat) - MAX_UNSAT_SHOWN
 
     def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
         c = self.contract

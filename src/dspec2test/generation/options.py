@@ -25,3 +25,4 @@ class GenerateOptions:
     # hung on their definitions (Z3 4.8.12 can ignore both its resource limit and interrupts there)
     opaque_recursion: bool = False
     target: str = "py"  # the language the tests run in: externs with no code for it are not tested
+    cache_dir: str | None = None  # reuse members' tests from here and keep new ones here (gencache.py)

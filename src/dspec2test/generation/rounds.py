@@ -7,12 +7,13 @@ boundary pulled in, or left out.
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Sequence
 from dataclasses import replace
 
 from dspec2test.generation.member import MemberGeneration, default_solver_factory
 from dspec2test.generation.options import GenerateOptions
-from dspec2test.isolate import ChildLimits, Failed, Report, ignore_report, run_isolated
+from dspec2test.isolate import ChildLimits, Done, Failed, Report, ignore_done, ignore_report, run_isolated
 from dspec2test.probe import PROBE_S, probe, probeable, reaches_recursion
 from dspec2test.records import MemberResult
 from dspec2test.solve import fresh_z3
@@ -22,11 +23,17 @@ RETRY_S = 40.0  # wall limit of the second try of a member the solver hung on
 Outcome = MemberResult | Failed  # what a member's child process gave: its result, or why it stopped
 
 
-def run_members(gens: Sequence[MemberGeneration], options: GenerateOptions) -> list[Outcome]:
+def run_members(gens: Sequence[MemberGeneration], options: GenerateOptions, done: Done = ignore_done) -> list[Outcome]:
+    """Each member's outcome, in order; `done` hears of each as it ends (for a progress display)."""
     if options.isolate:
         jobs = [functools.partial(_afresh, g) for g in gens]
-        return run_isolated(jobs, options.jobs, ChildLimits(wall_s=options.member_timeout_s))
-    return [g.result(ignore_report) for g in gens]
+        return run_isolated(jobs, options.jobs, ChildLimits(wall_s=options.member_timeout_s), done)
+    out: list[Outcome] = []
+    for k, g in enumerate(gens):
+        start = time.monotonic()
+        out.append(g.result(ignore_report))
+        done(k, out[-1], time.monotonic() - start)
+    return out
 
 
 def _afresh(gen: MemberGeneration, report: Report) -> MemberResult:
@@ -66,11 +73,13 @@ def retried(gens: Sequence[MemberGeneration], results: list[Outcome], options: G
 
 
 def probed(path: str, gens: Sequence[MemberGeneration], inputs: tuple[str, ...], results: list[MemberResult],
-           options: GenerateOptions) -> list[MemberResult]:
+           options: GenerateOptions, cached: frozenset[int] = frozenset()) -> list[MemberResult]:
     """The members (of the program at `path`, built with `inputs`) whose contract reaches a recursive
     function, with tests whose checks cannot be evaluated in time generated again with the unbounded
-    boundary pulled in, or left out (probe.py)."""
-    chosen = [i for i, (g, r) in enumerate(zip(gens, results)) if r.cases and probeable(g.contract, g.ctx.program)]
+    boundary pulled in, or left out (probe.py). `cached`: members whose results came from the cache,
+    probed when they were kept."""
+    chosen = [i for i, (g, r) in enumerate(zip(gens, results))
+              if i not in cached and r.cases and probeable(g.contract, g.ctx.program)]
     if not chosen:
         return results
     out = list(results)

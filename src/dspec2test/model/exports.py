@@ -9,18 +9,7 @@ from dataclasses import replace
 
 from dspec2test.dafny import ast
 from dspec2test.model.contracts import Contract
-
-
-def _module(decls: Sequence[ast.Decl], path: tuple[str, ...]) -> ast.Module | None:
-    found: ast.Module | None = None
-    for d in decls:
-        if isinstance(d, ast.Module):
-            parts = tuple(d.name.split("."))
-            if path[:len(parts)] == parts:
-                found = d if path == parts else _module(d.decls, path[len(parts):])
-                if found is not None:
-                    return found
-    return found
+from dspec2test.model.refine import module_paths
 
 
 def default_names(module: ast.Module) -> set[str] | None:
@@ -50,7 +39,7 @@ def not_exported(program: ast.Program, c: Contract) -> str | None:
     """Why a test outside the member's module cannot call it, or None when it can."""
     if not c.module:
         return None
-    module = _module(program.decls, c.module)
+    module = module_paths(program.decls).get(c.module)
     names = default_names(module) if module is not None else None
     if names is None or "*" in names:
         return None

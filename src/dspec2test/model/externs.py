@@ -15,6 +15,7 @@ from pathlib import Path
 
 from dspec2test.dafny import ast
 from dspec2test.model.contracts import CTOR_NAME, Contract, iter_members, qualified_name
+from dspec2test.model.refine import module_paths
 from dspec2test.model.scope import ProgramScope, key_of
 
 EXTENSIONS = {"py": ".py", "cs": ".cs", "java": ".java", "js": ".js", "go": ".go"}
@@ -39,8 +40,8 @@ def _extern_name(attrs: tuple[ast.Attribute, ...]) -> str | None:
 def externs(program: ast.Program) -> list[Extern]:
     """Every member whose code is outside Dafny: bodiless and `{:extern}`, or bodiless in an extern class."""
     out = []
-    module_names: dict[tuple[str, ...], str] = {}
-    _module_externs(program.decls, (), module_names)
+    module_names = {path: name or path[-1] for path, m in module_paths(program.decls).items()
+                    if (name := _extern_name(m.attributes)) is not None}
     for scope, d in iter_members(program.decls):
         if not isinstance(d, (ast.Method, ast.Function)):
             continue
@@ -48,25 +49,19 @@ def externs(program: ast.Program) -> list[Extern]:
         own = _extern_name(d.attributes) is not None
         owner = scope.owner if isinstance(scope.owner, ast.ClassDecl) else None
         in_extern_class = owner is not None and _extern_name(owner.attributes) is not None
-        if bodiless and (own or in_extern_class) and not d.ghost:
+        # a constructor without parameters needs no code in Python: the class is made by Dafny's own code
+        default_ctor = isinstance(d, ast.Method) and d.kind == "constructor" and not d.params
+        if bodiless and (own or in_extern_class) and not d.ghost and not default_ctor:
             name = qualified_name(scope, d.name or CTOR_NAME)
             origin = d.origin or program.path
             out.append(Extern(key_of(origin, name), name, origin, module_names.get(scope.module, "")))
     return out
 
 
-def _module_externs(decls: tuple[ast.Decl, ...], path: tuple[str, ...], out: dict[tuple[str, ...], str]) -> None:
-    for d in decls:
-        if isinstance(d, ast.Module):
-            sub = path + tuple(d.name.split("."))
-            name = _extern_name(d.attributes)
-            if name is not None:
-                out[sub] = name or sub[-1]
-            _module_externs(d.decls, sub, out)
-
-
-def implementation(extern: Extern, target: str, base: Path | None = None) -> Path | None:
-    """The file holding the extern's code for `target`, beside the Dafny file declaring it."""
+def implementation(extern: Extern, target: str, base: Path | None = None,
+                   headed: dict[str, Path] | None = None) -> Path | None:
+    """The file holding the extern's code for `target`: beside the Dafny file declaring it, or (Python)
+    a file of the repository whose first line names its module (`# Module: X`, as Dafny writes them)."""
     ext = EXTENSIONS.get(target)
     if ext is None:
         return None
@@ -78,7 +73,46 @@ def implementation(extern: Extern, target: str, base: Path | None = None) -> Pat
         candidate = dfy.parent / (name + ext)
         if candidate.is_file():
             return candidate.resolve()
+    if headed and extern.module_name in headed:
+        return headed[extern.module_name]
     return None
+
+
+MODULE_HEADER = "# Module:"
+
+
+def python_module(text: str) -> str | None:
+    """The module a Python file of extern code says it is on its first line (`# Module: X`), as Dafny's
+    own files do; None without that line."""
+    first = text.split("\n", 1)[0].strip()
+    return first[len(MODULE_HEADER):].strip() if first.startswith(MODULE_HEADER) else None
+
+
+MAX_SCANNED = 5000  # files looked at for `# Module:` headers: a bound on a large repository's cost
+_SKIPPED = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tools"}
+
+
+def module_headers(folder: Path, target: str) -> dict[str, Path]:
+    """Python files under `folder` whose first line is `# Module: NAME`: NAME -> file (the first found,
+    in sorted order, so a run is repeatable)."""
+    if target != "py" or not folder.is_dir():
+        return {}
+    found: dict[str, Path] = {}
+    scanned = 0
+    for path in sorted(folder.rglob("*.py")):
+        if any(part in _SKIPPED for part in path.parts):
+            continue
+        scanned += 1
+        if scanned > MAX_SCANNED:
+            break
+        try:
+            with path.open(encoding="utf-8", errors="replace") as f:
+                name = python_module(f.readline())
+        except OSError:
+            continue
+        if name is not None:
+            found.setdefault(name, path.resolve())
+    return found
 
 
 @dataclass(frozen=True)
@@ -135,8 +169,10 @@ def without_code(program: ast.Program, contracts: Sequence[Contract], target: st
 def plan(program: ast.Program, target: str, base: Path | None = None) -> ExternPlan:
     files: list[str] = []
     missing: dict[str, Extern] = {}
-    for e in externs(program):
-        code = implementation(e, target, base)
+    found = externs(program)
+    headed = module_headers(base or Path.cwd(), target) if found else {}
+    for e in found:
+        code = implementation(e, target, base, headed)
         if code is None:
             missing[e.key] = e
         elif str(code) not in files:

@@ -79,7 +79,9 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
     sources = sources or Sources()
     root = sources.absolute(path)
     diagnostics: list[Diagnostic] = []
-    project = _project_of(root, top, diagnostics) if use_project else None
+    found = _read_project(root, top, diagnostics) if use_project else None
+    # a file the project leaves out is a program of its own (with its includes), as Dafny reads it alone
+    project = found if found is not None and found.holds(root) else None
     syntax = project.function_syntax if project is not None else 4
     first = sources.parse(root, path, syntax)
     if isinstance(first, Diagnostic):
@@ -88,15 +90,46 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
     if project is not None:
         start += [p for p in project.files() if p != root]
         diagnostics += project.warnings()
-    files = _closure(start, path, sources, diagnostics, syntax)
+    own: list[Diagnostic] = []
+    files = _closure(start, path, sources, own, syntax)
+    beside = found if found is not None and project is None and _imports_outside(files) else None
+    if beside is not None:  # the file imports the project's modules: Dafny gets both, as `file dfyconfig.toml`
+        project = beside
+        files = _closure(start + [p for p in beside.files() if p != root], path, sources, diagnostics,
+                         beside.function_syntax)
+    else:
+        diagnostics += own
     decls = flatten(tuple(d for f in files for d in f.decls), sources.copies)
     program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
                           files=tuple(files) if len(files) > 1 else ())
-    inputs = (str(project.path),) if project is not None else (str(root),)
+    if project is not None and beside is None:
+        inputs: tuple[str, ...] = (str(project.path),)
+    elif beside is not None:
+        inputs = (str(root), str(beside.path))
+    else:
+        inputs = (str(root),)
     return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
 
 
-def _project_of(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> Project | None:
+def _imports_outside(files: list[ast.Program]) -> bool:
+    """Whether the files import a module they do not declare: a file a project leaves out that does is
+    meant to be built with the project (its tests, run as `dafny test tests/T.dfy dfyconfig.toml`)."""
+    declared = {d.name.split(".")[0] for f in files for d in f.decls if isinstance(d, ast.Module)}
+    return bool({d.target.split(".")[0] for f in files for d in _imports(f.decls)} - declared)
+
+
+def _imports(decls: tuple[ast.Decl, ...]) -> list[ast.Import]:
+    out: list[ast.Import] = []
+    for d in decls:
+        if isinstance(d, ast.Import):
+            out.append(d)
+        elif isinstance(d, ast.Module):
+            out += _imports(d.decls)
+    return out
+
+
+def _read_project(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> Project | None:
+    """The nearest project file's project, holding the file or not; an unreadable one is a diagnostic."""
     found = find_project(root, top)
     if found is None:
         return None
@@ -104,8 +137,7 @@ def _project_of(root: Path, top: Path | None, diagnostics: list[Diagnostic]) -> 
     if isinstance(project, Diagnostic):
         diagnostics.append(project)
         return None
-    # a file the project leaves out is a program of its own (with its includes), as Dafny reads it alone
-    return project if project.holds(root) else None
+    return project
 
 
 def _closure(start: list[Path], like: str, sources: Sources, diagnostics: list[Diagnostic],

@@ -96,6 +96,13 @@ def _sub_path(m: ast.Module) -> tuple[str, ...]:
     return tuple(m.name.split("."))
 
 
+def module_paths(decls: Sequence[ast.Decl]) -> dict[tuple[str, ...], ast.Module]:
+    """Every module of the declarations by its path (`module A.B` is at ("A", "B"))."""
+    out: dict[tuple[str, ...], ast.Module] = {}
+    _collect(decls, (), out)
+    return out
+
+
 def _collect(decls: Sequence[ast.Decl], path: tuple[str, ...], out: dict[tuple[str, ...], ast.Module]) -> None:
     for d in decls:
         if isinstance(d, ast.Module):

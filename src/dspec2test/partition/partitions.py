@@ -16,7 +16,7 @@ from dspec2test.model.contracts import Contract, ContractClause
 from dspec2test.partition.dnf import branches
 from dspec2test.oracle import SolveResult, SolverLike
 from dspec2test.partition.lift import Definitions
-from dspec2test.model.walk import conj
+from dspec2test.model.walk import conj, free_names
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,7 @@ class PartitionSpec:
     label: str
     clause_lines: tuple[int, ...]
     status: str = "SAT"  # "SAT" or "UNKNOWN" (solver gave up; kept, it may still solve)
+    branches: tuple[int, ...] = ()  # which branch of each clause it took, in clause order (clause coverage)
 
 
 @dataclass
@@ -35,6 +36,12 @@ class Enumeration:
     partitions: list[PartitionSpec] = field(default_factory=list)
     capped: bool = False  # the cap or the solver budget cut the enumeration
     messages: list[str] = field(default_factory=list)
+    clause_branches: list[list[str]] = field(default_factory=list)  # each clause's branches, printed
+    # per clause and branch: an ensures branch that constrains no output while another branch does (the
+    # `!A` of `A ==> B`): a test in it exercises the clause only vacuously
+    vacuous: list[list[bool]] = field(default_factory=list)
+    # combinations of branches found unsatisfiable (the first clauses' branches: every extension is too)
+    unsat: list[tuple[tuple[int, ...], str]] = field(default_factory=list)
 
 
 def label_of(literals: tuple[ast.Expr, ...]) -> str:
@@ -60,18 +67,26 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
                 seen.append(lit)
         return tuple(seen)
 
-    def walk(i: int, prefix: tuple[ast.Expr, ...], unknown: bool) -> bool:
+    splits = [list(branches(c.expr, True, full, defs)) for c in clauses]
+    result.clause_branches = [[label_of(br) for br in split] for split in splits]
+    outputs = {v.name for v in contract.vars if v.is_output} | set(contract.pre_state)
+    for c, split in zip(clauses, splits):
+        constrains = [bool(free_names(conj(br)) & outputs) for br in split]
+        result.vacuous.append([c.kind == "ensures" and not k and any(constrains) for k in constrains])
+
+    def walk(i: int, prefix: tuple[ast.Expr, ...], unknown: bool, path: tuple[int, ...]) -> bool:
         """False when the enumeration must stop (cap or budget)."""
         if i == len(clauses):
             if len(result.partitions) >= cap:
                 result.capped = True
                 return False
             result.partitions.append(PartitionSpec(len(result.partitions) + 1, prefix, label_of(prefix), lines,
-                                                   "UNKNOWN" if unknown else "SAT"))
+                                                   "UNKNOWN" if unknown else "SAT", path))
             return True
-        for br in branches(clauses[i].expr, True, full, defs):
+        for k, br in enumerate(splits[i]):
             lits = dedupe(prefix + br)
             if any(isinstance(lit, ast.BoolLit) and not lit.value for lit in lits):
+                result.unsat.append((path + (k,), label_of(lits)))
                 continue
             if budget_left[0] <= 0:
                 result.capped = True
@@ -80,12 +95,13 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
             budget_left[0] -= 1
             res = solver.check(lits)
             if res is SolveResult.UNSAT:
+                result.unsat.append((path + (k,), label_of(lits)))
                 continue
-            if not walk(i + 1, lits, unknown or res is SolveResult.UNKNOWN):
+            if not walk(i + 1, lits, unknown or res is SolveResult.UNKNOWN, path + (k,)):
                 return False
         return True
 
-    walk(0, (), False)
+    walk(0, (), False, ())
     if result.capped and len(result.partitions) >= cap:
         result.messages.append(f"partition cap of {cap} reached; more combinations were not explored "
                                f"(raise --max-partitions)")

@@ -4,7 +4,9 @@
 `errors` also trips on everything that is not a pass (bad-input, no-implementation, not-tested: our
 problems and untested members) and on parse errors in the changed files. `never` reports only.
 `fail_on_empty` trips when no affected member got a test, whatever fail_on says: a required check
-must not turn green because nothing ran.
+must not turn green because nothing ran. `weak` trips as `failures` does, and also when contract
+strength (issue 30) found a contract that accepts a changed implementation; without it, those findings
+are warnings that never fail the gate.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ class FailOn(str, Enum):
     FAILURES = "failures"
     ERRORS = "errors"
     NEVER = "never"
+    WEAK = "weak"  # failures, and weak contracts (contract strength)
 
 
 class Conclusion(str, Enum):
@@ -53,11 +56,13 @@ class Decision:
         return 1 if self.tripped else 0
 
 
-def decide(gate: Gate, verdicts: Iterable[Verdict], parse_errors: Iterable[Diagnostic] = ()) -> Decision:
-    """parse_errors: diagnostics of the changed files (only their errors count, and only for `errors`)."""
+def decide(gate: Gate, verdicts: Iterable[Verdict], parse_errors: Iterable[Diagnostic] = (),
+           weak: int = 0) -> Decision:
+    """parse_errors: diagnostics of the changed files (only their errors count, and only for `errors`);
+    weak: members whose contract strength found a weakness (they count only for `weak`)."""
     totals = Totals.of(verdicts)
     reasons = []
-    if gate.fail_on is FailOn.FAILURES:
+    if gate.fail_on in (FailOn.FAILURES, FailOn.WEAK):
         bad = [s for s in Status if s.is_failure and totals.count(s)]
     elif gate.fail_on is FailOn.ERRORS:
         bad = [s for s in Status if s is not Status.PASSED and totals.count(s)]
@@ -71,6 +76,9 @@ def decide(gate: Gate, verdicts: Iterable[Verdict], parse_errors: Iterable[Diagn
         if errors:
             reasons.append(f"{len(errors)} error{'s' * (len(errors) != 1)} in changed files, first "
                            f"{errors[0].render()} (fail_on: errors)")
+    if gate.fail_on is FailOn.WEAK and weak:
+        reasons.append(f"{weak} member{'s' * (weak != 1)} with a contract that accepts a changed implementation "
+                       "(fail_on: weak)")
     if gate.fail_on_empty and not totals.tested:
         reasons.append("no affected member got a test (fail_on_empty)")
     if reasons:
@@ -82,7 +90,8 @@ def add_gate_arguments(parser: argparse.ArgumentParser) -> None:
     """`--fail-on` and `--fail-on-empty`, the same words as the action's inputs."""
     parser.add_argument("--fail-on", choices=[f.value for f in FailOn], default=None,
                         help="exit 1 on: `failures` (failed, crashed, timeout; the default), `errors` (anything "
-                             "not passed, and parse errors in changed files), `never`")
+                             "not passed, and parse errors in changed files), `never`; `weak`: failures, and a weak "
+                             "contract where contract strength is measured")
     parser.add_argument("--fail-on-empty", action="store_true", default=None,
                         help="also exit 1 when no member got a test")
 

@@ -33,4 +33,5 @@ def _test(v: Verdict) -> dict:
         "file": v.file, "line": v.member_line, "label": v.label, "pin": v.pin, "inputs": v.inputs,
         "clause_line": v.clause_line, "clause": v.clause, "expected": v.expected, "actual": v.actual,
         "test_line": v.line, "assumes": list(v.assumes), "instantiation": dict(v.instantiation),
+        "expected_value": v.expected_value,
     }

@@ -18,7 +18,7 @@ from junit_xml import TestCase as JUnitCase
 from junit_xml import TestSuite, to_xml_report_string
 
 from dspec2test.records import Status, Verdict
-from dspec2test.report.findings import MEMBER
+from dspec2test.report.findings import MEMBER, expected_of
 
 
 def test_name(v: Verdict) -> str:
@@ -37,8 +37,8 @@ def detail(v: Verdict) -> str:
     if v.clause_line:
         where = f"{Path(v.file).name}:{v.clause_line}" if v.file else f"line {v.clause_line}"
         lines.append(f"clause: {where}" + (f": {v.clause}" if v.clause else ""))
-    if v.expected is not None and v.expected != v.clause:
-        lines.append(f"expected: {v.expected}")
+    if expected_of(v):
+        lines.append(f"expected: {expected_of(v)}")
     if v.actual is not None:
         lines.append(f"actual: {v.actual}")
     if v.message:

@@ -1,9 +1,9 @@
-"""Planning a pull request review, with no I/O: which failing partition goes where.
+"""Planning a pull request review, with no I/O: which finding (a broken clause of a member) goes where.
 
 Anchors follow GitHub's rule that a line comment must sit on a line of the PR's diff (else the whole
 review is rejected with 422): the broken clause's line if it is in the diff, else a changed line of
 the member, else a file-level comment when the file is part of the PR, else the review body.
-Re-runs recognise their own comments (written by our identity, with a hidden marker per partition)
+Re-runs recognise their own comments (written by our identity, with a hidden marker per finding)
 and update, skip or delete them instead of adding duplicates. A comment that someone answered is never
 deleted (that would take the discussion with it): it is retired instead, edited to say it is fixed or
 outdated, with its marker changed so that it is not taken for a live one again.
@@ -15,11 +15,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from dspec2test.report.findings import MEMBER, Finding, facts, headline, verb
+from dspec2test.report.findings import Finding, extent, facts, headline, verb
+from dspec2test.report.summary import cases_table, inline
 
 MAX_COMMENTS = 30
 MAX_BODY_ITEMS = 100  # a review body holds at most 65,536 characters
 MARKER = re.compile(r"<!-- dspec2test:(.+?) -->")
+PER_PARTITION = re.compile(r"::p\d+$")  # the keys of earlier versions, one comment per partition
 
 
 def marker(key: str) -> str:
@@ -53,21 +55,35 @@ def method_of_key(key: str) -> tuple[str, str] | None:
 
 def comment_body(f: Finding, reproduce: str) -> str:
     """Deterministic (no time, no sha): an unchanged failure yields the same text and is skipped."""
-    where = "" if f.partition == MEMBER else f" partition {f.partition}"
-    lines = [marker(f.key), f"**dspec2test**: `{f.method}`{where}: **{verb(f)}**", ""]
-    if f.first.label:
+    lines = [marker(f.key), f"**dspec2test**: {_headline(f)}", ""]
+    if f.first.label and not f.clause and not f.whole_member:
         lines += [f"Partition: `{f.first.label}`", ""]
-    for name, value in facts(f):
-        plain = name in ("also failing", "clause line")
-        lines.append(f"- **{name}**: {value if plain else _code(value)}")
-    lines += ["", "Reproduce locally:", "```sh", reproduce, "```"]
+    if f.whole_member and f.first.message:
+        lines += [f"Reason: {_code(f.first.message)}", ""]
+    elif not f.clause and len({v.message for v in f.verdicts}) == 1 and f.first.message:
+        lines += [_code(f.first.message), ""]
+    table = cases_table(f)
+    if table:
+        lines += table + [""]
+    told = dict(facts(f))
+    if "assumes" in told:
+        lines += [f"Note: `assume` at {told['assumes']}.", ""]
+    lines += ["Reproduce locally:", "```sh", reproduce, "```"]
     return "\n".join(lines)
 
 
+def _headline(f: Finding) -> str:
+    """`LastOrDefault`: **failed**: `|s| > 0 ==> r == s[|s| - 1]` broken on 6 of 11 tests."""
+    if f.whole_member:
+        return f"`{f.method}`: **{verb(f)}**"
+    on = extent(f)
+    if f.clause:
+        return f"`{f.method}`: **{verb(f)}**: {_code(f.clause)} (`{f.file}:{f.line}`) broken {on}"
+    return f"`{f.method}`: **{verb(f)}** {on}"
+
+
 def _code(text: str) -> str:
-    text = " ".join(str(text).split())
-    fence = "``" if "`" in text else "`"
-    return f"{fence}{text}{fence}" if fence == "`" else f"`` {text} ``"
+    return inline(text)
 
 
 @dataclass(frozen=True)
@@ -100,7 +116,7 @@ class Plan:
     file_comments: list[FileComment] = field(default_factory=list)
     updates: list[tuple[int, str]] = field(default_factory=list)  # (comment id, new body)
     skipped: list[str] = field(default_factory=list)  # keys already posted with the same text
-    deletes: list[int] = field(default_factory=list)  # comments of partitions that now pass
+    deletes: list[int] = field(default_factory=list)  # comments of findings that now pass
     in_body: list[Finding] = field(default_factory=list)  # no anchor, or over the comment cap
     review_body: str = ""
 
@@ -162,7 +178,7 @@ def plan_review(
     # a duplicate left by an earlier crash: keep one, the discussed one if any
     for c in sorted(existing, key=lambda c: (-c.replies, c.id)):
         if c.key in mine:
-            retire(c, "this duplicate is outdated; see the other comment on this partition.")
+            retire(c, "this duplicate is outdated; see the other comment on this finding.")
         else:
             mine[c.key] = c
     failing = {f.key for f in findings}
@@ -180,7 +196,7 @@ def plan_review(
                 plan.skipped.append(f.key)  # still there, text a little behind; the body says more
             continue
         if old and old.stale:
-            retire(old, "outdated: the code changed since; a newer comment reports this partition.")
+            retire(old, "outdated: the code changed since; a newer comment reports this finding.")
         where = anchor(f, commentable, added, member_ranges.get((f.file, f.method)))
         if where is None or budget <= 0:
             plan.in_body.append(f)
@@ -193,7 +209,8 @@ def plan_review(
     for key, c in mine.items():
         owner = method_of_key(key)
         if key not in failing and owner in tested_methods:
-            retire(c, "fixed: every scenario of this partition passes now.")
+            retire(c, "superseded: dspec2test now reports each broken clause once; see the newer comment."
+                   if PER_PARTITION.search(key) else "fixed: no test breaks this any more.")
     plan.review_body = review_body(findings, plan)
     if not plan.line_comments and plan.review_body.strip() in {b.strip() for b in review_bodies}:
         plan.in_body = []  # the same summary review is already there: say nothing twice
@@ -202,15 +219,15 @@ def plan_review(
 
 def review_body(findings: Iterable[Finding], plan: Plan) -> str:
     """Only what the line comments do not say, so that an unchanged run produces the same text."""
-    lines = ["<!-- dspec2test:review -->", "**dspec2test** found failing partitions; details are in the comments below."]
+    lines = ["<!-- dspec2test:review -->", "**dspec2test** found failures; details are in the comments below."]
     if plan.in_body:
         lines = ["<!-- dspec2test:review -->",
-                 "**dspec2test**: failing partitions not shown as line comments "
+                 "**dspec2test**: failures not shown as line comments "
                  "(outside the diff, or over the limit of comments):", ""]
         for f in plan.in_body[:MAX_BODY_ITEMS]:
             detail = "; ".join(f"{n} {_code(v)}" for n, v in facts(f) if n in ("inputs", "expected", "actual", "clause"))
             lines.append(f"- `{f.file}:{f.line}` {headline(f)}" + (f": {detail}" if detail else ""))
         if len(plan.in_body) > MAX_BODY_ITEMS:
             lines.append(f"- ... and {len(plan.in_body) - MAX_BODY_ITEMS} more")
-    lines += ["", "The job summary lists every partition."]
+    lines += ["", "The job summary lists every finding and partition."]
     return "\n".join(lines)

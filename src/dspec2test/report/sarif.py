@@ -1,8 +1,10 @@
-"""SARIF 2.1.0: one result per failing partition, with stable rule ids for code-scanning upload."""
+"""SARIF 2.1.0: one result per broken clause and member (report/findings.py), with stable rule ids, help
+text and levels (the implementation's failures are errors; what dspec2test could not test is a note)."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
@@ -12,15 +14,46 @@ from dspec2test.records import Status
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
-# Stable ids: code scanning keys alerts on (rule id, fingerprint), so these must never be renumbered.
+@dataclass(frozen=True)
+class Rule:
+    id: str  # stable: code scanning keys alerts on (rule id, fingerprint), so these are never renumbered
+    name: str
+    short: str
+    help: str  # what it means and what to do, shown by code scanning beside each alert
+    level: str  # SARIF's: error (the implementation's fault), warning, note (ours, or not yet testable)
+
+
 RULES = {
-    Status.FAILED: ("DSPEC001", "partition-fails", "A generated test of a contract partition fails."),
-    Status.TIMEOUT: ("DSPEC002", "partition-timeout", "A generated test of a contract partition timed out."),
-    Status.NOT_TESTED: ("DSPEC003", "partition-not-tested", "A generated test could not run (build or internal error)."),
-    Status.CRASHED: ("DSPEC004", "partition-crashes", "The implementation halted or threw on a partition's input."),
-    Status.BAD_INPUT: ("DSPEC005", "partition-bad-input", "dspec2test generated an input that breaks the contract."),
-    Status.NO_IMPLEMENTATION: ("DSPEC006", "member-no-implementation", "The member, or a method it calls, has no body."),
+    Status.FAILED: Rule(
+        "DSPEC001", "partition-fails", "The implementation breaks a clause of its contract.",
+        "A test generated from the member's requires/ensures called it on inputs that meet its requires, and "
+        "the result broke the clause shown (with the value the clause expects next to the one returned, where "
+        "the clause pins one). Fix the implementation, or the contract if it says something else than meant; "
+        "the alert lists every input that broke this clause. Reproduce with `dspec2test run FILE --method M`.",
+        "error"),
+    Status.TIMEOUT: Rule(
+        "DSPEC002", "partition-timeout", "The implementation did not return within the time limit.",
+        "The member was called on inputs that meet its requires and had not returned when the per-test limit "
+        "(`timeout`) ran out: a loop that does not end on these inputs, or a much slower algorithm than the "
+        "inputs call for.", "error"),
+    Status.NOT_TESTED: Rule(
+        "DSPEC003", "partition-not-tested", "A member or test could not be tested.",
+        "dspec2test could not test this (an unsupported construct, the solver found no input, the build "
+        "failed, or its own internal error); the reason is in the message. Nothing is known about the code "
+        "here either way.", "note"),
+    Status.CRASHED: Rule(
+        "DSPEC004", "partition-crashes", "The implementation halted or threw on an input its requires allows.",
+        "The member was called on inputs that meet its requires and halted (an index out of range, a division "
+        "by zero, an `expect` of its own) or threw. Its requires may be too weak, or the body wrong.", "error"),
+    Status.BAD_INPUT: Rule(
+        "DSPEC005", "partition-bad-input", "dspec2test generated an input that breaks the contract.",
+        "A generated input broke a requires or a type constraint before the member was called: a bug of "
+        "dspec2test, not of the code. The test was not counted against the implementation.", "note"),
+    Status.NO_IMPLEMENTATION: Rule(
+        "DSPEC006", "member-no-implementation", "The member, or a method it calls, has no body.",
+        "Its tests cannot run until the body exists: the red state of writing the contract first.", "warning"),
 }
+FINGERPRINT = "dspec2test/finding/v2"  # per member and broken clause (v1 was per partition)
 
 
 def automation_id(shard: int = 1, shards: int = 1) -> str:
@@ -32,20 +65,23 @@ def automation_id(shard: int = 1, shards: int = 1) -> str:
 def sarif(findings: Iterable[Finding], automation: str = automation_id()) -> dict:
     results = []
     for f in findings:
-        rule_id = RULES[f.status][0]
+        rule = RULES[f.status]
         results.append({
-            "ruleId": rule_id,
-            "level": "error" if f.status.is_failure else "warning",
+            "ruleId": rule.id,
+            "level": rule.level,
             "message": {"text": headline(f) + "\n" + "\n".join(f"{n}: {v}" for n, v in facts(f))},
             "locations": [{"physicalLocation": {
                 "artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": f.line},
             }}],
-            "partialFingerprints": {"dspec2test/partition/v1": f.key},
+            "partialFingerprints": {FINGERPRINT: f.key},
+            "properties": {"failingTests": len(f.verdicts), "memberTests": f.tests},
         })
     rules = [
-        {"id": rid, "name": name, "shortDescription": {"text": text}, "defaultConfiguration": {"level": "error"}}
-        for rid, name, text in RULES.values()
+        {"id": r.id, "name": r.name, "shortDescription": {"text": r.short}, "fullDescription": {"text": r.help},
+         "help": {"text": r.help, "markdown": r.help}, "defaultConfiguration": {"level": r.level},
+         "properties": {"tags": ["correctness", "dafny"]}}
+        for r in RULES.values()
     ]
     return {
         "$schema": SCHEMA,

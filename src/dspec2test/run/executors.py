@@ -21,10 +21,11 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Protocol
 
+from dspec2test.model.externs import python_module
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.process import Completed, group_runs, kill_group, run_limited, tied_to_parent
 from dspec2test.run.pydriver import DRIVER, list_tests
@@ -48,6 +49,8 @@ class TestRef:
     name: str  # as its own `start` line says it
     version: str  # its program version in a batched run ("" otherwise): stop-on-first-kill goes by it
     frame: str  # the stamped mark (emit/markers.stamp_of) of its version
+    member: str = ""  # the member it tests, where the hang rule (hangs.py) applies
+    limit_s: float = 0.0  # its own wall-clock limit, shorter than the configured one (0: that one)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -82,6 +85,10 @@ class DafnyTest:
     limits: Limits
 
     def attempt(self, pending: Sequence[TestRef]) -> Attempt:
+        limits = self.limits
+        if pending and all(t.limit_s for t in pending):
+            # one limit bounds the whole run here: tests that each have a short one share their sum
+            limits = replace(limits, wall_s=min(limits.wall_s, sum(t.limit_s for t in pending)))
         build = self.workdir / "build" / Path(self.sources[0]).stem
         argv = [self.dafny, "test", "--no-verify", "--allow-warnings", "--target", self.target,
                 "--methods-to-test", methods_regex([t.qualified for t in pending]), "--output", str(build),
@@ -97,14 +104,14 @@ class DafnyTest:
                 return _fresh(program, began) if running is None else running
         # dafny test shows the program's output only when it ends: once it has compiled and launched
         # the program, stop it and run the program ourselves, so a hang costs one limit and shows where.
-        done = run_limited(argv, self.workdir, self.env, self.limits.wall_s, started, self.limits.build_s,
+        done = run_limited(argv, self.workdir, self.env, limits.wall_s, started, limits.build_s,
                            hand_over=artifact is not None)
         if artifact and done.started and (done.handed_over or done.timed_out):
-            direct = run_limited(artifact[1], self.workdir, self.env, self.limits.wall_s)
+            direct = run_limited(artifact[1], self.workdir, self.env, limits.wall_s)
             if direct.returncode != 127 and (direct.stdout.strip() or direct.timed_out or not done.handed_over):
                 return _attempt(direct, True)
             # The program would not run outside dafny (an environment difference): let dafny run it.
-            done = run_limited(argv, self.workdir, self.env, self.limits.wall_s, started, self.limits.build_s)
+            done = run_limited(argv, self.workdir, self.env, limits.wall_s, started, limits.build_s)
         # built: the program was launched (its artifact is new), or, where we cannot see that, no error
         built = done.started and (_fresh(artifact[0], began) if artifact
                                   else not build_errors(done.stdout + done.stderr))
@@ -169,10 +176,10 @@ class PyDriver:
         for t in pending:
             chain = self._chain(t.qualified)
             if chain is not None:
-                plan.append([t.frame, t.name, chain, t.version])
+                plan.append([t.frame, t.name, chain, t.version, t.limit_s])
         plan_file = self.workdir / "plan.json"
         plan_file.write_text(json.dumps([self.limits.cpu_s, self.stop_on_kill, plan]))
-        return self._drive(plan_file, {t.frame for t in pending})
+        return self._drive(plan_file, {t.frame for t in pending}, {(t.frame, t.name): t.limit_s for t in pending})
 
     def _chain(self, qualified: str) -> list[str] | None:
         assert self._tests is not None
@@ -190,12 +197,15 @@ class PyDriver:
             return Attempt(built=False, build_output=done.stdout + done.stderr, build_timed_out=done.timed_out,
                            returncode=done.returncode, wall_s=done.wall_s)
         self._tests = {name: chain for name, chain in list_tests(module.read_text())}
+        _place_python_externs(self.sources, module.parent)
         (self.workdir / "driver.py").write_text(DRIVER)
         self._pydir = module.parent
         return Attempt(wall_s=done.wall_s)
 
-    def _drive(self, plan_file: Path, frames: set[str]) -> Attempt:
-        """One driver process, until it ends or a test overstays its wall-clock limit."""
+    def _drive(self, plan_file: Path, frames: set[str], short: dict[tuple[str, str], float]) -> Attempt:
+        """One driver process, until it ends or a test overstays its wall-clock limit. A test with a
+        short limit of its own is stopped by the driver's alarm at that limit, and the driver goes on;
+        this watch then waits twice as long (a second at least) as a backstop."""
         env = dict(self.env, PYTHONUNBUFFERED="1", PYTHONDONTWRITEBYTECODE="1")
         start = time.monotonic()
         # the interpreter dafny itself would run the program with
@@ -223,9 +233,12 @@ class PyDriver:
             if line is None:
                 break
             got.append(line)
-            if any(line.startswith(f + " start ") or line.startswith(f + " end ") for f in frames):
+            frame = next((f for f in frames if line.startswith(f + " start ") or line.startswith(f + " end ")), None)
+            if frame is not None:
                 # each test has its own limit, counted from its start frame (or the previous end)
-                deadline = time.monotonic() + self.limits.wall_s
+                own = short.get((frame, line[len(frame) + len(" start "):].strip()), 0.0) \
+                    if line.startswith(frame + " start ") else 0.0
+                deadline = time.monotonic() + (own + max(own, 1.0) if own else self.limits.wall_s)
         proc.wait()
         stderr = b"".join(err).decode(errors="replace")
         return Attempt("".join(got), stderr, timed_out, True, returncode=None if timed_out else proc.returncode,
@@ -248,3 +261,15 @@ def make_executor(target: str, dafny: str, env: dict[str, str], workdir: Path, s
     if target == "py":
         return PyDriver(dafny, env, workdir, tuple(sources), limits, stop_on_kill)
     return DafnyTest(dafny, env, workdir, tuple(sources), target, limits)
+
+
+def _place_python_externs(sources: Sequence[str], pydir: Path) -> None:
+    """The Python code of externs where the translated program imports it: a file whose first line is
+    `# Module: X` is module X (as `dafny build` places it; `dafny translate` leaves Dafny's empty module
+    there), any other under its own name."""
+    for source in sources:
+        path = Path(source)
+        if path.suffix != ".py" or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        (pydir / f"{python_module(text) or path.stem}.py").write_text(text, encoding="utf-8")

@@ -8,6 +8,9 @@ regexes), and this small driver calls each test itself, framing it with marker l
 only; a test over its CPU-time limit (a profiling timer, so machine load does not count) ends with
 an exception and the next test runs in the same process; the wall-clock watch in the executor is the
 backstop for what the timer cannot interrupt, after which the driver restarts without recompiling.
+A test given a wall-clock limit of its own (the short limit of the hang rule, run/hangs.py) is stopped
+by an alarm at that limit the same way, ending `wall-limit`, and the next test runs without a restart.
+Each `end` frame carries the test's wall time too: the hang rule derives its short limit from them.
 
 Python lists wrap negative indices and clamp slices where Dafny's other targets halt on an index out
 of range, so the driver makes the runtime's sequences and arrays strict: a program reading `a[-1]`
@@ -47,9 +50,10 @@ _strict(_dafny.Array, "__getitem__", lambda a: a.arr)
 _strict(_dafny.Array, "__setitem__", lambda a: a.arr)
 '''
 
-# argv: the translated program's folder, the plan file. The plan: [cpu_limit_s, [[frame, name, chain,
-# group], ...]]; frame is the stamped mark of the test's version. A group (a program version in a
-# batched run) whose test did not return normally is dead when stop-on-kill is asked for.
+# argv: the translated program's folder, the plan file. The plan: [cpu_limit_s, stop_on_kill, [[frame,
+# name, chain, group, wall_limit_s], ...]]; frame is the stamped mark of the test's version; a wall
+# limit of 0 leaves the test to the executor's watch. A group (a program version in a batched run)
+# whose test did not return normally is dead when stop-on-kill is asked for.
 DRIVER = f'''
 import json, signal, sys, time
 sys.path.insert(0, sys.argv[1])
@@ -59,14 +63,19 @@ import module_
 {STRICT_BOUNDS}
 class _Overstay(BaseException):  # not an Exception: nothing in the program under test catches it
     pass
+class _WallOver(BaseException):
+    pass
 def _overstay(signum, frame):
     raise _Overstay()
+def _wallover(signum, frame):
+    raise _WallOver()
 signal.signal(signal.SIGPROF, _overstay)
+signal.signal(signal.SIGALRM, _wallover)
 cpu_limit, stop_on_kill, plan = json.load(open(sys.argv[2]))
 dead = set()
 def say(frame, text):
     sys.stdout.write("\\n" + frame + " " + text + "\\n"); sys.stdout.flush()
-for frame, name, chain, group in plan:
+for frame, name, chain, group, wall_limit in plan:
     if stop_on_kill and group in dead:
         continue
     say(frame, "start " + name)
@@ -74,16 +83,22 @@ for frame, name, chain, group in plan:
     for part in chain:
         target = getattr(target, part)
     cpu = time.process_time()
+    wall = time.monotonic()
     try:
         try:
             if cpu_limit:
                 signal.setitimer(signal.ITIMER_PROF, cpu_limit)
+            if wall_limit:
+                signal.setitimer(signal.ITIMER_REAL, wall_limit)
             target()
-        finally:  # an overstay raised here, before the timer stops, is still caught below
+        finally:  # an overstay raised here, before the timers stop, is still caught below
             signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
         end = ["returned", ""]
     except _Overstay:
         end = ["cpu-limit", "more than " + format(cpu_limit, "g") + " s of CPU time"]
+    except _WallOver:
+        end = ["wall-limit", ""]
     except _dafny.HaltException as e:
         end = ["halted", str(e.message)]
     except RecursionError:
@@ -91,6 +106,7 @@ for frame, name, chain, group in plan:
     except Exception as e:
         end = ["crashed", type(e).__name__ + ": " + str(e)]
     end.append(time.process_time() - cpu)
+    end.append(time.monotonic() - wall)
     if end[0] != "returned":
         dead.add(group)
     say(frame, "end " + json.dumps(end))

@@ -50,6 +50,8 @@ class Observation:
     actuals: dict[str, str] = field(default_factory=dict)
     printed: str = ""  # what else it printed (the program's own output)
     cpu_s: float | None = None  # CPU time, in driver runs
+    wall_s: float | None = None  # wall time from its start to its end, in driver runs
+    expecteds: dict[str, str] = field(default_factory=dict)  # after a failed check: the values it pins
 
 
 @dataclass
@@ -63,14 +65,19 @@ class _Open:
     message: str = ""
     actuals: dict[str, str] = field(default_factory=dict)
     printed: list[str] = field(default_factory=list)
-    actual: str | None = None  # the output whose value the next unmarked lines continue
+    expecteds: dict[str, str] = field(default_factory=dict)
+    # the value (of `actuals` or `expecteds`, and its output) that the next unmarked lines continue
+    actual: tuple[dict[str, str], str] | None = None
     cpu_s: float | None = None
+    wall_s: float | None = None
 
     def close(self, end: End, message: str = "") -> Observation:
         _end_value(self)
         final = self.end or end
         return Observation(self.version, self.name, self.phase, final, self.check, self.member,
-                           self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s)
+                           self.message or message, dict(self.actuals), "\n".join(self.printed).strip(), self.cpu_s,
+                           self.wall_s,
+                           dict(self.expecteds))
 
 
 def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -> dict[Key, Observation]:
@@ -100,10 +107,11 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
             current.phase = Phase.CALLED
         elif marker.event is Marker.RETURNED:
             current.phase = Phase.RETURNED
-        elif marker.event is Marker.ACTUAL:
+        elif marker.event in (Marker.ACTUAL, Marker.EXPECTED):
             name, _, value = marker.rest.partition(" = ")
-            current.actuals[name.strip()] = value
-            current.actual = name.strip()
+            values = current.actuals if marker.event is Marker.ACTUAL else current.expecteds
+            values[name.strip()] = value
+            current.actual = (values, name.strip())
         elif marker.event is Marker.FAIL and current.end is None:
             current.end, current.check = End.CHECK_FAILED, marker.rest.strip()
         elif marker.event is Marker.NO_BODY and current.end is None:
@@ -126,27 +134,31 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
 def _end_value(current: _Open) -> None:
     """A value's text ends where the next marker begins (the newline that frames the marker aside)."""
     if current.actual is not None:
-        current.actuals[current.actual] = current.actuals[current.actual].rstrip("\n")
+        values, name = current.actual
+        values[name] = values[name].rstrip("\n")
         current.actual = None
 
 
 def _unmarked(current: _Open, line: str) -> None:
     if current.actual is not None:
         # a value printed over several lines (a string holding newlines)
-        current.actuals[current.actual] += "\n" + line
+        values, name = current.actual
+        values[name] += "\n" + line
         return
     if line.strip():
         current.printed.append(line)
 
 
 def _driver_end(current: _Open, rest: str) -> Observation:
-    """The driver's `end [how, message, cpu_s]` for the open test."""
+    """The driver's `end [how, message, cpu_s, wall_s]` for the open test (older drivers: no wall_s)."""
     try:
-        how, message, cpu_s = json.loads(rest)
+        how, message, cpu_s, *wall = json.loads(rest)
     except (ValueError, TypeError):
-        how, message, cpu_s = "crashed", f"unreadable driver frame: {rest[:200]}", None
+        how, message, cpu_s, wall = "crashed", f"unreadable driver frame: {rest[:200]}", None, []
     current.cpu_s = cpu_s
-    ends = {"returned": End.CRASHED, "halted": End.HALTED, "crashed": End.CRASHED, "cpu-limit": End.CPU_LIMIT}
+    current.wall_s = wall[0] if wall else None
+    ends = {"returned": End.CRASHED, "halted": End.HALTED, "crashed": End.CRASHED, "cpu-limit": End.CPU_LIMIT,
+            "wall-limit": End.HUNG}
     if how == "returned" and current.end is None:
         # it returned without `done` and without a failed check: a test of ours always says one of them
         return current.close(End.CRASHED, "the test returned without a verdict")

@@ -24,6 +24,7 @@ from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
+from dspec2test.run.hangs import short_note
 from dspec2test.run.observe import Observed, observe
 from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
@@ -33,12 +34,16 @@ from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
 
 
+NO_SDK = "No .NET SDKs were found"  # what dotnet says when asked to build where only its runtime is
+
+
 @dataclass(frozen=True)
 class RunOptions:
     target: str = DEFAULT_TARGET
     timeout_s: float = 60.0  # wall clock: per test on py, per run of the compiled tests on other targets
     cpu_s: float = 0.0  # py: CPU seconds per test (0: none)
     compile_timeout_s: float = 600.0  # separate cap on compilation, so a slow compile is not a hung test
+    hang_rule: bool = True  # a member that timed out gets short limits for its other tests (run/hangs.py)
 
     @property
     def limits(self) -> Limits:
@@ -55,6 +60,8 @@ class RunResult:
     rounds: int = 0
     wall_s: float = 0.0
     ran: frozenset[str] = frozenset()  # tests seen running (any marker): not those that never built
+    # every output each test printed after the call, passed or not (the verdicts keep them for failures)
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
 class Progress(Protocol):
@@ -107,17 +114,18 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     done: dict[str, Verdict] = {}
     extra: dict = {}
     ran: set[str] = set()
+    outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
         ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
         pending = unique
         stubbed = False
         while pending:
-            refs = [TestRef(name, name, "", stamp_of(nonce)) for name in pending]
+            refs = [TestRef(name, name, "", stamp_of(nonce), by_name[name].method) for name in pending]
             workdir = ws.root / f"run{rounds}"
             workdir.mkdir()
             executor = make_executor(options.target, tools.dafny, env, workdir, (*ws.inputs, ws.tests), options.limits)
-            got = observe(executor, refs, nonce)
+            got = observe(executor, refs, nonce, hang_limit_s=options.timeout_s if options.hang_rule else None)
             rounds += got.attempts
             if got.build is not None:
                 errors = _named(ws, build_errors(got.build.build_output))
@@ -136,9 +144,16 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                 failed, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
                 done.update(failed)
                 break
-            for (_, name), obs in got.seen.items():
-                done[name] = verdict_of(by_name[name], obs, options.timeout_s)
+            for key, obs in got.seen.items():
+                name = key[1]
+                short = got.limits.get(key)
+                done[name] = verdict_of(by_name[name], obs, short or options.timeout_s)
+                if short and done[name].status is Status.TIMEOUT:
+                    done[name] = replace(done[name], message=f"{done[name].message}, {short_note(by_name[name].method)}")
+                outputs[name] = dict(obs.actuals)
                 ran.add(name)
+            for (_, name), why in got.skipped.items():
+                done[name] = base_verdict(by_name[name], Status.NOT_TESTED, why)
             for name in pending:
                 if name not in done:
                     done[name] = base_verdict(by_name[name], *_unexplained(got, options))
@@ -157,7 +172,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             if v.file not in facts:
                 facts[v.file] = source_facts(v.file)
         verdicts = tuple(_with_facts(v, facts[v.file]) for v in verdicts)
-    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran), **extra)
+    return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran),
+                     outputs=outputs, **extra)
 
 
 def _wants_facts(v: Verdict) -> bool:
@@ -214,6 +230,10 @@ def _build_failure(ws: _Workspace, errors: tuple[Diagnostic, ...], build: Attemp
                    options: RunOptions) -> tuple[dict[str, Verdict], dict]:
     if build.build_timed_out:
         why = f"timed out: dafny did not finish compiling within {options.compile_timeout_s:g} s"
+        return {tc.name: base_verdict(tc, Status.NOT_TESTED, why) for tc in cases}, {}
+    if not errors and NO_SDK in build.build_output:
+        why = (f"not run: target {options.target} builds with the .NET SDK, which is not installed here "
+               f"(the action's default image has the .NET runtime only: `target: cs` needs its -cs variant)")
         return {tc.name: base_verdict(tc, Status.NOT_TESTED, why) for tc in cases}, {}
     if not errors:
         tail = " | ".join(line.strip() for line in build.build_output.strip().splitlines()[-3:])

@@ -10,8 +10,8 @@ method {:test} Test_ConditionalGet_p1_s1()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }

@@ -13,9 +13,9 @@ method {:test} Test_ConditionalGet_p1_s1()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -31,9 +31,9 @@ method {:test} Test_ConditionalGet_p1_s2()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -49,9 +49,9 @@ method {:test} Test_ConditionalGet_p1_s3()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -67,9 +67,9 @@ method {:test} Test_ConditionalGet_p1_s4()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -85,9 +85,9 @@ method {:test} Test_ConditionalGet_p1_s5()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -103,9 +103,9 @@ method {:test} Test_ConditionalGet_p1_s6()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -121,9 +121,9 @@ method {:test} Test_ConditionalGet_p1_s7()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -139,9 +139,9 @@ method {:test} Test_ConditionalGet_p1_s8()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -157,9 +157,9 @@ method {:test} Test_ConditionalGet_p2_s1()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -175,9 +175,9 @@ method {:test} Test_ConditionalGet_p2_s2()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -193,9 +193,9 @@ method {:test} Test_ConditionalGet_p2_s3()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -211,9 +211,9 @@ method {:test} Test_ConditionalGet_p2_s4()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -229,9 +229,9 @@ method {:test} Test_ConditionalGet_p2_s5()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -247,9 +247,9 @@ method {:test} Test_ConditionalGet_p2_s6()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -265,9 +265,9 @@ method {:test} Test_ConditionalGet_p2_s7()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -283,9 +283,9 @@ method {:test} Test_ConditionalGet_p2_s8()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -301,9 +301,9 @@ method {:test} Test_ConditionalGet_p2_s9()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -319,9 +319,9 @@ method {:test} Test_ConditionalGet_p3_s1()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -338,9 +338,9 @@ method {:test} Test_ConditionalGet_p3_s2()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -356,9 +356,9 @@ method {:test} Test_ConditionalGet_p3_s3()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -374,9 +374,9 @@ method {:test} Test_ConditionalGet_p3_s4()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -392,9 +392,9 @@ method {:test} Test_ConditionalGet_p3_s5()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -410,9 +410,9 @@ method {:test} Test_ConditionalGet_p3_s6()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -428,8 +428,8 @@ method {:test} Test_ConditionalGet_p3_s8()
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
-  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
-  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
+  if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
+  if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
+  if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
   print "\n[dspec2test:RUN] done\n";
 }

@@ -12,8 +12,8 @@ method {:test} Test_Abs_p1_s1()
   var r := Abs(x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(r == (if x > 0 then x else -x)) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 5) violated: r == if x > 0 then x else -x"; }
-  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected r == 2 (ensures, line 5)"; }
+  if !(r == (if x > 0 then x else -x)) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected r = ", (if x > 0 then x else -x), "\n"; expect false, "dspec2test: ensures (line 5) violated: r == if x > 0 then x else -x"; }
+  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected r = ", 2, "\n"; expect false, "dspec2test: expected r == 2 (ensures, line 5)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -28,8 +28,8 @@ method {:test} Test_Abs_p2_s1()
   var r := Abs(x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
-  if !(r == (if x > 0 then x else -x)) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 5) violated: r == if x > 0 then x else -x"; }
-  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected r == 2 (ensures, line 5)"; }
+  if !(r == (if x > 0 then x else -x)) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected r = ", (if x > 0 then x else -x), "\n"; expect false, "dspec2test: ensures (line 5) violated: r == if x > 0 then x else -x"; }
+  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected r = ", 2, "\n"; expect false, "dspec2test: expected r == 2 (ensures, line 5)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -44,8 +44,8 @@ method {:test} Test_Number_p1_s1()
   var n := Number(c);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual n = ", n, "\n";
-  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
-  if !(n == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected n == 1 (ensures, line 11)"; }
+  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected n = ", (match c { case Red => 1 case Green => 2 case Blue => 3 }), "\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
+  if !(n == 1) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected n = ", 1, "\n"; expect false, "dspec2test: expected n == 1 (ensures, line 11)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -60,8 +60,8 @@ method {:test} Test_Number_p2_s1()
   var n := Number(c);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual n = ", n, "\n";
-  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
-  if !(n == 2) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected n == 2 (ensures, line 11)"; }
+  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected n = ", (match c { case Red => 1 case Green => 2 case Blue => 3 }), "\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
+  if !(n == 2) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected n = ", 2, "\n"; expect false, "dspec2test: expected n == 2 (ensures, line 11)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -76,8 +76,8 @@ method {:test} Test_Number_p3_s1()
   var n := Number(c);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual n = ", n, "\n";
-  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
-  if !(n == 3) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected n == 3 (ensures, line 11)"; }
+  if !(n == (match c { case Red => 1 case Green => 2 case Blue => 3 })) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected n = ", (match c { case Red => 1 case Green => 2 case Blue => 3 }), "\n"; expect false, "dspec2test: ensures (line 11) violated: n == match c case Red => 1 case Green => 2 case Blue => 3"; }
+  if !(n == 3) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected n = ", 3, "\n"; expect false, "dspec2test: expected n == 3 (ensures, line 11)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -93,7 +93,7 @@ method {:test} Test_AbsLet_p1_s1()
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
   if !(var a := if x > 0 then x else -x; r == a) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 21) violated: var a := if x > 0 then x else -x; r == a"; }
-  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected r == 2 (ensures, line 21)"; }
+  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected r = ", 2, "\n"; expect false, "dspec2test: expected r == 2 (ensures, line 21)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -109,7 +109,7 @@ method {:test} Test_AbsLet_p2_s1()
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual r = ", r, "\n";
   if !(var a := if x > 0 then x else -x; r == a) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 21) violated: var a := if x > 0 then x else -x; r == a"; }
-  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected r == 2 (ensures, line 21)"; }
+  if !(r == 2) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected r = ", 2, "\n"; expect false, "dspec2test: expected r == 2 (ensures, line 21)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -125,8 +125,8 @@ method {:test} Test_Positive_p1_s1()
   var b := Positive(s, i);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual b = ", b, "\n";
-  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
-  if !(b == true) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected b == true (ensures, line 27)"; }
+  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected b = ", (0 <= i < |s| && (if s[i] > 0 then true else false)), "\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
+  if !(b == true) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected b = ", true, "\n"; expect false, "dspec2test: expected b == true (ensures, line 27)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -142,8 +142,8 @@ method {:test} Test_Positive_p2_s1()
   var b := Positive(s, i);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual b = ", b, "\n";
-  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
-  if !(b == false) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected b == false (ensures, line 27)"; }
+  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected b = ", (0 <= i < |s| && (if s[i] > 0 then true else false)), "\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
+  if !(b == false) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected b = ", false, "\n"; expect false, "dspec2test: expected b == false (ensures, line 27)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -159,8 +159,8 @@ method {:test} Test_Positive_p3_s1()
   var b := Positive(s, i);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual b = ", b, "\n";
-  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
-  if !(b == false) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected b == false (ensures, line 27)"; }
+  if !(b == (0 <= i < |s| && (if s[i] > 0 then true else false))) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected b = ", (0 <= i < |s| && (if s[i] > 0 then true else false)), "\n"; expect false, "dspec2test: ensures (line 27) violated: b == (0 <= i < |s| && (if s[i] > 0 then true else false))"; }
+  if !(b == false) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected b = ", false, "\n"; expect false, "dspec2test: expected b == false (ensures, line 27)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -175,8 +175,8 @@ method {:test} Test_SignOf_p1_s1()
   var s := SignOf(x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual s = ", s, "\n";
-  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
-  if !(s == -1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected s == -1 (ensures, line 39)"; }
+  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected s = ", (Sign(x)), "\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
+  if !(s == -1) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected s = ", -1, "\n"; expect false, "dspec2test: expected s == -1 (ensures, line 39)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -191,8 +191,8 @@ method {:test} Test_SignOf_p2_s1()
   var s := SignOf(x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual s = ", s, "\n";
-  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
-  if !(s == 0) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected s == 0 (ensures, line 39)"; }
+  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected s = ", (Sign(x)), "\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
+  if !(s == 0) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected s = ", 0, "\n"; expect false, "dspec2test: expected s == 0 (ensures, line 39)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -207,7 +207,7 @@ method {:test} Test_SignOf_p3_s1()
   var s := SignOf(x);
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual s = ", s, "\n";
-  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
-  if !(s == 1) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: expected s == 1 (ensures, line 39)"; }
+  if !(s == Sign(x)) { print "\n[dspec2test:RUN] fail c1\n"; print "\n[dspec2test:RUN] expected s = ", (Sign(x)), "\n"; expect false, "dspec2test: ensures (line 39) violated: s == Sign(x)"; }
+  if !(s == 1) { print "\n[dspec2test:RUN] fail c2\n"; print "\n[dspec2test:RUN] expected s = ", 1, "\n"; expect false, "dspec2test: expected s == 1 (ensures, line 39)"; }
   print "\n[dspec2test:RUN] done\n";
 }

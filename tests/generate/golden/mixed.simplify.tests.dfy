@@ -31,7 +31,7 @@ method {:test} Test_Lib'Half_p1_s1()
   print "\n[dspec2test:RUN] returned\n";
   print "\n[dspec2test:RUN] actual h = ", h, "\n";
   if !(h * 2 == n) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 15) violated: h * 2 == n"; }
-  if !(h == 2) { print "\n[dspec2test:RUN] fail c4\n"; expect false, "dspec2test: expected h == 2 (ensures, line 15)"; }
+  if !(h == 2) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected h = ", 2, "\n"; expect false, "dspec2test: expected h == 2 (ensures, line 15)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
@@ -51,7 +51,7 @@ method {:test} Test_Max_p1_s1()
   print "\n[dspec2test:RUN] actual m = ", m, "\n";
   if !(forall k :: 0 <= k < a.Length ==> a[k] <= m) { print "\n[dspec2test:RUN] fail c2\n"; expect false, "dspec2test: ensures (line 32) violated: forall k :: 0 <= k < a.Length ==> a[k] <= m"; }
   if !(exists k :: 0 <= k < a.Length && a[k] == m) { print "\n[dspec2test:RUN] fail c3\n"; expect false, "dspec2test: ensures (line 33) violated: exists k :: 0 <= k < a.Length && a[k] == m"; }
-  if !(m == 42) { print "\n[dspec2test:RUN] fail c4\n"; expect false, "dspec2test: expected m == 42 (ensures, line 32)"; }
+  if !(m == 42) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected m = ", 42, "\n"; expect false, "dspec2test: expected m == 42 (ensures, line 32)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
