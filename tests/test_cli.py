@@ -40,10 +40,10 @@ def line_ok(line):
 
 
 def test_doctor_flags_too_old_and_missing():
-    old = doctor.Check("lark", "1.0.0", "1.1.5")
-    missing = doctor.Check("dafny", None, "4.11.0", exact=True)
-    wrong = doctor.Check("dafny", "4.10.1", "4.11.0", exact=True)
-    good = doctor.Check("z3", "Z3 version 4.8.12 - 64 bit", "4.8.5")
+    old = doctor.Requirement("lark", "1.0.0", "1.1.5")
+    missing = doctor.Requirement("dafny", None, "4.11.0", exact=True)
+    wrong = doctor.Requirement("dafny", "4.10.1", "4.11.0", exact=True)
+    good = doctor.Requirement("z3", "Z3 version 4.8.12 - 64 bit", "4.8.5")
     assert "need >= 1.1.5" in old.problem
     assert missing.problem == "missing"
     assert "need 4.11.0" in wrong.problem
@@ -51,7 +51,7 @@ def test_doctor_flags_too_old_and_missing():
 
 
 def test_doctor_exit_code_names_missing_tool(monkeypatch):
-    checks = [doctor.Check("dafny", None, "4.11.0", exact=True), doctor.Check("lark", "1.1.5", "1.1.5")]
+    checks = [doctor.Requirement("dafny", None, "4.11.0", exact=True), doctor.Requirement("lark", "1.1.5", "1.1.5")]
     monkeypatch.setattr(doctor, "collect", lambda: checks)
     out, err = io.StringIO(), io.StringIO()
     assert doctor.main(None, out, err) == 1
@@ -74,7 +74,7 @@ def test_bva_without_a_number_before_the_file(tmp_path):
 
 def test_doctor_names_the_z3_dafny_verifies_with_and_says_when_it_is_older_than_dafnys(monkeypatch):
     def checks(version):
-        return lambda: [doctor.Check(doctor.Z3_FOR_DAFNY, f"{version} (/opt/z3)", "4.8.5")]
+        return lambda: [doctor.Requirement(doctor.Z3_FOR_DAFNY, f"{version} (/opt/z3)", "4.8.5")]
     for version, noted in (("4.8.12", True), ("4.12.1", False)):
         monkeypatch.setattr(doctor, "collect", checks(version))
         out, err = io.StringIO(), io.StringIO()

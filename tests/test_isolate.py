@@ -3,7 +3,7 @@
 import os
 import time
 
-from dspec2test.isolate import Failed, Limits, run_isolated
+from dspec2test.isolate import Failed, ChildLimits, run_isolated
 
 
 def _value(k):
@@ -24,7 +24,7 @@ def test_a_crash_a_hang_and_an_exception_cost_only_their_own_job():
     def boom(report):
         raise ValueError("bad")
 
-    out = run_isolated([crash, _value(3), hang, boom], parallel=2, limits=Limits(wall_s=2))
+    out = run_isolated([crash, _value(3), hang, boom], parallel=2, limits=ChildLimits(wall_s=2))
     assert isinstance(out[0], Failed) and "crashed" in out[0].reason
     assert out[1] == 9
     assert isinstance(out[2], Failed) and "longer than 2 s" in out[2].reason
@@ -37,7 +37,7 @@ def test_memory_cap_stops_a_runaway():
         while True:
             blocks.append(bytearray(64 << 20))
 
-    out = run_isolated([grow, _value(2)], limits=Limits(memory_bytes=1 << 30))
+    out = run_isolated([grow, _value(2)], limits=ChildLimits(memory_bytes=1 << 30))
     assert isinstance(out[0], Failed) and "memory" in out[0].reason
     assert out[1] == 4
 
@@ -49,10 +49,10 @@ def test_a_lower_limit_set_by_the_caller_stays_and_jobs_still_run():
     import sys
     script = (
         "import resource\n"
-        "from dspec2test.isolate import Limits, run_isolated\n"
+        "from dspec2test.isolate import ChildLimits, run_isolated\n"
         "low = 3 << 30\n"
         "resource.setrlimit(resource.RLIMIT_AS, (low, low))\n"
-        "print(run_isolated([lambda report: resource.getrlimit(resource.RLIMIT_AS)], limits=Limits(memory_bytes=6 << 30)))\n"
+        "print(run_isolated([lambda report: resource.getrlimit(resource.RLIMIT_AS)], limits=ChildLimits(memory_bytes=6 << 30)))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert out.stdout.strip() == f"[({3 << 30}, {3 << 30})]", out.stdout + out.stderr
@@ -68,7 +68,7 @@ def test_a_stopped_or_crashed_job_hands_back_what_it_reported_before():
         report("half")
         os.abort()
 
-    out = run_isolated([slow_then_hang, report_then_crash, _value(4)], parallel=3, limits=Limits(wall_s=3))
+    out = run_isolated([slow_then_hang, report_then_crash, _value(4)], parallel=3, limits=ChildLimits(wall_s=3))
     assert isinstance(out[0], Failed) and "longer than 3 s" in out[0].reason
     assert out[0].partial == ["first", "second"]
     assert isinstance(out[1], Failed) and "crashed" in out[1].reason and out[1].partial == "half"
@@ -84,6 +84,6 @@ def test_a_job_that_keeps_reporting_is_still_stopped_at_the_wall_limit():
             time.sleep(0.05)
 
     start = time.monotonic()
-    out = run_isolated([chatty], limits=Limits(wall_s=2))
+    out = run_isolated([chatty], limits=ChildLimits(wall_s=2))
     assert time.monotonic() - start < 10
     assert isinstance(out[0], Failed) and isinstance(out[0].partial, int) and out[0].partial > 1

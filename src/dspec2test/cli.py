@@ -9,7 +9,7 @@ import argparse
 import importlib
 import os
 import sys
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 from dspec2test import __version__
 from dspec2test.commands import BVA_EXTREME
@@ -33,7 +33,7 @@ COMMANDS: list[tuple[str, str, str]] = [
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # exit code 2 with a one-line reason, as argparse does
+    def error(self, message: str) -> NoReturn:  # exit code 2 with a one-line reason, as argparse does
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 

@@ -29,21 +29,12 @@ from dspec2test import __version__
 from dspec2test.dafny import ast
 from dspec2test.emit.metadata import read_metadata, write_metadata
 from dspec2test.errors import Diagnostic, Severity
-from dspec2test.records import TestCase
+from dspec2test.generation.manifest import member_json, member_of
+from dspec2test.records import MemberResult
 
-FORMAT = 1  # of the entries: a change of their shape makes every old entry a miss
+FORMAT = 2  # of the entries: a change of their shape makes every old entry a miss
 # options that choose members or share out the work, not what a member's tests are
 _NOT_IN_KEY = frozenset({"methods", "unverified", "jobs", "isolate", "cache_dir"})
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A member's generation result as kept: its tests, their cases, its manifest entry, its diagnostics."""
-
-    tests: tuple[str, ...]
-    cases: tuple[TestCase, ...]
-    entry: dict
-    diagnostics: tuple[Diagnostic, ...]
 
 
 @dataclass(frozen=True)
@@ -53,7 +44,7 @@ class Cache:
     def path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
 
-    def load(self, key: str) -> Entry | None:
+    def load(self, key: str) -> MemberResult | None:
         """The entry under `key`; None when there is none or it cannot be read (a miss either way)."""
         try:
             data = json.loads(self.path(key).read_text(encoding="utf-8"))
@@ -61,8 +52,8 @@ class Cache:
         except (OSError, ValueError, TypeError, KeyError, AttributeError):
             return None
 
-    def store(self, key: str, entry: Entry) -> bool:
-        """Keep `entry` under `key` (written whole or not at all); False when it could not be written."""
+    def store(self, key: str, entry: MemberResult) -> bool:
+        """Keep a member's result under `key` (written whole or not at all); False when it could not be written."""
         target = self.path(key)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -76,12 +67,11 @@ class Cache:
             return False
 
 
-def keepable(entry: Entry) -> bool:
+def keepable(member: MemberResult) -> bool:
     """Whether a result is what generation gives every time: not one stopped by a time limit or a crash."""
-    if entry.entry.get("stopped"):
+    if member.stopped:
         return False
-    return not any(str(u.get("construct", "")).startswith(("solver failure", "internal error"))
-                   for u in entry.entry.get("unsupported", ()))
+    return not any(u.construct.startswith(("solver failure", "internal error")) for u in member.unsupported)
 
 
 def member_key(contract: Any, program: ast.Program, options: Any) -> str:
@@ -143,16 +133,16 @@ def _z3_version() -> str:
         return "none"
 
 
-def _data(entry: Entry, key: str) -> dict:
+def _data(entry: MemberResult, key: str) -> dict:
     return {
         "format": FORMAT, "key": key, "tests": list(entry.tests),
-        "cases": [write_metadata(tc) for tc in entry.cases], "entry": entry.entry,
+        "cases": [write_metadata(tc) for tc in entry.cases], "entry": member_json(entry),
         "diagnostics": [{"file": d.file, "line": d.line, "col": d.col, "message": d.message,
                          "severity": d.severity.value, "construct": d.construct} for d in entry.diagnostics],
     }
 
 
-def _entry(data: dict, key: str) -> Entry | None:
+def _entry(data: dict, key: str) -> MemberResult | None:
     if data.get("format") != FORMAT or data.get("key") != key:
         return None
     tests = tuple(data["tests"])
@@ -163,7 +153,7 @@ def _entry(data: dict, key: str) -> Entry | None:
         return None
     diagnostics = tuple(Diagnostic(str(d["file"]), int(d["line"]), int(d["col"]), str(d["message"]),
                                    Severity(d["severity"]), d.get("construct")) for d in data["diagnostics"])
-    return Entry(tests, cases, data["entry"], diagnostics)
+    return dataclasses.replace(member_of(data["entry"]), tests=tests, cases=cases, diagnostics=diagnostics)
 
 
 def hits_line(hits: Sequence[str], members: int) -> str:

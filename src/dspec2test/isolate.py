@@ -36,7 +36,7 @@ class Failed:
 
 
 @dataclass(frozen=True)
-class Limits:
+class ChildLimits:
     wall_s: float = 600.0
     memory_bytes: int = DEFAULT_MEMORY_BYTES
 
@@ -57,7 +57,7 @@ def ignore_done(index: int, result: Any, seconds: float) -> None:
     pass
 
 
-def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: Limits = Limits(),
+def run_isolated(jobs: Sequence[Job[T]], parallel: int = 1, limits: ChildLimits = ChildLimits(),
                  done: Done = ignore_done) -> list[T | Failed]:
     """Results in the order of `jobs`; `done` hears of each as it ends (for a progress display). Falls
     back to running in this process where fork is unavailable."""

@@ -21,7 +21,7 @@ import os
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, cast
 
 from dspec2test.report.gate import FailOn
 from dspec2test.toolchain import DEFAULT_TARGET
@@ -193,7 +193,7 @@ def as_text(o: Option, value: object) -> str:
     if o.kind is Kind.GLOBS:
         return ", ".join(value)  # type: ignore[arg-type]
     if o.kind is Kind.SHARD:
-        k, n = value  # type: ignore[misc]
+        k, n = cast(tuple[int, int], value)
         return f"{k}/{n}"
     return str(value)
 

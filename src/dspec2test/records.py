@@ -1,4 +1,5 @@
-"""Records that flow from stage to stage: Partition -> Scenario -> TestCase -> Verdict.
+"""Records that flow from stage to stage: Scenario -> TestCase -> Verdict, and what generation hands back
+for each member (MemberResult: its partitions and scenarios, with the status of each, and its tests).
 
 Each is frozen; a later stage derives variants with dataclasses.replace. Dafny text (labels, pins,
 literals) is kept as text here because that is what the reports and the emitted tests need.
@@ -9,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
+
+from dspec2test.errors import Diagnostic
 
 
 class ScenarioKind(str, Enum):
@@ -83,17 +86,6 @@ def worst(statuses: Iterable[Status]) -> Status:
 
 
 @dataclass(frozen=True)
-class Partition:
-    """One equivalence class of a member's contract: a conjunction of literals."""
-
-    method: str  # qualified member name, e.g. "M.C.Find"
-    id: int  # 1-based within the member
-    label: str  # the literals joined with " && ", printed as Dafny
-    constraint: str  # the whole constraint solved for (label plus implicit type constraints), as Dafny
-    clause_lines: tuple[int, ...]  # source lines of the requires/ensures clauses it came from
-
-
-@dataclass(frozen=True)
 class Scenario:
     """A partition, possibly with one variable pinned to a boundary (BVA), a property its earlier inputs
     lack (diverse), or previous inputs excluded."""
@@ -154,3 +146,116 @@ class Verdict:
     # the values the broken clause pins the outputs to on these inputs, `r = 94` (emit/expected.py);
     # None where the clause pins no value (`ensures r > x`) or the test did not get that far
     expected_value: str | None = None
+
+
+# ---------------------------------------------------------------- what generation gives per member
+
+
+class ScenarioStatus(str, Enum):
+    """What became of a scenario."""
+
+    SOLVED = "solved"  # the solver found an input: a test (or an earlier test with the same input) carries it
+    UNSAT = "unsat"  # no input has the scenario's constraints
+    UNKNOWN = "unknown"  # the solver gave up, or the calls that make an object are not known to meet the requires
+    BAD_INPUT = "bad-input"  # the solved inputs, as the test would write them, break a requires: no test
+    SLOW_CONTRACT = "slow-contract"  # its test was left out: the contract could not be evaluated in time on it
+
+
+@dataclass(frozen=True)
+class ScenarioResult:
+    """One scenario of a partition and what the solver made of it."""
+
+    id: int  # 1-based within the partition
+    kind: ScenarioKind
+    pin: str | None  # Dafny text of its pin, if any
+    status: ScenarioStatus = ScenarioStatus.SOLVED
+    test: str | None = None  # the test that carries it
+    inputs: dict[str, str] = field(default_factory=dict)  # parameter -> Dafny literal
+    outputs: dict[str, str] = field(default_factory=dict)  # out-parameter -> the model's value
+    unique: bool = False  # outputs proved unique for these inputs (--simplify)
+    same_as: int | None = None  # the earlier scenario whose test has the same inputs and carries this one
+    message: str | None = None  # why no test was written (bad-input, unknown)
+    bounded: str | None = None  # the small shape the solver's bounded fallback fixed to find it (`|s| == 2`)
+
+
+@dataclass(frozen=True)
+class PartitionResult:
+    """One equivalence class of a member's contract (a conjunction of literals) and its scenarios."""
+
+    id: int  # 1-based within the member
+    label: str  # the literals joined with " && ", printed as Dafny
+    constraint: str  # the whole constraint solved for (label plus implicit type constraints), as Dafny
+    clauses: tuple[int, ...]  # source lines of the requires/ensures clauses it came from
+    status: str  # "sat", or "unknown" (the solver could not rule it out)
+    scenarios: tuple[ScenarioResult, ...] = ()
+    branches: tuple[int, ...] = ()  # which branch of each clause (ClauseBranches, in order) it took
+
+
+@dataclass(frozen=True)
+class ClauseBranches:
+    """A clause the member was partitioned on, with its branches (clause coverage reads them)."""
+
+    kind: str  # requires, ensures
+    line: int
+    text: str
+    labels: tuple[str, ...]  # each branch, printed as Dafny
+    vacuous: tuple[bool, ...]  # per branch: a test in it meets the clause only vacuously (`!A` of `A ==> B`)
+
+
+@dataclass(frozen=True)
+class Unsatisfiable:
+    """A combination of clause branches no input meets (named by its literals; the lines it combines)."""
+
+    label: str
+    clauses: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """A construct or a reason that keeps (part of) a member from being tested."""
+
+    construct: str
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class UncheckedClause:
+    """A contract clause no test can check (ghost, or not compilable), with the reason."""
+
+    line: int
+    kind: str  # requires, ensures
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class MemberResult:
+    """What generating one member gave: its partitions with their scenarios, what kept parts of it from
+    being tested, and its tests (the emitted methods and their test cases) with the diagnostics.
+
+    It crosses from a member's child process to the parent, so it holds plain picklable values."""
+
+    name: str  # qualified member name, e.g. "M.C.Find"
+    file: str
+    line: int
+    kind: str  # method, function, lemma, constructor, ...
+    body: bool  # it has a body (a member without one can only be found not implemented)
+    partitions: tuple[PartitionResult, ...] = ()
+    unsupported: tuple[Limitation, ...] = ()
+    unchecked: tuple[UncheckedClause, ...] = ()
+    capped: bool = False  # the partition cap stopped the enumeration
+    instantiation: dict[str, str] | None = None  # a generic member: type parameter -> the type it is tested at
+    blocked: str | None = None  # a reason no test can call it
+    stopped: str | None = None  # why its generation stopped before the end (its tests so far are kept)
+    opaque_recursion: bool = False  # solved with its recursive functions left open (a second try)
+    clauses: tuple[ClauseBranches, ...] | None = None  # None: its clauses were not partitioned
+    unsatisfiable: tuple[Unsatisfiable, ...] = ()  # at most MAX_UNSAT_SHOWN of them
+    unsatisfiable_more: int = 0  # how many more there were
+    tests: tuple[str, ...] = ()  # the emitted {:test} methods
+    cases: tuple[TestCase, ...] = ()  # one per test, in the same order
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def scenarios(self) -> Iterable[ScenarioResult]:
+        return (s for p in self.partitions for s in p.scenarios)

@@ -49,7 +49,7 @@ def test_targets_of_one_program_share_one_build_and_other_programs_have_their_ow
 
 def test_a_guest_of_a_program_that_does_not_build_is_tested_in_its_own_program(tmp_path, monkeypatch):
     from dspec2test.errors import Diagnostic
-    from dspec2test.pipeline import Tested
+    from dspec2test.pipeline import TestedProgram
     from dspec2test.records import Status, Verdict
     from dspec2test.run import RunResult
 
@@ -64,7 +64,7 @@ def test_a_guest_of_a_program_that_does_not_build_is_tested_in_its_own_program(t
         vs = tuple(Verdict(f"T_{m}", m, 1, 1, status, file=str(tmp_path / ("main.dfy" if m == "M" else "lib.dfy")))
                    for m in generate_options.methods)
         error = (Diagnostic("main.dfy", 1, 1, "module X does not exist"),) if name == "main.dfy" else ()
-        return Tested(RunResult(path, vs, build_errors=error, program_broken=bool(error)), ())
+        return TestedProgram(RunResult(path, vs, build_errors=error, program_broken=bool(error)), ())
 
     monkeypatch.setattr(real, "run_program", fake)
     options = PipelineOptions(tmp_path, GenerateOptions(), timeout=30, target="py")

@@ -11,7 +11,7 @@ import pytest
 
 from dspec2test.bench import engine
 from dspec2test.bench.classify import Classified, Classifier, Verification, cache_key, read_recorded
-from dspec2test.bench.corpus import CorpusError, Label, Program, load_corpus, read_labels
+from dspec2test.bench.corpus import CorpusError, Label, CorpusProgram, load_corpus, read_labels
 from dspec2test.bench.dtest import annotate, method_entries
 from dspec2test.bench.engine import (
     BenchConfig, BenchRun, MutantClass, MutantStatus, StrategyRun, kill_time_limit, run_bench,
@@ -252,7 +252,7 @@ def test_generation_workers_give_the_tests_of_a_direct_run_and_report_a_bad_prog
     [program] = corpus.programs
     broken = tmp_path / "broken.dfy"
     broken.write_text("method M( {\n")
-    bad = Program("broken", broken, broken.read_text())
+    bad = CorpusProgram("broken", broken, broken.read_text())
     with GenerationPool(2) as pool:
         first = prepare(Strategy.SPEC_BVA, program, tmp_path, None, 120.0, pool)
         again = prepare(Strategy.SPEC_BVA, program, tmp_path, None, 120.0, pool)  # the same, warm worker
@@ -365,7 +365,7 @@ def test_failures_on_the_original_in_members_that_assume_are_listed_apart_and_ev
     run = StrategyRun(Strategy.SPEC_BVA, prepared={"p": Prepared("p", "tests", 3, None, 0.0, suite=suite)})
     got = VersionRun((Outcome("T_bar", Status.FAILED, "ensures"), Outcome("T_foo", Status.CRASHED, "boom"),
                       Outcome("T_foo2", Status.PASSED)))
-    engine._sort_out_failures(run, "p", Program("p", Path("p.dfy"), text), got)
+    engine._sort_out_failures(run, "p", CorpusProgram("p", Path("p.dfy"), text), got)
     assert run.assumed == {"p": ["T_bar: failed ensures"]}
     assert run.false_alarms == {"p": ["T_foo: crashed boom"]}
     assert [t.name for t in run.prepared["p"].suite.tests] == ["T_foo2"] and "p" not in run.unsupported

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from dspec2test.gencache import Cache, Entry, hits_line, program_fingerprint
+from dspec2test.gencache import Cache, hits_line, keepable, program_fingerprint
+from dspec2test.records import Limitation, MemberResult
 from dspec2test.dafny.parser import parse_file
 from dspec2test.generate import GenerateOptions, generate
 
@@ -88,19 +89,22 @@ def test_an_entry_that_cannot_be_read_is_a_miss_and_is_written_anew(tmp_path, da
     assert set(gen(tmp_path).cached) == {"Double", "Abs"}
 
 
+def member(**fields) -> MemberResult:
+    return MemberResult("M", "m.dfy", 1, "method", True, **fields)
+
+
 def test_a_cache_that_cannot_be_written_leaves_the_run_as_it_was(tmp_path):
     (tmp_path / "cache").write_text("a file where the folder should be")
     result = gen(tmp_path)
     assert result.cases and result.cached == ()
-    assert not Cache(tmp_path / "cache").store("ab" * 32, Entry((), (), {}, ()))
+    assert not Cache(tmp_path / "cache").store("ab" * 32, member())
 
 
 def test_a_stopped_member_is_not_kept(tmp_path):
     cache = Cache(tmp_path / "cache")
-    from dspec2test.gencache import keepable
-    assert not keepable(Entry((), (), {"stopped": "took longer than 1 s"}, ()))
-    assert not keepable(Entry((), (), {"unsupported": [{"construct": "solver failure (signal 9)"}]}, ()))
-    assert keepable(Entry((), (), {"unsupported": [{"construct": "multiset display"}]}, ()))
+    assert not keepable(member(stopped="took longer than 1 s"))
+    assert not keepable(member(unsupported=(Limitation("solver failure (signal 9)", 3, "generation failed"),)))
+    assert keepable(member(unsupported=(Limitation("multiset display", 3, "unsupported: multiset display"),)))
     assert cache.load("0" * 64) is None
 
 

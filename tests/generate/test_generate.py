@@ -194,7 +194,8 @@ def test_no_boundary_scenarios_where_the_base_scenario_found_no_input(tmp_path):
 
 
 def test_a_member_whose_queries_keep_hitting_the_time_limit_gets_base_scenarios_only():
-    from dspec2test.generate import MAX_TIMEOUTS, GenerateOptions, default_solver_factory, generate
+    from dspec2test.generate import GenerateOptions, default_solver_factory, generate
+    from dspec2test.generation.member import MAX_TIMEOUTS
 
     options = GenerateOptions(bva=100, isolate=False)
     real = default_solver_factory(options)
@@ -305,7 +306,7 @@ def test_a_member_whose_test_names_clash_with_an_earlier_ones_is_refused_not_mer
     first, second = g._without_name_clashes([gen, gen], [result, result])
     assert first == result
     assert second.cases == () and second.tests == ()
-    assert [u["construct"] for u in second.entry["unsupported"]] == ["test name clash"]
+    assert [u.construct for u in second.unsupported] == ["test name clash"] and second.partitions == ()
 
 
 def test_an_input_that_breaks_the_requires_is_reported_and_never_written(tmp_path):

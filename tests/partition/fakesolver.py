@@ -7,7 +7,6 @@ encoder; it follows the same interface (check / solve / optimize / outputs_uniqu
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, field
 
 import z3
@@ -15,6 +14,7 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
+from dspec2test.oracle import SolveResult
 
 
 OPT_DECL = ast.Datatype("Opt", (ast.Ctor("None", ()), ast.Ctor("Some", (ast.Formal("value", ast.NamedType("int")),))))
@@ -24,10 +24,6 @@ _opt.declare("Some", ("value", z3.IntSort()))
 OPT = _opt.create()
 
 
-class SolveResult(enum.Enum):
-    SAT = "sat"
-    UNSAT = "unsat"
-    UNKNOWN = "unknown"
 
 
 @dataclass

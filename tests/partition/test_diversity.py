@@ -9,10 +9,11 @@ from golden_util import check_golden
 from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import select
+from dspec2test.oracle import SolveResult
 from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.model.types import TypeIndex
-from dspec2test.records import ScenarioKind
+from dspec2test.records import ScenarioKind, ScenarioResult
 from dspec2test.solve.literal import Data
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -291,7 +292,7 @@ class StubSolver:
     def check(self, constraints, budget=0):
         text = print_expr(constraints[-1])
         self.checked.append(text)
-        return "UNSAT" if text in self.unsat else "SAT"
+        return SolveResult.UNSAT if text in self.unsat else SolveResult.SAT
 
 
 def states_of(text: str, count: int, solved: bool = True):
@@ -299,7 +300,7 @@ def states_of(text: str, count: int, solved: bool = True):
     out = []
     for k in range(1, count + 1):
         p = PartitionSpec(k, part.literals, part.label, ())
-        out.append(PartitionState(p, {"scenarios": [{}]}, [M({}) if solved else None]))
+        out.append(PartitionState(p, [ScenarioResult(1, ScenarioKind.BASE, None)], [M({}) if solved else None]))
     return c, out, types
 
 
@@ -308,7 +309,7 @@ def run_schedule(c, states, types, solver, **budget):
 
     def solve(state, sc, constraints):
         assert sc.kind is ScenarioKind.DIVERSE and sc.pin == print_expr(constraints[-1])
-        state.entry["scenarios"].append({"id": sc.id, "pin": sc.pin})
+        state.scenarios.append(ScenarioResult(sc.id, sc.kind, sc.pin))
         solved.append((state.part.id, sc.id, sc.pin))
         return M({})
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from dspec2test import cli, generate
+from dspec2test.generation import member
 from dspec2test.generate import GenerateOptions
 from dspec2test.pipeline import run_program
 from dspec2test.records import MEMBER, Status, Verdict
@@ -54,14 +55,14 @@ def test_members_whose_names_once_collided_both_get_tests_with_their_own_verdict
 @pytest.mark.dafny
 def test_a_member_whose_generation_raises_is_not_tested_and_trips_fail_on_errors(tmp_path, monkeypatch):
     program = copy(tmp_path, "two.dfy")
-    real = generate.partition
+    real = member.partition
 
     def broken(contract, *args, **kwargs):
         if contract.name == "Dec":
             raise RuntimeError("injected failure")
         return real(contract, *args, **kwargs)
 
-    monkeypatch.setattr(generate, "partition", broken)  # the member's child process is forked: it inherits this
+    monkeypatch.setattr(member, "partition", broken)  # the member's child process is forked: it inherits this
     out, err = io.StringIO(), io.StringIO()
     code = cli.main(["run", str(program), "--target", "py", "--fail-on", "errors"], out, err)
     assert code == 1, out.getvalue() + err.getvalue()

@@ -7,6 +7,7 @@ from dspec2test.solve import SolveResult, Solver
 from dspec2test.solve import solver as S
 from dspec2test.solve.bounded import Dim, shapes
 from tests.solve.build import T, card, chain, i, idx, n, op, program
+from dspec2test.solve.context import Query
 
 EMPTY = program()
 INT = T("int")
@@ -60,14 +61,14 @@ def test_the_fallback_answers_only_a_give_up_and_stays_within_its_budget(monkeyp
 
 
 def test_fallback_queries_stopped_by_the_clock_leave_the_members_limit_alone(monkeypatch):
-    real = S._Query.check
+    real = Query.check
 
     def timed_out(self, *a):  # every query as if the clock had stopped it (a busy machine)
         r = real(self, *a)
         self.timed_out = True
         return r
 
-    monkeypatch.setattr(S._Query, "check", timed_out)
+    monkeypatch.setattr(Query, "check", timed_out)
     s = Solver(EMPTY, [("s", T("seq", INT), False)], timeout_s=30)
     assert s._bounded([op("==", card(n("s")), i(2))], ()) is not None
     assert s.timeouts == 0 and s.timeout_ms == 30_000

@@ -6,6 +6,9 @@ from dspec2test.dafny import ast as A
 from dspec2test.errors import Unsupported
 from dspec2test.solve import SolveResult, Solver, Unbounded
 from tests.solve.build import T, at, card, chain, i, idx, n, op, program
+from dspec2test.solve.context import Query
+from dspec2test.solve.core import SHORT_TIMEOUT_MS, TIMEOUTS_BEFORE_SHORT
+from dspec2test.solve.optimise import is_linear
 
 EMPTY = program()
 INT = T("int")
@@ -53,24 +56,22 @@ def test_optimize_literal_bounds():
 def test_linear_check_accepts_subtraction():
     # Z3 4.8.12's is-qflira probe alone rejects `i - j`; the optimiser's fast path must still take it
     import z3
-    from dspec2test.solve.solver import _linear
     i_, j_ = z3.Ints("i j")
-    assert _linear([i_ - j_ >= 0, i_ <= 3 * j_])
-    assert not _linear([i_ * j_ >= 0])
-    assert not _linear([z3.Length(z3.Const("s", z3.SeqSort(z3.IntSort()))) > i_])
+    assert is_linear([i_ - j_ >= 0, i_ <= 3 * j_])
+    assert not is_linear([i_ * j_ >= 0])
+    assert not is_linear([z3.Length(z3.Const("s", z3.SeqSort(z3.IntSort()))) > i_])
 
 
 def test_optimum_of_the_linear_part_attained_by_the_first_model_needs_no_search(monkeypatch):
     # x < |s| with |s| <= 3 (the length limit does not apply to optimisation, so use a contract bound):
     # the linear part's optimum x - |s| == -1 is attained by any model with x == |s| - 1, so when the
     # first model has it, no gallop or bisection query runs
-    from dspec2test.solve import solver as S
     s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
     c = [chain(0, "<=", n("x"), "<", card(n("s"))), op("<=", card(n("s")), i(3)),
          op("==", n("x"), op("-", card(n("s")), i(1)))]
     checks = []
-    real = S._Query.check
-    monkeypatch.setattr(S._Query, "check", lambda self, *a: checks.append(1) or real(self, *a))
+    real = Query.check
+    monkeypatch.setattr(Query, "check", lambda self, *a: checks.append(1) or real(self, *a))
     assert s.optimize(op("-", n("x"), card(n("s"))), c, maximize=True) == -1
     assert len(checks) == 2  # the first model and the linear optimum; no gallop, no bisection
     assert s.optimize(n("x"), c, maximize=True) == 2  # not attained at first: searched, same answer
@@ -151,30 +152,28 @@ def test_optimisation_never_probes_beyond_the_linear_parts_bound(monkeypatch):
     # x < |s| <= 10 bounds x by 9 in the linear part; s[0] == x keeps the facts non-linear. A probe past
     # 9 is unsat without asking, and Z3's sequence solver, asked, may give up and be read as unbounded.
     import re
-    from dspec2test.solve import solver as S
     s = Solver(EMPTY, [("s", T("seq", INT), False), ("x", INT, False)])
     c = [chain(0, "<=", n("x"), "<", card(n("s"))), op("<=", card(n("s")), i(10)),
          op("==", idx(n("s"), i(0)), n("x"))]
     added = []
-    real = S._Query.add
-    monkeypatch.setattr(S._Query, "add", lambda self, *fs: added.extend(f.sexpr() for f in fs) or real(self, *fs))
+    real = Query.add
+    monkeypatch.setattr(Query, "add", lambda self, *fs: added.extend(f.sexpr() for f in fs) or real(self, *fs))
     assert s.optimize(n("x"), c, maximize=True) == 9
     assert max(int(k) for f in added for k in re.findall(r"\b\d+\b", f)) <= 10
 
 
 def test_after_three_timeouts_a_members_later_queries_get_a_short_limit(monkeypatch):
-    from dspec2test.solve import solver as S
-    real = S._Query.check
+    real = Query.check
 
     def timed_out(self, *a):  # every query as if the clock had stopped it
         r = real(self, *a)
         self.timed_out = True
         return r
 
-    monkeypatch.setattr(S._Query, "check", timed_out)
+    monkeypatch.setattr(Query, "check", timed_out)
     s = Solver(EMPTY, [("x", INT, False)], timeout_s=30)
-    for _ in range(S.TIMEOUTS_BEFORE_SHORT - 1):
+    for _ in range(TIMEOUTS_BEFORE_SHORT - 1):
         s.check([op(">", n("x"), i(0))])
     assert s.timeout_ms == 30_000
     s.check([op(">", n("x"), i(0))])
-    assert s.timeouts == S.TIMEOUTS_BEFORE_SHORT and s.timeout_ms == S.SHORT_TIMEOUT_MS
+    assert s.timeouts == TIMEOUTS_BEFORE_SHORT and s.timeout_ms == SHORT_TIMEOUT_MS

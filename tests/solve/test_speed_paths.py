@@ -6,6 +6,9 @@ import z3
 from dspec2test.solve import Solver
 from dspec2test.solve import solver as S
 from tests.solve.build import T, card, chain, forall, i, idx, n, op, program
+from dspec2test.oracle import Unbounded
+from dspec2test.solve.context import Query
+from dspec2test.solve.optimise import FAR_PROBE_RLIMIT, PROBE_RLIMIT
 
 EMPTY = program()
 INT = T("int")
@@ -107,10 +110,10 @@ def test_the_far_probe_for_unboundedness_gets_a_small_budget(monkeypatch):
     s = Solver(program(sum_to), [("n", INT, False), ("r", INT, True)])
     cons = [op(">=", n("n"), i(0)), op("==", n("r"), call("SumTo", n("n")))]
     budgets = []
-    real = S._Query.set_budget
-    monkeypatch.setattr(S._Query, "set_budget", lambda self, units: budgets.append(units) or real(self, units))
-    assert isinstance(s.optimize(n("n"), cons, True), S.Unbounded)
-    assert S.FAR_PROBE_RLIMIT in budgets and S.FAR_PROBE_RLIMIT < S.PROBE_RLIMIT
+    real = Query.set_budget
+    monkeypatch.setattr(Query, "set_budget", lambda self, units: budgets.append(units) or real(self, units))
+    assert isinstance(s.optimize(n("n"), cons, True), Unbounded)
+    assert FAR_PROBE_RLIMIT in budgets and FAR_PROBE_RLIMIT < PROBE_RLIMIT
     assert s.optimize(n("n"), cons, False) == 0  # the least edge is still searched in full
 
 
@@ -130,8 +133,8 @@ def test_an_edge_at_the_linear_bound_is_confirmed_by_one_fresh_query(monkeypatch
 
 def _proofs(s, monkeypatch) -> list:
     asked = []
-    real = S._Query.check
-    monkeypatch.setattr(S._Query, "check", lambda self, *a: asked.append(1) or real(self, *a))
+    real = Query.check
+    monkeypatch.setattr(Query, "check", lambda self, *a: asked.append(1) or real(self, *a))
     return asked
 
 

@@ -12,7 +12,7 @@ whose type is not known here is matched by its name among the program's compiled
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import AbstractSet, Callable, Iterable
 
 from dspec2test.action.diff import ChangeKind, FileChange
 from dspec2test.action.members import MemberInfo
@@ -43,7 +43,7 @@ def touched_members(change: FileChange, members: Iterable[MemberInfo]) -> list[t
 
 
 @dataclass(frozen=True)
-class Scope:
+class Reach:
     """What a change reaches: the members to test, and the lemmas whose changed proofs Dafny checks."""
 
     affected: list[Affected]
@@ -64,7 +64,7 @@ def change_scope(
     members_of: Callable[[str], list[MemberInfo]],
     other_files: Callable[[], Iterable[str]] = lambda: (),
     mentions: Callable[[str, set[str]], bool] = lambda _path, _names: True,
-) -> Scope:
+) -> Reach:
     """members_of(path) reads a file's members at head; other_files() lists the unchanged files that
     may use a changed member (read only when some member changed); mentions(path, names) says whether
     a file's text contains one of the names at all, so that a file that cannot use them is not parsed."""
@@ -110,10 +110,10 @@ def change_scope(
                 result.append(Affected(m, reasons[m.id]))
             elif m.proved:
                 proved.append(m)
-    return Scope(sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name)), proved)
+    return Reach(sorted(result, key=lambda a: (a.member.file, a.member.line, a.member.name)), proved)
 
 
-def _mentionable(via: dict[str, str | None], abstract: set[str] = frozenset()) -> set[str]:
+def _mentionable(via: dict[str, str | None], abstract: AbstractSet[str] = frozenset()) -> set[str]:
     """The words a file must contain to use one of these members: its name, or (for what a module
     refining an abstract one inherits) the name of its module. Not the module name of every member: a
     library's module is imported by most files of a project, and reading them all made a one-line change

@@ -117,7 +117,8 @@ class _Reader:
     """Reads members of files under root once each, collecting parse diagnostics."""
 
     def __init__(self, root: Path, diagnostics: list[Diagnostic], read: MemberReader):
-        self.root, self.diagnostics, self.cache, self.read = root, diagnostics, {}, read
+        self.root, self.diagnostics, self.read = root, diagnostics, read
+        self.cache: dict[str, list[MemberInfo]] = {}
         self.texts: dict[str, str | None] = {}
 
     def __call__(self, path: str) -> list[MemberInfo]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 import yaml
 
@@ -79,7 +79,7 @@ def settings_of(values: Mapping[str, object], paths: tuple[str, ...] = ("**/*.df
         typed["fail_on"] = FailOn(typed["fail_on"])
     if "reporter" in typed:
         typed["reporter"] = Reporter(typed["reporter"])
-    known = {k: v for k, v in typed.items() if k in Settings.__dataclass_fields__}
+    known: dict[str, Any] = {k: v for k, v in typed.items() if k in Settings.__dataclass_fields__}
     return Settings(paths=paths or ("**/*.dfy",), shard=shard, **known)
 
 

@@ -107,8 +107,11 @@ def _event(data: dict, name: str) -> Event:
 def _pull_request(data: dict) -> PullRequest:
     pr = data["pull_request"]
     head, base = pr["head"], pr["base"]
+    number = pr.get("number") or data.get("number")
+    if number is None:
+        raise KeyError("number")
     return PullRequest(
-        number=int(pr.get("number") or data.get("number")),
+        number=int(number),
         head_sha=str(head["sha"]),
         base_sha=str(base["sha"]),
         head_repo=str(((head.get("repo") or {}).get("full_name")) or ""),

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from dspec2test.dafny import ast
-from dspec2test.dafny.parser import iter_members, parse_program
+from dspec2test.dafny.parser import parse_program
 from dspec2test.errors import Diagnostic, DspecError
 from dspec2test.model.program import Sources, load_program
 from dspec2test.model.refine import flatten, stamped
@@ -98,15 +98,15 @@ def const_info(file: str, name: str, const: ast.Const) -> MemberInfo:
                       contract_names=frozenset(), body_names=frozenset(names_in(const.value)))
 
 
-def iter_consts(decls: tuple[object, ...], prefix: str = "") -> Iterator[tuple[str, ast.Const]]:
+def iter_consts(decls: tuple[ast.Decl, ...], prefix: str = "") -> Iterator[tuple[str, ast.Const]]:
     """Constants anywhere in the program (modules, classes, datatypes, newtypes), qualified like members."""
     for decl in decls:
         if isinstance(decl, ast.Const):
             yield prefix + decl.name, decl
         elif isinstance(decl, ast.Module):
             yield from iter_consts(decl.decls, f"{prefix}{decl.name}.")
-        elif isinstance(getattr(decl, "members", None), tuple):
-            yield from iter_consts(decl.members, f"{prefix}{getattr(decl, 'name', '')}.")
+        elif isinstance(decl, (ast.ClassDecl, ast.Datatype, ast.TypeSynonym, ast.Newtype)):  # those with members
+            yield from iter_consts(decl.members, f"{prefix}{decl.name}.")
 
 
 def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnostic]]:

@@ -16,7 +16,7 @@ from dspec2test.action.pipeline import PipelineOptions, reproduce_command
 from dspec2test.report.checks import publish_check_run
 from dspec2test.report.findings import Finding
 from dspec2test.report.gate import Decision
-from dspec2test.report.github import GitHub, Outcome, Publisher
+from dspec2test.report.github import GitHub, PublishOutcome, Publisher
 from dspec2test.report.review import comment_body, plan_review
 from dspec2test.report.weak_review import add_weak
 from dspec2test.strength.records import WeakFinding
@@ -80,7 +80,7 @@ def _check_run(github: GitHub, inputs: ActionInputs, head: str, decision: Decisi
 
 def _review(inputs: ActionInputs, pub: Publisher, head_sha: str, findings: list[Finding], members: list[dict],
             options: PipelineOptions, weak: Sequence[WeakFinding] = (),
-            measured: frozenset[tuple[str, str]] = frozenset()) -> Outcome:
+            measured: frozenset[tuple[str, str]] = frozenset()) -> PublishOutcome:
     try:
         patches = pub.files()
         existing = pub.my_comments()
@@ -102,4 +102,4 @@ def _review(inputs: ActionInputs, pub: Publisher, head_sha: str, findings: list[
         return pub.apply(plan, head_sha)
     except Exception as exc:  # noqa: BLE001 - reporting must never crash the run; it degrades instead
         message = str(exc).replace(inputs.github_token, "***") if inputs.github_token else str(exc)
-        return Outcome(errors=[f"{type(exc).__name__}: {message}"[:300]])
+        return PublishOutcome(errors=[f"{type(exc).__name__}: {message}"[:300]])

@@ -14,7 +14,7 @@ from dspec2test.action.pipeline import PipelineOptions, PipelineResult, Target
 from dspec2test.errors import Diagnostic
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.pipeline import run_program
-from dspec2test.records import TestCase
+from dspec2test.records import TestCase, Verdict
 from dspec2test.report.coverage import member_coverage
 from dspec2test.report.terminal import render
 from dspec2test.run import RunOptions
@@ -23,9 +23,14 @@ from dspec2test.strength.records import Measured, MemberStrength
 
 
 def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> PipelineResult:
-    verdicts, diagnostics, reports, cached, looked_up = [], [], [], [], 0
+    verdicts: list[Verdict] = []
+    diagnostics: list[Diagnostic] = []
+    reports: list[str] = []
+    cached: list[str] = []
+    looked_up = 0
     generation_s = execution_s = 0.0
-    coverage, strength = [], []
+    coverage: list[dict] = []
+    strength: list[MemberStrength] = []
     run_options = RunOptions(target=options.target, timeout_s=options.timeout)
     broken: set[str] = set()  # programs Dafny could not build: their guests are tried in their own
     queue = programs_of(targets, options.root)

@@ -23,7 +23,7 @@ from dspec2test.action.publish import Reported, report
 from dspec2test.action.trust import Refusal, verify_subject
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, Verdict
-from dspec2test.report import annotations, sarif, summary
+from dspec2test.report import annotations as annotate, sarif, summary
 from dspec2test.report.findings import Finding, Totals, group
 from dspec2test.report import coverage as coverage_report, strength as strength_report
 from dspec2test.report.strength import weak_annotations
@@ -109,7 +109,7 @@ def run_action(ctx: Context, pipeline: Pipeline) -> int:
 
     findings, _ = group(tested.verdicts)
     decision = decide(settings.gate, tested.verdicts, tested.changed_errors, weak=sum(r.weak for r in tested.strength))
-    link = summary.blob_link(env.get("GITHUB_SERVER_URL", ""), repository, subject.head or env.get("GITHUB_SHA", ""))
+    link = summary.blob_link(env.get("GITHUB_SERVER_URL", ""), repository, subject.head or env.get("GITHUB_SHA") or "")
     written = _write_files(workspace, inputs, settings, tested)
     if refusal:
         ctx.err.write(f"dspec2test: nothing posted: {refusal.reason}\n")
@@ -138,11 +138,11 @@ def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: Act
             repository: str, tested: Tested, findings: list[Finding], decision: Decision,
             options: PipelineOptions, link: summary.Link | None = None) -> Reported:
     """Post to GitHub as the reporter asks."""
-    everything = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
-    reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA", ""),
+    everything = annotate.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
+    reported = report(github, settings, inputs, subject, repository, subject.head or ctx.env.get("GITHUB_SHA") or "",
                       findings, tested.members, options, decision,
                       summary.totals_line(Totals.of(tested.verdicts)).replace("**", ""), _summary(tested, decision, link=link),
-                      annotations.check_run_annotations(everything + weak_annotations(tested.strength)),
+                      annotate.check_run_annotations(everything + weak_annotations(tested.strength)),
                       run_url=_run_url(ctx.env), weak=[f for r in tested.strength for f in r.findings],
                       measured=frozenset((r.file, r.member) for r in tested.strength if r.status is Measured.MEASURED))
     for line in reported.log:
@@ -153,13 +153,13 @@ def _report(ctx: Context, github: GitHub | None, settings: Settings, inputs: Act
 def _annotate(ctx: Context, reported: Reported, tested: Tested, findings: list[Finding]) -> None:
     """The workflow-command annotations the step's log must carry, within GitHub's budget."""
     if reported.annotate:
-        shown = annotations.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
+        shown = annotate.collect(findings, tested.diagnostics, tested.touched, _ranges(tested))
         shown += weak_annotations(tested.strength)
     elif reported.check_url:
         shown = []  # the check run carries every finding and diagnostic
     else:  # the findings are on the pull request; the diagnostics go to the log
-        shown = annotations.collect([], tested.diagnostics, tested.touched)
-    for line in annotations.workflow_commands(shown):
+        shown = annotate.collect([], tested.diagnostics, tested.touched)
+    for line in annotate.workflow_commands(shown):
         ctx.out.write(line + "\n")
 
 
@@ -241,8 +241,10 @@ def _changes(ctx: Context, git: Git, event: Event, head: str | None, publisher: 
 
 def _pull_request_changes(ctx: Context, git: Git, event: Event, publisher: Publisher | None) -> list[FileChange]:
     """The pull request's diff from git; from GitHub's files API when the clone is too shallow."""
+    pr = event.pr
+    assert pr is not None  # asked for pull requests only
     try:
-        return git.diff(event.pr.base_sha, event.pr.head_sha)
+        return git.diff(pr.base_sha, pr.head_sha)
     except GitError as exc:
         if publisher is None:
             raise

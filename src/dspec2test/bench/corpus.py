@@ -24,14 +24,14 @@ class Label(str, Enum):
 
 
 @dataclass(frozen=True)
-class Program:
+class CorpusProgram:
     name: str  # file stem
     path: Path
     text: str
 
 
 @dataclass(frozen=True)
-class Mutant:
+class MutantFile:
     program: str  # name of its program
     name: str  # file stem
     path: Path
@@ -42,10 +42,10 @@ class Mutant:
 @dataclass(frozen=True)
 class Corpus:
     root: Path
-    programs: tuple[Program, ...]
-    mutants: tuple[Mutant, ...]
+    programs: tuple[CorpusProgram, ...]
+    mutants: tuple[MutantFile, ...]
 
-    def mutants_of(self, program: str) -> tuple[Mutant, ...]:
+    def mutants_of(self, program: str) -> tuple[MutantFile, ...]:
         return tuple(m for m in self.mutants if m.program == program)
 
 
@@ -80,21 +80,21 @@ def load_corpus(root: Path, programs_glob: str | None = None, extra_labels: dict
     if not programs_dir.is_dir():
         raise CorpusError(f"{root}: no programs/ folder (expected CORPUS/programs/*.dfy)")
     programs = tuple(
-        Program(p.stem, p, p.read_text(errors="replace"))
+        CorpusProgram(p.stem, p, p.read_text(errors="replace"))
         for p in sorted(programs_dir.glob("*.dfy"))
         if programs_glob is None or fnmatch.fnmatch(p.stem, programs_glob) or fnmatch.fnmatch(p.name, programs_glob)
     )
     names = {p.name for p in programs}
     every_name = {p.stem for p in programs_dir.glob("*.dfy")}  # owners are found among all programs
     labels = _labels(root)
-    mutants: list[Mutant] = []
+    mutants: list[MutantFile] = []
     seen: set[str] = set()
     for program in programs:
         for path in sorted((root / "mutants" / program.name).glob("*.dfy")):
             text = path.read_text(errors="replace")
             label = (labels.get(path.name) or labels.get(text_hash(text))
                      or (extra_labels or {}).get(f"{program.name}/{path.stem}"))
-            mutants.append(Mutant(program.name, path.stem, path, text, label))
+            mutants.append(MutantFile(program.name, path.stem, path, text, label))
             seen.add(path.name)
             seen.add(text_hash(text))
     for label in Label:
@@ -104,7 +104,7 @@ def load_corpus(root: Path, programs_glob: str | None = None, extra_labels: dict
                 continue
             owner = _owner(path.stem, every_name)
             if owner in names:
-                mutants.append(Mutant(owner, path.stem, path, text, label))
+                mutants.append(MutantFile(owner, path.stem, path, text, label))
                 seen.add(path.name)
     mutants.sort(key=lambda m: (m.program, m.name))
     return Corpus(root, programs, tuple(mutants))

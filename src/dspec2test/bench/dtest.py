@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from dspec2test.run.diagnostics import error_lines
 from dspec2test.run.process import run_limited
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.parser import iter_members, parse_program
@@ -48,7 +49,8 @@ def generate_block(name: str, text: str, workdir: Path, tools: Toolchain, timeou
     names = list(dict.fromkeys(n for _, n in entries if n != "Main"))
     if not names:
         return BlockTests("", 0, "no compiled method to mark {:testEntry}", time.monotonic() - start)
-    tests, error = _generate(name, annotate(text, set(names)), workdir, tools, timeout_s)
+    tests, first_error = _generate(name, annotate(text, set(names)), workdir, tools, timeout_s)
+    error: str | None = first_error
     refused: list[str] = []
     if tests is None and len(names) > 1:
         parts: list[str] = []
@@ -78,7 +80,7 @@ def _generate(stem: str, annotated: str, workdir: Path, tools: Toolchain, timeou
     lines = got.stdout.splitlines()
     first = next((i for i, line in enumerate(lines) if line.startswith("module ")), None)
     if got.returncode != 0 or first is None:
-        errors = [line.strip() for line in (got.stdout + got.stderr).splitlines() if "Error" in line]
+        errors = error_lines(got.stdout + got.stderr, ("Error",))
         return None, (errors[-1] if errors else f"exit {got.returncode}")
     # Dafny's printed tests include the annotated copy; they are appended to each version instead.
     return "\n".join(line for line in lines[first:] if not line.startswith("include ")) + "\n", ""

@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
 from dspec2test.bench.classify import Classified, Classifier, Verification, read_recorded
-from dspec2test.bench.corpus import Corpus, Label, Mutant, Program
+from dspec2test.bench.corpus import Corpus, Label, MutantFile, CorpusProgram
 from dspec2test.bench.genworker import GenerationPool
 from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_text
 from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
+from dspec2test.run.diagnostics import error_lines
 from dspec2test.run.executors import Limits
 from dspec2test.run.verify import source_facts_of_text
 from dspec2test.run.versions import Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
@@ -98,13 +99,13 @@ class BenchRun:
     recorded: int = 0  # verdicts taken from the corpus's verify-status.tsv rather than from dafny verify
 
 
-def mutant_key(m: Mutant) -> str:
+def mutant_key(m: MutantFile) -> str:
     return f"{m.program}/{m.name}"
 
 
 # (strategy, program, workdir, tools, generate timeout, worker pool) -> Prepared; tests pass fixed tests
 # files here.
-PrepareFn = Callable[[Strategy, Program, Path, Toolchain, float, GenerationPool], Prepared]
+PrepareFn = Callable[[Strategy, CorpusProgram, Path, Toolchain, float, GenerationPool], Prepared]
 
 
 def run_bench(corpus: Corpus, config: BenchConfig, tools: Toolchain, progress: Callable[[str], None],
@@ -159,7 +160,7 @@ def _classify(corpus: Corpus, config: BenchConfig, tools: Toolchain,
     return out, len(items) - len(todo)
 
 
-def _class(m: Mutant, got: Classified) -> MutantClass:
+def _class(m: MutantFile, got: Classified) -> MutantClass:
     if m.label is Label.INCOMPETENT or got.verification is Verification.INCOMPETENT:
         return MutantClass.INCOMPETENT
     return MutantClass.BUG if got.verification is Verification.FAILS else MutantClass.ALIVE
@@ -184,15 +185,15 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     # the other jobs sat idle while it ran
     order = sorted(programs, key=lambda n: -len(programs[n].text))
     with GenerationPool(config.jobs) as pool:
-        got = dict(zip(order, _parallel(gen, order, config.jobs)))
-    out.prepared = {name: got[name] for name in programs}
+        generated = dict(zip(order, _parallel(gen, order, config.jobs)))
+    out.prepared = {name: generated[name] for name in programs}
     out.wall["generate"] = time.monotonic() - t0
 
     # safety: every test passes on the original
     t0 = time.monotonic()
-    for name, got in out.prepared.items():
-        if got.reason:
-            out.unsupported[name] = got.reason
+    for name, prepared in out.prepared.items():
+        if prepared.reason:
+            out.unsupported[name] = prepared.reason
     candidates = [n for n in programs if n not in out.unsupported]
     counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
 
@@ -203,21 +204,21 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
         return got
 
     kill_limit: dict[str, float] = {}
-    for name, got in zip(candidates, _parallel(safe, candidates, config.jobs)):
-        kill_limit[name] = kill_time_limit(config, got.slowest_test_cpu_s)
-        out.stubs[name] = got.stubbed
-        if got.build_error:
-            out.unsupported[name] = "tests do not build with the original: " + _first_line(got.build_error)
-        elif not got.outcomes:
+    for name, original in zip(candidates, _parallel(safe, candidates, config.jobs)):
+        kill_limit[name] = kill_time_limit(config, original.slowest_test_cpu_s)
+        out.stubs[name] = original.stubbed
+        if original.build_error:
+            out.unsupported[name] = "tests do not build with the original: " + _first_line(original.build_error)
+        elif not original.outcomes:
             out.unsupported[name] = "no test ran on the original"
         else:
-            _sort_out_failures(out, name, programs[name], got)
+            _sort_out_failures(out, name, programs[name], original)
     out.wall["safety"] = time.monotonic() - t0
 
     # kill check
     t0 = time.monotonic()
     wanted = {MutantClass.BUG} | ({MutantClass.ALIVE} if config.run_alive and strategy.ours else set())
-    per_program: dict[str, list[Mutant]] = {}
+    per_program: dict[str, list[MutantFile]] = {}
     for m in corpus.mutants:
         key = mutant_key(m)
         if classes[key] is not MutantClass.BUG and classes[key] not in wanted:
@@ -239,16 +240,16 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
             counter.tick(f"{v.key}: {_status(got[v.key])[0].value}")
         return got, builds
 
-    for got, builds in _parallel(kill_program, sorted(per_program), config.jobs):
+    for runs, builds in _parallel(kill_program, sorted(per_program), config.jobs):
         out.builds += builds
-        for key, run in got.items():
+        for key, run in runs.items():
             out.status[key], out.detail[key] = _status(run)
     out.subjects_run = total
     out.wall["kill"] = time.monotonic() - t0
     return out
 
 
-def _sort_out_failures(out: StrategyRun, name: str, program: Program, got: VersionRun) -> None:
+def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got: VersionRun) -> None:
     """Anything but passed on an original is a false alarm of ours, unless the test's member has no body or
     proves its contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
     as mutation analysis keeps only tests that pass on the original; a program left with no test is
@@ -299,8 +300,8 @@ def _safety_word(run: VersionRun) -> str:
 
 
 def _first_line(text: str) -> str:
+    errors = [line for line in error_lines(text) if "did not attempt verification" not in line]
     lines = [line.strip() for line in text.splitlines() if line.strip() and "did not attempt verification" not in line]
-    errors = [line for line in lines if "Error" in line or "error" in line]
     return (errors or lines or [""])[0][:300]
 
 

@@ -10,7 +10,7 @@ from dspec2test.bench.sites import mutation_site, out_of_reach
 KILLS = (MutantStatus.KILLED, MutantStatus.TIMEOUT)
 
 
-def _rate(num: int, den: int) -> float:
+def _rate(num: float, den: float) -> float:
     return round(num / den, 4) if den else 0.0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-COLUMNS = [  # (header, key)
+COLUMNS: list[tuple[str, str | None]] = [  # (header, key: None for the strategy's name)
     ("strategy", None), ("progs", "programs_supported"), ("mutants", "mutants"), ("killed", "killed"),
     ("surv", "survived"), ("tmo", "timeout"), ("err", "error"), ("unsup", "unsupported"),
     ("kill%", "kill_rate"), ("all%", "kill_rate_all"), ("reach%", "kill_rate_in_reach"), ("tests", "tests"), ("false", "false_alarms"),
@@ -27,7 +27,7 @@ def _cell(figures: dict, key: str) -> str:
 def rows(data: dict) -> list[list[str]]:
     out = []
     for name, figures in data["strategies"].items():
-        out.append([name] + [_cell(figures, key) for _, key in COLUMNS[1:]])
+        out.append([name] + [_cell(figures, key) for _, key in COLUMNS[1:] if key is not None])
     return out
 
 

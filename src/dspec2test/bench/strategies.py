@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
-from dspec2test.bench.corpus import Program
+from dspec2test.bench.corpus import CorpusProgram
 from dspec2test.bench.dtest import generate_block, wrap
 from dspec2test.bench.genworker import GenerationPool
 from dspec2test.errors import DspecError
@@ -53,7 +53,7 @@ def version_text(strategy: Strategy, text: str) -> str:
     return wrap(text) if strategy is Strategy.DTEST_BLOCK else text
 
 
-def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchain, timeout_s: float,
+def prepare(strategy: Strategy, program: CorpusProgram, workdir: Path, tools: Toolchain, timeout_s: float,
             pool: GenerationPool | None = None) -> Prepared:
     """`pool`: the workers our strategies generate in (without one, a worker of its own for this call)."""
     if strategy is Strategy.DTEST_BLOCK:
@@ -72,7 +72,7 @@ def prepare(strategy: Strategy, program: Program, workdir: Path, tools: Toolchai
     return _prepare_ours(strategy, program, pool, timeout_s)
 
 
-def _prepare_ours(strategy: Strategy, program: Program, pool: GenerationPool, timeout_s: float) -> Prepared:
+def _prepare_ours(strategy: Strategy, program: CorpusProgram, pool: GenerationPool, timeout_s: float) -> Prepared:
     start = time.monotonic()
     try:
         data = pool.run(str(program.path), OPTIONS[strategy], timeout_s)

@@ -16,7 +16,7 @@ Z3_FOR_DAFNY = "z3 (dafny verifies)"
 
 
 @dataclass(frozen=True)
-class Check:
+class Requirement:
     name: str
     version: str | None
     minimum: str
@@ -57,20 +57,20 @@ def _z3_binding() -> str | None:
     return z3.get_version_string()
 
 
-def collect() -> list[Check]:
+def collect() -> list[Requirement]:
     tools = find_toolchain()
     dafny = tool_version([tools.dafny, "--version"], tools.dafny_env()) if tools.dafny else None
     z3 = z3_version(tools.z3)
     z3_exe = f"{z3} ({tools.z3})" if z3 else None
     return [
-        Check("dafny", dafny and dafny.split("+")[0], DAFNY_VERSION, exact=True),
-        Check(Z3_FOR_DAFNY, z3_exe, "4.8.5"),
-        Check("python", platform.python_version(), "3.11"),
-        Check("z3 python binding", _z3_binding() or _dist_version("z3-solver"), "4.8.12"),
-        Check("lark", _dist_version("lark", "lark-parser"), "1.1.5"),
-        Check("PyGithub", _dist_version("PyGithub"), "1.55"),
-        Check("junit-xml", _dist_version("junit-xml", "junit_xml"), "1.9"),
-        Check("pyyaml", _dist_version("PyYAML", "pyyaml"), "6.0"),
+        Requirement("dafny", dafny and dafny.split("+")[0], DAFNY_VERSION, exact=True),
+        Requirement(Z3_FOR_DAFNY, z3_exe, "4.8.5"),
+        Requirement("python", platform.python_version(), "3.11"),
+        Requirement("z3 python binding", _z3_binding() or _dist_version("z3-solver"), "4.8.12"),
+        Requirement("lark", _dist_version("lark", "lark-parser"), "1.1.5"),
+        Requirement("PyGithub", _dist_version("PyGithub"), "1.55"),
+        Requirement("junit-xml", _dist_version("junit-xml", "junit_xml"), "1.9"),
+        Requirement("pyyaml", _dist_version("PyYAML", "pyyaml"), "6.0"),
     ]
 
 

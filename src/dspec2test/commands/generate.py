@@ -18,6 +18,7 @@ from dspec2test.options import GENERATION, OptionError, jobs_for
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.gencache import hits_line
 from dspec2test.generate import GenerateOptions, Generated, generate_all
+from dspec2test.generation.manifest import manifest_of
 
 
 def add_generation_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,21 +98,21 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for result, destination in zip(results, destinations):
         for d in result.diagnostics:
             err.write(render(d) + "\n")
-        if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.manifest["methods"]:
+        if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.members:
             unreadable = True
             continue
         write_tests(result, destination, out)
-    entries = [e for r in results for e in r.manifest["methods"]]
+    members = [m for r in results for m in r.members]
     looked_up = sum(r.looked_up for r in results)
     if looked_up:
         err.write(f"dspec2test: {hits_line([m for r in results for m in r.cached], looked_up)}\n")
-    nothing_read = unreadable and not entries  # the parse errors say it all: no member is "missing"
-    missing = [] if nothing_read else [m for m in args.method if not any(
-        e["name"] == m or e["name"].split(".")[-1] == m for e in entries)]
-    for m in missing:
-        err.write(f"{', '.join(args.files)}: error: no testable member named {m}\n")
+    nothing_read = unreadable and not members  # the parse errors say it all: no member is "missing"
+    missing = [] if nothing_read else [name for name in args.method if not any(
+        m.name == name or m.name.split(".")[-1] == name for m in members)]
+    for name in missing:
+        err.write(f"{', '.join(args.files)}: error: no testable member named {name}\n")
     if args.json and not nothing_read:
-        Path(args.json).write_text(json.dumps({"methods": entries}, indent=2, sort_keys=False) + "\n",
+        Path(args.json).write_text(json.dumps(manifest_of(members), indent=2, sort_keys=False) + "\n",
                                    encoding="utf-8")
     return 2 if missing or unreadable else 0
 

@@ -89,7 +89,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO, pipeline: Pipeline 
 
 
 def replay_commit(git: Git, commit: Commit, args: argparse.Namespace, paths: tuple[str, ...],
-                  pipeline: Pipeline, read: MemberReader) -> CommitOutcome:
+                  pipeline: Pipeline, read: MemberReader | None) -> CommitOutcome:
     """check on one commit, in a scratch worktree of it; any failure is the outcome's error."""
     start = time.monotonic()
     error = missing_parent(git, commit)

@@ -101,7 +101,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return _verdict(decide(gate, result.verdicts), err)
 
 
-def write_reports(values: dict, result: RunResult, err: TextIO, coverage: list | None = None) -> None:
+def write_reports(values: dict, result: RunResult, err: TextIO, coverage: dict | None = None) -> None:
     """The report files the flags ask for: the run's JSON (DESIGN.md's `run --json`, with the clause
     coverage when there is one), JUnit, SARIF and the job summary's markdown."""
     verdicts = list(result.verdicts)

@@ -18,6 +18,7 @@ from dspec2test.generate import GenerateOptions
 from dspec2test.report.strength import document, terminal
 from dspec2test.strength.engine import StrengthOptions
 from dspec2test.strength.program import strength_of_file
+from dspec2test.strength.records import MemberStrength
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,15 +47,18 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         return 2
     members = tuple(m.strip() for group in args.members for m in group.split(",") if m.strip())
     options = StrengthOptions(budget_s=args.budget, max_mutants=args.max_mutants, cores=args.cores)
-    results, bad = [], False
+    results: list[MemberStrength] = []
+    bad = False
+
+    def heard(r: MemberStrength) -> None:
+        err.write(f"dspec2test: {r.file}: {r.member} ({r.seconds.get('total', 0):.1f} s)\n")
+
     for path in args.files:
         if not Path(path).is_file():
             err.write(f"{path}: error: no such file\n")
             bad = True
             continue
-        got = strength_of_file(path, options, members, GenerateOptions(bva=args.bva),
-                               progress=lambda r: err.write(f"dspec2test: {r.file}: {r.member} "
-                                                            f"({r.seconds.get('total', 0):.1f} s)\n"))
+        got = strength_of_file(path, options, members, GenerateOptions(bva=args.bva), progress=heard)
         if got.error is not None:
             err.write(got.error.render() + "\n")
             bad = True

@@ -209,13 +209,13 @@ class _DafnyLexer(ContextualLexer):
                 if len(fitting) > 1:
                     fitting = [c for c in fitting if _can_shift(states, parser_state.state_stack, c)] or fitting
                 if len(fitting) > 1 and tok.value == "<":
-                    fitting = ["_TYPE_LT" if looks_generic(lexer_state.text, tok.start_pos) else "LESS"]
+                    fitting = ["_TYPE_LT" if looks_generic(lexer_state.text, tok.start_pos or 0) else "LESS"]
                 elif len(fitting) > 1 and tok.value == "@":
                     # `f@L(x)` is written tight; an attribute starts its own line or follows a space.
-                    at_word_start = tok.start_pos == 0 or lexer_state.text[tok.start_pos - 1].isspace()
+                    at_word_start = not tok.start_pos or lexer_state.text[tok.start_pos - 1].isspace()
                     fitting = ["_DECL_AT" if at_word_start else "_AT"]
                 elif len(fitting) > 1 and tok.value == ",":
-                    fitting = ["_QCOMMA" if _QVAR_AHEAD.match(lexer_state.text, tok.end_pos) else "_COMMA"]
+                    fitting = ["_QCOMMA" if _QVAR_AHEAD.match(lexer_state.text, tok.end_pos or 0) else "_COMMA"]
                 if fitting and fitting[0] != tok.type:
                     tok = Token.new_borrow_pos(fitting[0], tok.value, tok)
             yield tok
@@ -321,7 +321,7 @@ def parse_file(path: str) -> A.Program | Diagnostic:
 
 
 _CALLABLES = (A.Method, A.Function)
-_CONTAINERS = (A.Module, A.ClassDecl, A.Datatype, A.TypeSynonym, A.Newtype)
+_CONTAINERS = (A.ClassDecl, A.Datatype, A.TypeSynonym, A.Newtype)  # declarations with members
 
 
 def iter_members(program: A.Program) -> Iterator[tuple[str, A.Method | A.Function]]:

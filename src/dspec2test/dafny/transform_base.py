@@ -29,7 +29,9 @@ def span(meta: Meta) -> A.Span:
 
 
 def tok_span(tok: Token) -> A.Span:
-    return A.Span(tok.line, tok.column, tok.end_line, tok.end_column, tok.start_pos, tok.end_pos)
+    # a token the lexer made has every position (lark types them as optional for tokens made by hand)
+    return A.Span(tok.line or 0, tok.column or 0, tok.end_line or 0, tok.end_column or 0, tok.start_pos or 0,
+                  tok.end_pos or 0)
 
 
 def join(a: A.Span, b: A.Span) -> A.Span:

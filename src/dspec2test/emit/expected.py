@@ -17,13 +17,13 @@ from dspec2test.model.walk import free_names
 
 
 @dataclass(frozen=True)
-class Pin:
+class OutputPin:
     guards: tuple[ast.Expr, ...]  # what must hold for `value` to be the output's expected value
     output: str
     value: ast.Expr
 
 
-def pins(e: ast.Expr, outputs: frozenset[str], guards: tuple[ast.Expr, ...] = ()) -> list[Pin]:
+def pins(e: ast.Expr, outputs: frozenset[str], guards: tuple[ast.Expr, ...] = ()) -> list[OutputPin]:
     """The pins of clause `e` on `outputs` (their names as the test declares them)."""
     if isinstance(e, ast.BinOp):
         if e.op == "==>":
@@ -33,7 +33,7 @@ def pins(e: ast.Expr, outputs: frozenset[str], guards: tuple[ast.Expr, ...] = ()
         if e.op == "==":
             for out, value in ((e.left, e.right), (e.right, e.left)):
                 if isinstance(out, ast.Name) and out.name in outputs and not free_names(value) & outputs:
-                    return [Pin(guards, out.name, value)]
+                    return [OutputPin(guards, out.name, value)]
         return []
     if isinstance(e, ast.IfThenElse) and not e.binding:
         return (pins(e.then, outputs, guards + (e.cond,))

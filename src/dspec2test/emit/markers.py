@@ -19,7 +19,7 @@ MARK = "[dspec2test:RUN]"
 _OPEN = "[dspec2test:"
 
 
-class Event(str, Enum):
+class Marker(str, Enum):
     START = "start"  # NAME: the test began
     CALL = "call"  # the inputs are built and checked: the member under test is called next
     RETURNED = "returned"  # the member returned: the contract is checked next
@@ -47,7 +47,7 @@ def stamp(text: str, nonce: str, version: str = "") -> str:
 @dataclass(frozen=True)
 class Line:
     version: str  # "" outside batched runs
-    event: Event
+    event: Marker
     rest: str  # what follows the event word
 
 
@@ -68,6 +68,6 @@ def read_line(line: str, nonce: str) -> Line | None:
         return None
     word, _, rest = tail.strip().partition(" ")
     try:
-        return Line(version, Event(word), rest)
+        return Line(version, Marker(word), rest)
     except ValueError:
         return None

@@ -21,7 +21,7 @@ from dspec2test.model.walk import free_names, negate, rebuild
 
 def membership_bounded(e: ast.Expr) -> ast.Expr:
     """`e` with its single-variable foralls of the two shapes above rewritten (others unchanged)."""
-    return rebuild(e, _rewrite)  # type: ignore[return-value]
+    return rebuild(e, _rewrite)
 
 
 def _rewrite(n: ast.Node) -> ast.Node | None:

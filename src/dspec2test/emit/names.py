@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import Resolver, Scope
-from dspec2test.model.walk import bound_names, map_children, rebuild
+from dspec2test.model.walk import bound_names, dotted, map_children, rebuild
 
 _BUILTIN_TYPES = {"int", "nat", "bool", "char", "real", "string", "seq", "set", "iset", "multiset", "map", "imap",
                   "array", "array?", "array2", "array2?", "array3", "array3?", "object", "object?", "ORDINAL"}
@@ -47,7 +47,7 @@ class TestNames:
                     return ast.NamedType(q + "?" * n.name.endswith("?"), n.args, span=n.span)
             return None
 
-        return rebuild(t, fn)  # type: ignore[return-value]
+        return rebuild(t, fn)
 
     def expr(self, e: ast.Expr, scope: Scope, locals_: set[str]) -> ast.Expr:
         """e with every free name (or dotted name) of a module-level declaration written in full."""
@@ -57,9 +57,9 @@ class TestNames:
                 q = self.qualified(n.name, scope)
                 return ast.Name(q, n.type_args, span=n.span) if q is not None else n
             if isinstance(n, ast.MemberSelect):
-                dotted = _dotted(n)
-                if dotted is not None and dotted.split(".")[0] not in bound:
-                    q = self.qualified(dotted, scope)
+                path = dotted(n)
+                if path is not None and path.split(".")[0] not in bound:
+                    q = self.qualified(path, scope)
                     if q is not None:
                         return ast.Name(q, n.type_args, span=n.span)
             inner = bound | bound_names(n)
@@ -68,10 +68,3 @@ class TestNames:
         return go(e, frozenset(locals_))  # type: ignore[return-value]
 
 
-def _dotted(e: ast.Expr) -> str | None:
-    if isinstance(e, ast.Name):
-        return e.name
-    if isinstance(e, ast.MemberSelect):
-        head = _dotted(e.obj)
-        return None if head is None else f"{head}.{e.name}"
-    return None

@@ -61,7 +61,8 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
             out[v.name] = made[ident]
         else:
             made[ident] = v.name
-            build = root.builds[ref.cls if ref.cls < len(root.builds) else 0]
+            cls = ref.cls if isinstance(ref, ObjRef) else 0  # (an object with an identity: an ObjRef)
+            build = root.builds[cls if cls < len(root.builds) else 0]
             out[v.name] = build.call([values[arg] for arg, _ in build.args])
             if root.driven:
                 out.update(drive_calls(root.name, build, values))
@@ -91,8 +92,10 @@ def drive_lines(r: Root, inputs: dict[str, str]) -> list[str]:
     """`o.Enqueue(3);` per call after a driven root's construction (a method that returns values has them
     held in variables nobody reads)."""
     lines: list[str] = []
-    build = r.builds[0] if r.builds else None
-    for k in range(1, build.steps + 1 if build is not None else 0):
+    if not r.builds:
+        return lines
+    build = r.builds[0]
+    for k in range(1, build.steps + 1):
         call = inputs.get(f"{r.name}{DRIVE}{k}")
         if call is None:
             break
@@ -127,6 +130,7 @@ def _elements(contract: Contract, values: dict[str, str], raw: dict[str, Any], o
             if ident not in number:
                 k = number[ident] = len(number) + 1
                 build = g.build
+                assert build is not None  # the model keeps only collections whose elements it can build
                 out[f"{ELEMENT}{k}"] = build.call([values[f"#{ident}#new:{formal.name}"]
                                                     for formal in (build.ctor.params if build.ctor else ())])
                 for f in g.fields:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
@@ -26,7 +27,7 @@ PREFIX = "dspec2test_old_"
 
 def strip_old(e: ast.Expr) -> ast.Expr:
     """`old(x)` -> `x`: right where the state is still the one before the call."""
-    return rebuild(e, lambda n: n.expr if isinstance(n, ast.Old) and n.label is None else None)  # type: ignore[return-value]
+    return rebuild(e, lambda n: n.expr if isinstance(n, ast.Old) and n.label is None else None)
 
 
 @dataclass
@@ -44,7 +45,7 @@ class Snapshots:
         c = self.contract
         if not any(isinstance(n, ast.Old) for n in walk(e)):
             return e
-        if not c.pre_state and getattr(c.member.spec, "modifies", ()) and not self._objects():
+        if not c.pre_state and getattr(c.member.spec, "modifies", None) and not self._objects():
             return None  # old() of something neither an array parameter nor an object's field
         failed = False
         # a value snapshot must not read the outputs or a variable the clause binds around the old()
@@ -62,7 +63,7 @@ class Snapshots:
             return out
 
         out = rebuild(e, fn)
-        return None if failed else out  # type: ignore[return-value]
+        return None if failed else out
 
     def _dims(self, array: str) -> int:
         t = next((v.type for v in self.contract.params if v.name == array), None)
@@ -177,7 +178,7 @@ def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name], dims: dict[str, int]
     e = substitute(e, copies)
     names = {c.name for c in copies.values()}
 
-    def is_copy(x: ast.Node) -> bool:
+    def is_copy(x: ast.Node) -> TypeGuard[ast.Name]:
         return isinstance(x, ast.Name) and x.name in names
 
     def fn(n: ast.Node) -> ast.Node | None:
@@ -194,10 +195,10 @@ def _on_sequences(e: ast.Expr, copies: dict[str, ast.Name], dims: dict[str, int]
             return out
         return None
 
-    e = rebuild(e, fn)  # type: ignore[assignment]
+    e = rebuild(e, fn)
     # the copies are shared nodes, so count positions rather than compare identities
-    uses = sum(1 for n in walk(e) if is_copy(n))
-    as_sequence = sum(1 for n in walk(e) if isinstance(n, (ast.Index, ast.Slice)) and is_copy(n.seq)
-                      and (dims.get(original[n.seq.name].name, 1) == 1 or isinstance(n, ast.Index))
-                      or isinstance(n, ast.Cardinality) and is_copy(n.expr))
+    uses = len([n for n in walk(e) if is_copy(n)])
+    as_sequence = len([n for n in walk(e) if isinstance(n, (ast.Index, ast.Slice)) and is_copy(n.seq)
+                       and (dims.get(original[n.seq.name].name, 1) == 1 or isinstance(n, ast.Index))
+                       or isinstance(n, ast.Cardinality) and is_copy(n.expr)])
     return e if uses == as_sequence else None

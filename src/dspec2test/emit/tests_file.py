@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
 from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
-from dspec2test.emit.expected import Pin, pins
+from dspec2test.emit.expected import OutputPin, pins
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
 from dspec2test.emit.names import TestNames
@@ -23,11 +23,12 @@ from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_cod
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause, Var
-from dspec2test.model.objects import ClassIndex, explicit_this
+from dspec2test.model.classes import ClassIndex
+from dspec2test.model.objects import explicit_this
 from dspec2test.model.types import TypeIndex
 from dspec2test.model.walk import conjuncts, free_names, rebuild, substitute, walk
 from dspec2test.records import Check, CheckKind, TestCase
-from dspec2test.emit.markers import MARK, Event
+from dspec2test.emit.markers import MARK, Marker
 
 BAD_INPUT = "the generated input is wrong, not the program"
 _VALUE_KINDS = {"int", "bool", "char", "real", "seq", "set", "multiset", "map", "datatype"}
@@ -88,7 +89,9 @@ def dafny_string(text: str) -> str:
 
 def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     """Split the clauses into compiled checks (rewritten for the test's scope) and unchecked ones."""
-    reqs, enss, unchecked = [], [], []
+    reqs: list[tuple[ContractClause, ast.Expr]] = []
+    enss: list[tuple[ContractClause, ast.Expr]] = []
+    unchecked: list[tuple[ContractClause, str]] = []
     snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
     ghosts = {v.name for v in contract.vars if v.ghost}
     for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts, contract)):
@@ -103,6 +106,7 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
             unchecked.append((c, reason))
             continue
         snapshots.keep()
+        assert expr is not None  # an old() no snapshot can take is not compilable (a reason above)
         (reqs if c.kind == "requires" else enss).append((c, in_test_scope(contract, expr, ctx.names)))
     return Checks(tuple(reqs), tuple(enss), tuple(unchecked), tuple(snapshots.decls))
 
@@ -187,9 +191,9 @@ def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[Co
     if not isinstance(pred, ast.Function) or pred.params or pred.body is None or name not in ctx.ghosts.names:
         return [c]
     body = explicit_this(pred.body, ctx.classes, cls, set())
-    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)  # type: ignore[arg-type]
+    body = rebuild(body, lambda n: obj if isinstance(n, ast.ThisExpr) else None)
     return [replace(c, expr=part, text=f"{print_expr(part)} (of {print_expr(call)})")
-            for part in conjuncts(body)]  # type: ignore[arg-type]
+            for part in conjuncts(body)]
 
 
 def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:
@@ -198,7 +202,7 @@ def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = Non
     if names is not None:
         e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
     if contract.datatype is not None:
-        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)  # type: ignore
+        return rebuild(e, lambda n: ast.Name(INSTANCE) if isinstance(n, ast.ThisExpr) else None)
     if contract.cls is None:
         return e
     receiver: ast.Expr = ast.Name(INSTANCE)
@@ -211,7 +215,7 @@ def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = Non
             static = getattr(m, "static", False)
             mapping[name] = ast.MemberSelect(owner if static else receiver, name)
     e = substitute(e, mapping)
-    return rebuild(e, lambda n: receiver if isinstance(n, ast.ThisExpr) else None)  # type: ignore[return-value]
+    return rebuild(e, lambda n: receiver if isinstance(n, ast.ThisExpr) else None)
 
 
 def unbuildable(contract: Contract) -> Unsupported | None:
@@ -267,20 +271,20 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
         line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
         text = f"{v.name} == {outputs[v.name]}"
         after.append((CheckKind.VALUE, line, text, text, f"dspec2test: expected {text} (ensures, line {line})"))
-        shows.append((print_value(Event.EXPECTED, v.name, outputs[v.name]),))
+        shows.append((print_value(Marker.EXPECTED, v.name, outputs[v.name]),))
     numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
     numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
 
 
-def print_value(event: Event, name: str, value: str) -> str:
+def print_value(event: Marker, name: str, value: str) -> str:
     """The statement that prints `X = V` for the runner (an actual output, or the value expected)."""
     return f'print "\\n{MARK} {event.value} {name} = ", {value}, "\\n";'
 
 
-def expected_stmt(pin: Pin) -> str:
-    show = print_value(Event.EXPECTED, pin.output, f"({print_expr(pin.value)})")
+def expected_stmt(pin: OutputPin) -> str:
+    show = print_value(Marker.EXPECTED, pin.output, f"({print_expr(pin.value)})")
     if not pin.guards:
         return show
     guard = " && ".join(f"({print_expr(g)})" for g in pin.guards)
@@ -313,7 +317,7 @@ def checks_for(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContex
     return tuple(p.check for p in before + after)
 
 
-def marker(event: Event, rest: str = "") -> str:
+def marker(event: Marker, rest: str = "") -> str:
     """A line the test prints for the runner (emit/markers.py): MARK is stamped with a nonce per run."""
     return f'print "\\n{MARK} {event.value}{" " + rest if rest else ""}\\n";'
 
@@ -322,7 +326,7 @@ def check_stmt(planned: PlannedCheck) -> str:
     """The test stops at the first failed check, after printing the check's id (and then the values the
     clause expected, which can no longer change the verdict)."""
     shown = "".join(f"{stmt} " for stmt in planned.expected)
-    return (f"if !({planned.condition}) {{ {marker(Event.FAIL, planned.check.id)} {shown}"
+    return (f"if !({planned.condition}) {{ {marker(Marker.FAIL, planned.check.id)} {shown}"
             f"expect false, {dafny_string(planned.message)}; }}")
 
 
@@ -337,7 +341,7 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     for scenario, pin in tc.also:
         lines.append(f"// and scenario {scenario}, same inputs" + (f": {one_line(pin)}" if pin else ""))
     lines += [f"method {{:test}} {tc.name}(){' decreases *' if ctx.may_loop else ''}", "{"]
-    body: list[str] = [marker(Event.START, tc.name)]
+    body: list[str] = [marker(Marker.START, tc.name)]
     objects = {r.name for r in contract.objects.roots}
     body += element_lines(contract, tc.inputs)
     for v in contract.params:
@@ -348,18 +352,18 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
         body.append(f"var {INSTANCE}: {ctx.type_text(contract.state[0].type, contract)} := {tc.inputs['this']};")
     body += [check_stmt(p) for p in before]
     body += checks.snapshots
-    body.append(marker(Event.CALL))
+    body.append(marker(Marker.CALL))
     body += [call_stmt(contract)] if instead_of_call is None else instead_of_call
-    body.append(marker(Event.RETURNED))
+    body.append(marker(Marker.RETURNED))
     for v in contract.outputs:
         if not v.ghost:
-            body.append(print_value(Event.ACTUAL, v.name, v.name))
+            body.append(print_value(Marker.ACTUAL, v.name, v.name))
     if observe:  # the contents of arrays, not their identity: those changed in place, and those returned
-        body += [print_value(Event.ACTUAL, v.name, f"{v.name}[..]")
+        body += [print_value(Marker.ACTUAL, v.name, f"{v.name}[..]")
                  for v in contract.params + tuple(o for o in contract.outputs if not o.ghost)
                  if (v.is_output or v.name in contract.pre_state) and ctx.types.kind(v.type) == "array"]
     body += [check_stmt(p) for p in after]
-    body.append(marker(Event.DONE))
+    body.append(marker(Marker.DONE))
     for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
         body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
     lines += ["  " + b for b in body] + ["}"]

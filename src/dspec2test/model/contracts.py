@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.model import objects as obj
-from dspec2test.model.objects import ClassIndex, Objects
+from dspec2test.model.classes import ClassIndex
+from dspec2test.model.objects import Objects
 from dspec2test.model.walk import called_names, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
@@ -118,7 +119,7 @@ class Contract:
 
 
 @dataclass(frozen=True)
-class Scope:
+class MemberScope:
     """Where a member sits: module path and enclosing type declaration."""
 
     module: tuple[str, ...]
@@ -127,19 +128,19 @@ class Scope:
     origin: str = ""  # the file the innermost enclosing module or type was written in
 
 
-def iter_members(decls: tuple[ast.Decl, ...], scope: Scope = Scope((), None)) -> Iterator[tuple[Scope, ast.Decl]]:
+def iter_members(decls: tuple[ast.Decl, ...], scope: MemberScope = MemberScope((), None)) -> Iterator[tuple[MemberScope, ast.Decl]]:
     for d in decls:
         if isinstance(d, ast.Module):
-            yield from iter_members(d.decls, Scope(scope.module + tuple(d.name.split(".")), None,
+            yield from iter_members(d.decls, MemberScope(scope.module + tuple(d.name.split(".")), None,
                                                    scope.abstract or d.abstract, d.origin or scope.origin))
         elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
             for m in d.members:
-                yield Scope(scope.module, d, scope.abstract, d.origin or scope.origin), m
+                yield MemberScope(scope.module, d, scope.abstract, d.origin or scope.origin), m
         else:
             yield scope, d
 
 
-def qualified_name(scope: Scope, name: str) -> str:
+def qualified_name(scope: MemberScope, name: str) -> str:
     owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
     return ".".join([*scope.module, *owner, name])
 
@@ -222,13 +223,13 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
 CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 
-def contract_of(program: ast.Program, scope: Scope, member: ast.Method | ast.Function, qname: str,
+def contract_of(program: ast.Program, scope: MemberScope, member: ast.Method | ast.Function, qname: str,
                 index: ClassIndex | None = None, source: ast.Program | None = None) -> Contract:
     """`source`: the file of the program that declares the member (default: the program's first)."""
     source = source or program
     # generic members, and members of generic classes, traits and datatypes, are tested at int
     owner_params = scope.owner.type_params if isinstance(scope.owner, (ast.ClassDecl, ast.Datatype)) else ()
-    tsub = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
+    tsub: dict[str, ast.Type] = {tp.name: DEFAULT_TYPE_ARG for tp in (*owner_params, *member.type_params)}
     params = tuple(Var(f.name, _inst(f.type, tsub), False, f.ghost) for f in member.params)
     synthetic = False
     if isinstance(member, ast.Method):
@@ -284,9 +285,9 @@ def _value_receiver(c: Contract, dt: ast.Datatype, requires: list[ast.Expr],
     and sibling members the clauses name through it (`x` -> `this.x`)."""
     locals_ = {v.name for v in c.vars}
     names = {f.name for ctor in dt.ctors for f in ctor.params if f.name} | {
-        m.name for m in dt.members if getattr(m, "name", "") and not getattr(m, "static", False)} | {
+        name for m in dt.members if (name := getattr(m, "name", "")) and not getattr(m, "static", False)} | {
         f"{ctor.name}?" for ctor in dt.ctors}
-    mapping = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
+    mapping: dict[str, ast.Expr] = {n: ast.MemberSelect(ast.ThisExpr(), n) for n in names - locals_}
     requires = [substitute(e, mapping) for e in requires]
     ensures = [substitute(e, mapping) for e in ensures]
     t = ast.NamedType(".".join([*c.module, dt.name]), tuple(DEFAULT_TYPE_ARG for _ in dt.type_params))
@@ -326,7 +327,7 @@ def _with_objects(program: ast.Program, index: ClassIndex, c: Contract, requires
     ensures = [_clause(source, "ensures", cl, obj.expand_unchanged(e, objects))
                for cl, e in zip(member.spec.ensures, enss)]
     for root, pred in objects.invariants:
-        call = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
+        call: ast.Expr = ast.Call(ast.MemberSelect(obj.root_expr(root), pred.name), ())
         if _mentions(reqs, call):  # the member requires it already
             continue
         r = objects.root(root)
@@ -417,7 +418,7 @@ def _inst(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
             return ast.NamedType(n.name, (DEFAULT_TYPE_ARG,) * _ARITY[n.name], span=n.span)
         return None
 
-    return rebuild(t, fn)  # type: ignore[return-value]
+    return rebuild(t, fn)
 
 
 def _types_in(e: ast.Expr, tsub: dict[str, ast.Type]) -> ast.Expr:
@@ -427,7 +428,7 @@ def _types_in(e: ast.Expr, tsub: dict[str, ast.Type]) -> ast.Expr:
             return tsub[n.name]
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _self_calls_to(e: ast.Expr, fn_decl: ast.Function, rname: str) -> ast.Expr:
@@ -440,7 +441,7 @@ def _self_calls_to(e: ast.Expr, fn_decl: ast.Function, rname: str) -> ast.Expr:
                 return ast.Name(rname, span=n.span)
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _callee_is(callee: ast.Expr, name: str) -> bool:

@@ -15,10 +15,11 @@ encodes anyway); names are matched the way the rest of the pipeline does, by the
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
+from dspec2test.model.classes import ClassIndex
 from dspec2test.model.walk import children, conj, conjuncts, map_children, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")
@@ -62,93 +63,6 @@ def drive_arg_name(root: str, step: int, method: ast.Method, formal: str) -> str
 def drive_state_name(root: str, step: int, field_name: str) -> str:
     """A field of a driven root in the state after its constructor (step 0) and each call."""
     return f"{root}#state{step}.{field_name}"
-
-
-# ---------------------------------------------------------------- the program's classes
-
-
-@dataclass(frozen=True)
-class ClassIndex:
-    """The classes and traits of a program: by name, with supertypes, inherited members and implementations."""
-
-    decls: dict[str, ast.ClassDecl]  # by short and qualified name
-    modules: dict[int, tuple[str, ...]]  # id(decl) -> enclosing module path
-    order: tuple[ast.ClassDecl, ...]  # in source order
-    functions: dict[str, tuple[ast.Function, ...]]  # every function and predicate, by short name
-
-    @staticmethod
-    def of(program: ast.Program) -> "ClassIndex":
-        decls: dict[str, ast.ClassDecl] = {}
-        modules: dict[int, tuple[str, ...]] = {}
-        order: list[ast.ClassDecl] = []
-        functions: dict[str, list[ast.Function]] = {}
-
-        def visit(ds: tuple[ast.Decl, ...], module: tuple[str, ...]) -> None:
-            for d in ds:
-                if isinstance(d, ast.Module):
-                    visit(d.decls, module + tuple(d.name.split(".")))
-                    continue
-                if isinstance(d, ast.ClassDecl):
-                    decls.setdefault(d.name, d)
-                    decls[".".join([*module, d.name])] = d
-                    modules[id(d)] = module
-                    order.append(d)
-                if isinstance(d, ast.Function):
-                    functions.setdefault(d.name, []).append(d)
-                for m in getattr(d, "members", ()):
-                    if isinstance(m, ast.Function):
-                        functions.setdefault(m.name, []).append(m)
-
-        visit(program.decls, ())
-        return ClassIndex(decls, modules, tuple(order), {k: tuple(v) for k, v in functions.items()})
-
-    def lookup(self, t: ast.Type) -> ast.ClassDecl | None:
-        if not isinstance(t, ast.NamedType):
-            return None
-        name = t.name.rstrip("?")
-        return self.decls.get(name) or self.decls.get(name.split(".")[-1])
-
-    def supers(self, cls: ast.ClassDecl) -> tuple[ast.ClassDecl, ...]:
-        """The traits `cls` extends, transitively, nearest first."""
-        out: list[ast.ClassDecl] = []
-        todo = list(cls.extends)
-        while todo:
-            t = self.lookup(todo.pop(0))
-            if t is not None and t is not cls and all(t is not o for o in out):
-                out.append(t)
-                todo.extend(t.extends)
-        return tuple(out)
-
-    def kinds(self, cls: ast.ClassDecl) -> tuple[ast.ClassDecl, ...]:
-        """`cls` and every trait it extends: what `o is T` holds of for an instance of it."""
-        return (cls,) + self.supers(cls)
-
-    def implementations(self, decl: ast.ClassDecl) -> tuple[ast.ClassDecl, ...]:
-        """The classes an object of static type `decl` can be built as: itself if a class, else every
-        non-generic class of the program extending the trait."""
-        if decl.kind == "class":
-            return (decl,)
-        return tuple(c for c in self.order if c.kind == "class" and any(s is decl for s in self.supers(c)))
-
-    def members(self, cls: ast.ClassDecl) -> list[ast.Decl]:
-        """Own members first, then inherited ones not overridden."""
-        out = list(cls.members)
-        names = {getattr(m, "name", None) for m in out}
-        for s in self.supers(cls):
-            for m in s.members:
-                if getattr(m, "name", None) not in names:
-                    out.append(m)
-                    names.add(getattr(m, "name", None))
-        return out
-
-    def member(self, cls: ast.ClassDecl, name: str) -> ast.Decl | None:
-        return next((m for m in self.members(cls) if getattr(m, "name", None) == name), None)
-
-    def fields(self, cls: ast.ClassDecl) -> list[ast.Field | ast.Const]:
-        return [m for m in self.members(cls) if isinstance(m, (ast.Field, ast.Const)) and not getattr(m, "static", False)]
-
-    def qualified(self, cls: ast.ClassDecl) -> str:
-        return ".".join([*self.modules.get(id(cls), ()), cls.name])
 
 
 # ---------------------------------------------------------------- records
@@ -339,10 +253,11 @@ def instantiate(t: ast.Type, tsub: dict[str, ast.Type]) -> ast.Type:
             return tsub[n.name]
         return None
 
-    return rebuild(t, fn)  # type: ignore[return-value]
+    return rebuild(t, fn)
 
 
-def class_text(cls: ast.ClassDecl, index: ClassIndex, tsub: dict[str, ast.Type], print_type) -> str:
+def class_text(cls: ast.ClassDecl, index: ClassIndex, tsub: dict[str, ast.Type],
+               print_type: Callable[[ast.Type], str]) -> str:
     name = index.qualified(cls)
     if not cls.type_params:
         return name
@@ -355,7 +270,7 @@ class _Deriver:
     member: ast.Method | ast.Function
     names: set[str]  # mentioned by the contract and what it calls
     frames: list[ast.Expr]  # the modifies clause's expressions (contract's spelling: `this.f`, `o`)
-    print_type: object
+    print_type: Callable[[ast.Type], str]
     whole: list[ast.Expr]  # objects of which the contract reads every field (`unchanged(o)`)
     exprs: list[ast.Expr] = field(default_factory=list)  # the contract's own clauses
     roots: list[Root] = field(default_factory=list)
@@ -368,7 +283,7 @@ class _Deriver:
         kind = t.name.rstrip("?") if isinstance(t, ast.NamedType) else ""
         et = t.args[0] if isinstance(t, ast.NamedType) and len(t.args) == 1 else None
         decl = self.index.lookup(et) if et is not None else None
-        if decl is None or kind not in ("seq", "array", "set", "multiset"):
+        if et is None or decl is None or kind not in ("seq", "array", "set", "multiset"):
             return
         impls = self.index.implementations(decl)
         fields: dict[str, FieldUse] = {}
@@ -389,7 +304,8 @@ class _Deriver:
             self.unsupported.append(f"{var}: no class of the program implements trait {decl.name}")
             return
         fields = {k: replace_modified(f, modified) for k, f in fields.items()}
-        self.elements.append(Elements(var, kind, et, et.name.endswith("?"), build, tuple(fields.values()),
+        nullable = isinstance(et, ast.NamedType) and et.name.endswith("?")
+        self.elements.append(Elements(var, kind, et, nullable, build, tuple(fields.values()),
                                       modified))
 
     def modifies_all(self) -> bool:
@@ -470,9 +386,9 @@ class _Deriver:
         self.roots.append(root)
         if depth + 1 >= MAX_DEPTH:
             return
-        for f in root.fields:
-            if self.index.lookup(f.type) is not None and not f.ghost:
-                self.add(root.field_var(f), f.type, output, name, depth + 1, fixed)
+        for held in root.fields:
+            if self.index.lookup(held.type) is not None and not held.ghost:
+                self.add(root.field_var(held), held.type, output, name, depth + 1, fixed)
 
     def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool) -> None:
         """An object whose invariant reaches beyond its own fields (deep_invariant): no assignment of
@@ -481,7 +397,7 @@ class _Deriver:
         name (none of the objects those hold) and its parameterless predicates, as opaque values."""
         tsub = class_type_args(t, cls)
         ctors = [m for m in cls.members if isinstance(m, ast.Method) and m.kind == "constructor"]
-        drivers = tuple(m for m in self.index.members(cls) if _drives(self.index, m))
+        drivers = tuple(m for m in self.index.members(cls) if isinstance(m, ast.Method) and _drives(self.index, m))
         clauses: list[ast.Node] = []
         for m in ctors + list(drivers):
             clauses += [c.expr for c in (*m.spec.requires, *m.spec.ensures)]
@@ -489,20 +405,20 @@ class _Deriver:
         direct = {n for e in self.exprs for n in _state_names(e)}
         fields: dict[str, FieldUse] = {}
         here = root_expr(name)
-        for m in self.index.members(cls):
-            if getattr(m, "static", False) or getattr(m, "name", None) not in said | direct:
+        for d in self.index.members(cls):
+            if getattr(d, "static", False) or getattr(d, "name", None) not in said | direct:
                 continue
-            if isinstance(m, ast.Field) or (isinstance(m, ast.Const) and m.value is None):
-                if m.type is None:
+            if isinstance(d, ast.Field) or (isinstance(d, ast.Const) and d.value is None):
+                if d.type is None:
                     continue
-                ftype = instantiate(m.type, tsub)
-                fields[m.name] = FieldUse(m.name, ftype, m.ghost, isinstance(m, ast.Const),
-                                          not output and not isinstance(m, ast.Const) and self.modified(here, m.name),
-                                          decl=m, fixed=True)
-            elif isinstance(m, ast.Function) and not m.params and m.result_type is not None and not m.type_params:
-                rtype = instantiate(m.result_type, tsub)
-                fields[opaque_name(m)] = FieldUse(opaque_name(m), rtype, True, False,
-                                                  not output and self.modified(here, m.name), decl=m, fixed=True)
+                ftype = instantiate(d.type, tsub)
+                fields[d.name] = FieldUse(d.name, ftype, d.ghost, isinstance(d, ast.Const),
+                                          not output and not isinstance(d, ast.Const) and self.modified(here, d.name),
+                                          decl=d, fixed=True)
+            elif isinstance(d, ast.Function) and not d.params and d.result_type is not None and not d.type_params:
+                rtype = instantiate(d.result_type, tsub)
+                fields[opaque_name(d)] = FieldUse(opaque_name(d), rtype, True, False,
+                                                  not output and self.modified(here, d.name), decl=d, fixed=True)
         builds: tuple[Build, ...] = ()
         if not output:
             if not ctors:
@@ -560,6 +476,8 @@ def deep_invariant(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bo
         return False
     funcs = {m.name for c in index.order for m in index.members(c) if isinstance(m, ast.Function) and not m.static}
     for p in preds:
+        if p.body is None:
+            continue  # (none: preds have bodies)
         body = explicit_this(p.body, index, cls, {x.name for x in p.params})
         for n in walk(body):
             if isinstance(n, ast.Call) and isinstance(n.callee, ast.MemberSelect) and n.callee.name in funcs \
@@ -579,10 +497,10 @@ def _state_names(e: ast.Node) -> Iterator[str]:
         yield from _state_names(c)
 
 
-def _drives(index: ClassIndex, m: ast.Decl) -> bool:
+def _drives(index: ClassIndex, m: ast.Method) -> bool:
     """A method a test may call to change an object's state: compiled, of the instance, with a frame, and
     with parameters of plain types only (their arguments are solved)."""
-    return isinstance(m, ast.Method) and m.kind == "method" and not m.ghost and not m.static \
+    return m.kind == "method" and not m.ghost and not m.static \
         and not m.type_params and bool(m.spec.modifies) and not any(a.name == "test" for a in m.attributes) \
         and all(index.lookup(p.type) is None and not holds_objects(index, p.type) for p in m.params)
 
@@ -603,7 +521,7 @@ def _field_names(e: ast.Expr) -> set[str]:
 
 def objects_of(program: ast.Program, index: ClassIndex, member: ast.Method | ast.Function,
                cls: ast.ClassDecl | None, params: list[tuple[str, ast.Type]], outputs: list[tuple[str, ast.Type]],
-               exprs: list[ast.Expr], print_type) -> Objects:
+               exprs: list[ast.Expr], print_type: Callable[[ast.Type], str]) -> Objects:
     """The roots of a member: `this` for an instance member (an output of a constructor), then every
     parameter and out-parameter of class or trait type, then objects held in their fields. `exprs`: the
     contract's clauses in their explicit-`this` form."""
@@ -698,7 +616,7 @@ def _calls_self(e: ast.Expr, name: str) -> bool:
         isinstance(c, ast.MemberSelect) and isinstance(c.obj, ast.ThisExpr) and c.name == name)
 
 
-def reads_objects(e: ast.Expr, roots: set[str]) -> bool:
+def reads_objects(e: ast.Node, roots: set[str]) -> bool:
     """Does e read the heap: `this`, or a root's field or function?"""
     for n in walk(e):
         if isinstance(n, ast.ThisExpr):
@@ -716,7 +634,7 @@ def in_pre_state(e: ast.Expr, roots: set[str], modified: bool) -> ast.Expr:
 
     def go(n: ast.Node) -> ast.Node:
         if isinstance(n, (ast.MemberSelect, ast.Call, ast.Index, ast.Slice)) and reads_objects(n, roots):
-            return ast.Old(n)  # type: ignore[arg-type]
+            return ast.Old(n)
         if isinstance(n, ast.Old):
             return n
         return map_children(n, go)
@@ -744,7 +662,7 @@ def expand_unchanged(e: ast.Expr, objects: Objects) -> ast.Expr:
                 parts.append(ast.BinOp("==", sel, ast.Old(sel)))
         return conj(parts)
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def unchanged_roots(exprs: list[ast.Expr]) -> list[ast.Expr]:

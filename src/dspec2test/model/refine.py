@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from dspec2test.dafny import ast
 
@@ -39,7 +40,7 @@ def _stamp(d: ast.Decl, path: str, syntax: int) -> ast.Decl:
             changes["ctors"] = tuple(replace(c, origin=path) for c in d.ctors)
     elif isinstance(d, ast.Function) and syntax == 3 and not d.method_form and not d.ghost:
         changes["ghost"] = True
-    return replace(d, **changes)  # type: ignore[arg-type]
+    return replace(d, **changes)
 
 
 def module_function_syntax(m: ast.Module, outer: int) -> int:
@@ -65,7 +66,7 @@ def flatten(decls: tuple[ast.Decl, ...], copies: Copies | None = None) -> tuple[
     `copies` keeps the copies made of inherited declarations for the next program of the same run: the
     programs of a project's files share their modules, and copying them again for each was most of the
     cost of reading a project (its keys hold the original, so an id is never reused while it is there)."""
-    copies = {} if copies is None else copies
+    made: Copies = {} if copies is None else copies
     modules: dict[tuple[str, ...], ast.Module] = {}
     _collect(decls, (), modules)
     done: dict[tuple[str, ...], ast.Module] = {}
@@ -81,7 +82,7 @@ def flatten(decls: tuple[ast.Decl, ...], copies: Copies | None = None) -> tuple[
             base = _refined(path, module.refines, modules)
             if base is not None and base not in visiting and base != path:
                 parent = resolved(base, visiting | {path})
-                out = replace(out, decls=_merge(parent.decls, out.decls, path, copies))
+                out = replace(out, decls=_merge(parent.decls, out.decls, path, made))
         done[path] = out
         return out
 
@@ -142,7 +143,10 @@ def _merge(inherited: Sequence[ast.Decl], own: Sequence[ast.Decl], where: tuple[
     return tuple(out)
 
 
-def _fresh(d: ast.Decl) -> ast.Decl:
+D = TypeVar("D", bound=ast.Declared)
+
+
+def _fresh(d: D) -> D:
     """A copy of a declaration whose declarations are new objects (the resolver knows each by identity)
     and whose expressions, types and statements are shared: they are immutable, and copying them all
     was most of the cost of reading a project."""

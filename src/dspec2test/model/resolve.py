@@ -14,6 +14,11 @@ from dspec2test.errors import Unsupported
 
 SCALARS = ("int", "bool", "real", "char")
 
+# what an RType's `decl` is: the declaration of a datatype, class or trait, subset type or newtype
+TypeDecl = ast.Datatype | ast.ClassDecl | ast.SubsetType | ast.Newtype
+# what a name denotes: a declaration, or a datatype's constructor
+Named = ast.Decl | ast.Ctor
+
 
 @dataclass(frozen=True)
 class RType:
@@ -29,7 +34,7 @@ class RType:
     args: tuple[RType, ...] = ()
     width: int = 0
     name: str = ""
-    decl: object = field(default=None, compare=False, hash=False, repr=False)
+    decl: TypeDecl | None = field(default=None, compare=False, hash=False, repr=False)
     scope: Scope | None = field(default=None, compare=False, hash=False, repr=False)
     is_string: bool = False  # written `string`: printed as a string literal
 
@@ -44,6 +49,23 @@ class RType:
     @property
     def elem(self) -> RType:
         return self.base.args[0]
+
+    @property
+    def refinement(self) -> tuple[ast.SubsetType | ast.Newtype, Scope]:
+        """A subset type's or newtype's declaration and the scope its constraint resolves in."""
+        assert isinstance(self.decl, (ast.SubsetType, ast.Newtype)) and self.scope is not None, self.kind
+        return self.decl, self.scope
+
+    @property
+    def constraint(self) -> ast.Expr | None:
+        """A subset type's or newtype's constraint (None: it has none, or the type is of another kind)."""
+        return self.decl.constraint if isinstance(self.decl, (ast.SubsetType, ast.Newtype)) else None
+
+    @property
+    def datatype(self) -> tuple[ast.Datatype, Scope]:
+        """A datatype's declaration and the scope names inside it resolve in (kind "data" only)."""
+        assert isinstance(self.decl, ast.Datatype) and self.scope is not None, self.kind
+        return self.decl, self.scope
 
 
 INT = RType("int")
@@ -74,7 +96,7 @@ class Scope:
     module: tuple[str, ...] = ()
     cls: ast.ClassDecl | ast.Datatype | None = field(default=None, compare=False, hash=False)
 
-    def lookup(self, name: str) -> tuple[object, Scope] | None:
+    def lookup(self, name: str) -> tuple[Named, Scope] | None:
         return self.resolver.lookup(self, name)
 
     def prefix(self) -> str:
@@ -86,14 +108,15 @@ class Resolver:
 
     def __init__(self, program: ast.Program):
         self.program = program
-        self.modules: dict[tuple[str, ...], dict[str, object]] = {}
+        self.modules: dict[tuple[str, ...], dict[str, Named]] = {}
         self.imports: dict[tuple[str, ...], list[ast.Import]] = {}
         self.member_scope: dict[int, Scope] = {}  # id(member) -> scope
         self._index((), program.decls, None)
 
     # ---------------------------------------------------------------- indexing
 
-    def _index(self, path: tuple[str, ...], decls: tuple, cls) -> None:
+    def _index(self, path: tuple[str, ...], decls: tuple[ast.Decl, ...],
+               cls: ast.ClassDecl | ast.Datatype | None) -> None:
         table = self.modules.setdefault(path, {})
         for d in decls:
             if isinstance(d, ast.Module):
@@ -110,8 +133,8 @@ class Resolver:
                 scope = Scope(self, path, d if isinstance(d, (ast.ClassDecl, ast.Datatype)) else None)
                 for m in getattr(d, "members", ()):
                     self.member_scope[id(m)] = scope
-            elif hasattr(d, "name"):
-                table.setdefault(d.name, d)
+            elif isinstance(name := getattr(d, "name", None), str):  # a member (a nameless export set aside)
+                table.setdefault(name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)
 
     def scope_of(self, member: object | None) -> Scope:
@@ -121,7 +144,7 @@ class Resolver:
 
     # ---------------------------------------------------------------- names
 
-    def lookup(self, scope: Scope, name: str) -> tuple[object, Scope] | None:
+    def lookup(self, scope: Scope, name: str) -> tuple[Named, Scope] | None:
         """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in."""
         parts = name.split(".")
         if len(parts) > 1:
@@ -131,7 +154,7 @@ class Resolver:
             # Type.member (static member or constructor qualified by its datatype)
             head = self.lookup(scope, ".".join(parts[:-1]))
             if head and isinstance(head[0], (ast.Datatype, ast.ClassDecl)):
-                d, s = head
+                d, s = head[0], head[1]
                 if isinstance(d, ast.Datatype):
                     for c in d.ctors:
                         if c.name == parts[-1]:
@@ -160,7 +183,7 @@ class Resolver:
                 return None
             path = path[:-1]
 
-    def _in_module(self, path: tuple[str, ...], name: str) -> tuple[object, Scope] | None:
+    def _in_module(self, path: tuple[str, ...], name: str) -> tuple[Named, Scope] | None:
         d = self.modules.get(path, {}).get(name)
         if d is None:
             return None
@@ -292,6 +315,8 @@ class Resolver:
             if decl.rhs is None:
                 raise Unsupported(f"opaque type {name}", line, col)
             return self.rtype(decl.rhs, dscope, inner)
+        if not isinstance(decl, (ast.SubsetType, ast.Newtype, ast.Datatype, ast.ClassDecl)):
+            raise Unsupported(f"type {name}", line, col)
         qual = dscope.prefix() + decl.name
         if isinstance(decl, ast.SubsetType):
             base = self.rtype(decl.base, dscope, inner)
@@ -311,11 +336,11 @@ class Resolver:
 
     def ctor_fields(self, dt: RType, ctor: ast.Ctor) -> list[tuple[str, RType]]:
         """The (name, type) of each constructor formal, with the datatype's type arguments substituted."""
-        decl: ast.Datatype = dt.decl
+        decl, scope = dt.datatype
         subst = dict(zip([p.name for p in decl.type_params], dt.args))
-        return [(f.name, self.rtype(f.type, dt.scope, subst)) for f in ctor.params]
+        return [(f.name, self.rtype(f.type, scope, subst)) for f in ctor.params]
 
     def ctor_name(self, dt: RType, ctor: ast.Ctor, from_scope: Scope) -> str:
         """How a constructor is written in a test that lives in the default module."""
-        decl: ast.Datatype = dt.decl
-        return dt.scope.prefix() + decl.name + "." + ctor.name if dt.scope.module else ctor.name
+        decl, scope = dt.datatype
+        return scope.prefix() + decl.name + "." + ctor.name if scope.module else ctor.name

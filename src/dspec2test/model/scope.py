@@ -14,10 +14,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
-from dspec2test.model.contracts import CTOR_NAME, Scope as MemberScope, iter_members, qualified_name, unproved_lemmas
+from dspec2test.model.contracts import CTOR_NAME, MemberScope, iter_members, qualified_name, unproved_lemmas
 from dspec2test.model.refine import refinement_bases
 from dspec2test.model.resolve import Resolver, Scope
-from dspec2test.model.walk import bound_names, pattern_names
+from dspec2test.model.walk import bound_names, dotted, pattern_names
 
 _COMPILED_FUNCTIONS = ("function", "predicate")
 
@@ -201,9 +201,9 @@ def _named(node: object, locals_: frozenset[str]) -> Iterator[tuple[str, bool]]:
                 yield n.name, False
             return
         if isinstance(n, ast.MemberSelect):
-            dotted = _dotted(n)
-            if dotted is not None and dotted.split(".")[0] not in bound:
-                yield dotted, False
+            path = dotted(n)
+            if path is not None and path.split(".")[0] not in bound:
+                yield path, False
                 return
             yield n.name, True
             yield from go(n.obj, bound)
@@ -226,10 +226,3 @@ def _named(node: object, locals_: frozenset[str]) -> Iterator[tuple[str, bool]]:
     yield from go(node, frozenset(declared))
 
 
-def _dotted(e: ast.Expr) -> str | None:
-    if isinstance(e, ast.Name):
-        return e.name
-    if isinstance(e, ast.MemberSelect):
-        head = _dotted(e.obj)
-        return None if head is None else f"{head}.{e.name}"
-    return None

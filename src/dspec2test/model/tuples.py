@@ -9,6 +9,7 @@ names substituted, the bounds `0 <= iv.0 <= iv.1 <= |s|` inside `valid` bound ea
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.model.contracts import iter_members
@@ -37,12 +38,12 @@ class Tuples:
             named.setdefault(getattr(d, "name", ""), []).append((scope, d))
         unique = [(name, scope, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
                   if isinstance(d, ast.Function) and not d.type_params]
-        formals = {name: tuple(p.type for p in d.params) for name, _, d in unique}  # type: ignore[union-attr]
+        formals = {name: tuple(p.type for p in d.params) for name, _, d in unique}
         bodies = {name: d for name, scope, d in unique
-                  if d.body is not None and getattr(scope, "owner", None) is None  # type: ignore[union-attr]
-                  and name not in called_names(d.body)  # type: ignore[union-attr]
-                  and not any(a.name in ("opaque", "extern") for a in d.attributes)}  # type: ignore[union-attr]
-        return Tuples(TypeIndex.of(program), formals, bodies)  # type: ignore[arg-type]
+                  if d.body is not None and getattr(scope, "owner", None) is None
+                  and name not in called_names(d.body)
+                  and not any(a.name in ("opaque", "extern") for a in d.attributes)}
+        return Tuples(TypeIndex.of(program), formals, bodies)
 
     def split(self, e: ast.Expr) -> ast.Expr:
         return split_for_solver(e, self.types, self.formals, self.bodies)
@@ -61,7 +62,7 @@ def inline_calls(e: ast.Expr, bodies: dict[str, ast.Function]) -> ast.Expr:
             return ast.Let(tuple(ast.PatVar(p.name) for p in f.params), n.args, f.body)
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def split_for_solver(e: ast.Expr, types: TypeIndex, formals: dict[str, tuple[ast.Type, ...]],
@@ -122,7 +123,7 @@ def split_tuple_vars(e: ast.Expr, types: TypeIndex, formals: dict[str, tuple[ast
                 body = ast.BinOp("&&", guard, body)
         return replace(n, vars=tuple(new_vars), range=rng, body=body)
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def reduce_lets(e: ast.Expr) -> ast.Expr:
@@ -142,7 +143,7 @@ def reduce_lets(e: ast.Expr) -> ast.Expr:
             return reduce_lets(body)
         return None
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def explicit_bounds(e: ast.Expr) -> ast.Expr:
@@ -172,7 +173,7 @@ def explicit_bounds(e: ast.Expr) -> ast.Expr:
                     continue
                 lo = next(((j, y) for j, y in reversed(list(enumerate(c.operands[:k]))) if not free_names(y) & names), None)
                 hi = next(((j, y) for j, y in enumerate(c.operands) if j > k and not free_names(y) & names), None)
-                parts: list = []
+                parts: list[Any] = []  # operand, operator, operand, ...: alternating
                 if lo is not None:
                     parts += [lo[1], "<" if "<" in c.ops[lo[0]:k] else "<="]
                 parts.append(x)
@@ -191,7 +192,7 @@ def explicit_bounds(e: ast.Expr) -> ast.Expr:
             return replace(n, body=ast.BinOp("&&", guard, n.body))
         return replace(n, range=guard)
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _atomic(e: ast.Expr) -> bool:

@@ -8,13 +8,13 @@ need to know which names they bind.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from typing import TypeVar, cast
 
 from dspec2test.dafny import ast
 
 
-def _is_node(v: object) -> bool:
-    return isinstance(v, ast.Node)
+N = TypeVar("N", bound=ast.Node)
 
 
 def children(node: ast.Node) -> Iterator[ast.Node]:
@@ -25,8 +25,8 @@ def children(node: ast.Node) -> Iterator[ast.Node]:
 
 
 def _nodes_in(v: object) -> Iterator[ast.Node]:
-    if _is_node(v):
-        yield v  # type: ignore[misc]
+    if isinstance(v, ast.Node):
+        yield v
     elif isinstance(v, tuple):
         for item in v:
             yield from _nodes_in(item)
@@ -92,14 +92,17 @@ def free_names(e: ast.Node) -> frozenset[str]:
     return frozenset(out)
 
 
-def rebuild(node: ast.Node, fn: Callable[[ast.Node], ast.Node | None]) -> ast.Node:
-    """Bottom-up rewrite: children first, then `fn(node)` (None keeps the node as rebuilt)."""
+def rebuild(node: N, fn: Callable[[ast.Node], ast.Node | None]) -> N:
+    """Bottom-up rewrite: children first, then `fn(node)` (None keeps the node as rebuilt).
+
+    Typed as giving back what it was given (an expression for an expression, a type for a type): `fn`
+    replaces a node only by one of the same category, which the dataclass fields it lands in require."""
     new = map_children(node, lambda child: rebuild(child, fn))
     out = fn(new)
-    return new if out is None else out
+    return new if out is None else cast(N, out)
 
 
-def map_children(node: ast.Node, fn: Callable[[ast.Node], ast.Node]) -> ast.Node:
+def map_children(node: N, fn: Callable[[ast.Node], ast.Node]) -> N:
     """The node with `fn` applied to each child (top-down rewrites that decide themselves where to recurse)."""
     changes = {}
     for f in dataclasses.fields(node):
@@ -113,15 +116,15 @@ def map_children(node: ast.Node, fn: Callable[[ast.Node], ast.Node]) -> ast.Node
 
 
 def _map_value(v: object, fn: Callable[[ast.Node], ast.Node]) -> object:
-    if _is_node(v):
-        return fn(v)  # type: ignore[arg-type]
+    if isinstance(v, ast.Node):
+        return fn(v)
     if isinstance(v, tuple):
         items = tuple(_map_value(i, fn) for i in v)
         return v if all(a is b for a, b in zip(items, v)) else items
     return v
 
 
-def substitute(e: ast.Expr, mapping: dict[str, ast.Expr]) -> ast.Expr:
+def substitute(e: ast.Expr, mapping: Mapping[str, ast.Expr]) -> ast.Expr:
     """Replace free occurrences of names; binders that rebind a name hide it from their scope."""
 
     def go(n: ast.Node, live: dict[str, ast.Expr]) -> ast.Node:
@@ -141,11 +144,12 @@ def substitute(e: ast.Expr, mapping: dict[str, ast.Expr]) -> ast.Expr:
                 changes[f.name] = nv
         return dataclasses.replace(n, **changes) if changes else n
 
-    return go(e, dict(mapping))  # type: ignore[return-value]
+    return cast(ast.Expr, go(e, dict(mapping)))  # a name is replaced by an expression: still an expression
 
 
-def _sub_value(v: object, live: dict[str, ast.Expr], go: Callable) -> object:
-    if _is_node(v):
+def _sub_value(v: object, live: dict[str, ast.Expr],
+               go: Callable[[ast.Node, dict[str, ast.Expr]], ast.Node]) -> object:
+    if isinstance(v, ast.Node):
         return go(v, live)
     if isinstance(v, tuple):
         items = tuple(_sub_value(i, live, go) for i in v)
@@ -201,3 +205,13 @@ def comparisons(c: ast.Expr) -> list[tuple[ast.Expr, str, ast.Expr]]:
 
 def is_name(e: ast.Expr, name: str) -> bool:
     return isinstance(e, ast.Name) and e.name == name
+
+
+def dotted(e: ast.Expr) -> str | None:
+    """`a.b.c` for a name or a chain of member selections on one (None for anything else)."""
+    if isinstance(e, ast.Name):
+        return e.name
+    if isinstance(e, ast.MemberSelect):
+        head = dotted(e.obj)
+        return None if head is None else f"{head}.{e.name}"
+    return None

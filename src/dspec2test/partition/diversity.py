@@ -41,18 +41,19 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import Contract, iter_members
-from dspec2test.partition.fields import Field, input_fields
-from dspec2test.partition.oracle import SolverLike, result_name
+from dspec2test.partition.fields import InputField, input_fields
+from dspec2test.oracle import Model, SolveResult, SolverLike
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.model.types import TypeIndex
 from dspec2test.partition.novelty import novel
-from dspec2test.model.walk import (ORDER_OPS, bound_names, children, comparisons, conjuncts, free_names, is_name,
-                                      rebuild, substitute)
-from dspec2test.records import Scenario, ScenarioKind
+from dspec2test.model.walk import ORDER_OPS, conjuncts, free_names, rebuild, substitute
+from dspec2test.partition.pinexpr import (ZERO, all_names, and_all, chain, count_of, eq, exists_of, forall_of,
+                                          free_nodes, fresh, minus, nodes, plus)
+from dspec2test.partition.witnesses import witness_pins
+from dspec2test.records import Scenario, ScenarioKind, ScenarioResult
 
 MAX_SCENARIOS = 6  # diverse scenarios kept per member
 INLINE_DEPTH = 2  # levels of predicates inlined into the literals the pins are derived from
-MAX_NEAR_MISSES = 3  # conjuncts of a witness property, each failing alone at some index
 MAX_ATTEMPTS = 10  # pins tried per member (a pin the partition contradicts costs a query too)
 # Z3 resource units (roughly 0.15 to 2.5 million a second) of the query that tells whether a pin is possible:
 # a pin the partition contradicts often leaves Z3 undecided (quantifiers), and waiting for the clock there
@@ -97,7 +98,7 @@ class Collection:
 
     def index(self, i: ast.Expr) -> ast.Expr:
         """`0 <= i < |s|`"""
-        return _chain(_ZERO, "<=", i, "<", self.size)
+        return chain(ZERO, "<=", i, "<", self.size)
 
 
 # ---------------------------------------------------------------- candidates of one partition
@@ -118,7 +119,8 @@ class Functions:
                     and not any(a.name in ("opaque", "extern") for a in d.attributes):
                 seen.setdefault(d.name, []).append(d)
         bodies = {name: fs[0] for name, fs in seen.items()
-                  if len(fs) == 1 and name not in free_names(fs[0].body) and _structural(fs[0])}  # not recursive
+                  if len(fs) == 1 and fs[0].body is not None and name not in free_names(fs[0].body)
+                  and _structural(fs[0])}  # not recursive
         return Functions(bodies)
 
     def inline(self, e: ast.Expr, depth: int = INLINE_DEPTH) -> ast.Expr:
@@ -133,12 +135,12 @@ class Functions:
             f = self.bodies.get(n.callee.name)
             if f is None or len(f.params) != len(n.args) or f.body is None:
                 return None
-            if any(free_names(a) & _all_names(f.body) - {p.name for p in f.params} for a in n.args):
+            if any(free_names(a) & all_names(f.body) - {p.name for p in f.params} for a in n.args):
                 return None
             return substitute(f.body, {p.name: a for p, a in zip(f.params, n.args)})
 
         out = rebuild(e, fn)
-        return e if out == e else self.inline(out, depth - 1)  # type: ignore[arg-type]
+        return e if out == e else self.inline(out, depth - 1)
 
 
 NO_FUNCTIONS = Functions({})
@@ -150,7 +152,7 @@ def _structural(f: ast.Function) -> bool:
     params = {p.name for p in f.params}
     return any(isinstance(n, (ast.Quantifier, ast.SetComprehension))
                or isinstance(n, ast.Index) and isinstance(n.seq, ast.Name) and n.seq.name in params
-               for n in _nodes(f.body))  # type: ignore[arg-type]
+               for n in nodes(f.body))  # type: ignore[arg-type]
 
 
 def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
@@ -171,33 +173,33 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     ints = {v.name for v in contract.vars if types.kind(v.type) == "int"}
     indexes = _index_uses(part.literals, by_term, ints)
     for v, c in indexes:
-        j = ast.Name(_fresh("j", taken))
+        j = ast.Name(fresh("j", taken))
         vv = ast.Name(v)
         # (each bound variable's range an atom of its own: the encoder expands those cheaply)
-        within = _chain(_ZERO, "<=", vv, "<", c.size)
-        add("index-repeated-after", _and(within, _exists([j], _and(_chain(vv, "<", j, "<", c.size),
-                                                                   _eq(c.at(j), c.at(vv))))))
-        add("index-repeated-before", _and(within, _exists([j], _and(_chain(_ZERO, "<=", j, "<", vv),
-                                                                    _eq(c.at(j), c.at(vv))))))
-        add("index-inner", _chain(_ZERO, "<", vv, "<", _minus(c.size, 1)))
-    for family, pin in _witness_pins(part.literals, taken):
+        within = chain(ZERO, "<=", vv, "<", c.size)
+        add("index-repeated-after", and_all(within, exists_of([j], and_all(chain(vv, "<", j, "<", c.size),
+                                                                   eq(c.at(j), c.at(vv))))))
+        add("index-repeated-before", and_all(within, exists_of([j], and_all(chain(ZERO, "<=", j, "<", vv),
+                                                                    eq(c.at(j), c.at(vv))))))
+        add("index-inner", chain(ZERO, "<", vv, "<", minus(c.size, 1)))
+    for family, pin in witness_pins(part.literals, taken):
         add(family, pin)
     for x, c in _keys(part.literals, by_term, contract, types):
-        i = ast.Name(_fresh("i", taken))
-        add("key-repeated", ast.BinOp(">", _count(i, _and(c.index(i), _eq(c.at(i), ast.Name(x)))), ast.IntLit(1)))
+        i = ast.Name(fresh("i", taken))
+        add("key-repeated", ast.BinOp(">", count_of(i, and_all(c.index(i), eq(c.at(i), ast.Name(x)))), ast.IntLit(1)))
     indexed = {v for v, _ in indexes}
     for out_var, size in _counts(part.literals, contract, colls, indexed, types):
         # more than one counted, not all: a count that stops at its first match, or never skips, is off
-        add("count-inner", _chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
+        add("count-inner", chain(ast.IntLit(1), "<", ast.Name(out_var), "<", size))
     compared = _compared_elements(part.literals, by_term)
     for c, k in _element_constants(part.literals, by_term):
         # elements below, at and above a constant the contract sorts them by (`a[x] == 0`, `a[x] > 0`): Z3's
         # elements all fall on one side of it, or sit at it alone, so a three-way partition or a filter
         # that mistakes `<` for `<=` passes (generic: the families read from a variable's use keep their turn)
-        i, j, m = (ast.Name(_fresh(b, taken)) for b in ("i", "j", "m"))
-        add("straddle", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), k))),
-                             _exists([j], _and(c.index(j), _eq(c.at(j), k))),
-                             _exists([m], _and(c.index(m), ast.BinOp(">", c.at(m), k)))))
+        i, j, m = (ast.Name(fresh(b, taken)) for b in ("i", "j", "m"))
+        add("straddle", and_all(exists_of([i], and_all(c.index(i), ast.BinOp("<", c.at(i), k))),
+                             exists_of([j], and_all(c.index(j), eq(c.at(j), k))),
+                             exists_of([m], and_all(c.index(m), ast.BinOp(">", c.at(m), k)))))
     for family, pin in _shared_pins(colls, taken):
         add(family, pin)
     for c in colls:
@@ -249,7 +251,7 @@ def _fold(e: ast.Expr) -> ast.Expr:
             return base
         return ast.BinOp("+" if k > 0 else "-", base, ast.IntLit(abs(k)))
 
-    return rebuild(e, fn)  # type: ignore[return-value]
+    return rebuild(e, fn)
 
 
 def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
@@ -262,12 +264,12 @@ def _collections(contract: Contract, types: TypeIndex) -> list[Collection]:
         if elem is None:
             continue
         term: ast.Expr = ast.Old(ast.Name(v.name)) if v.name in contract.pre_state else ast.Name(v.name)
-        size = ast.MemberSelect(term, "Length") if kind == "array" else ast.Cardinality(term)
+        size: ast.Expr = ast.MemberSelect(term, "Length") if kind == "array" else ast.Cardinality(term)
         out.append(Collection(v.name, term, size, elem))
     return out
 
 
-def _field_collections(fields: list[Field], types: TypeIndex) -> list[Collection]:
+def _field_collections(fields: list[InputField], types: TypeIndex) -> list[Collection]:
     """The sequence fields of datatype and tuple inputs (values: never a pre-state of their own)."""
     out = []
     for f in fields:
@@ -293,40 +295,40 @@ def _element_kind(t: ast.Type, types: TypeIndex) -> str | None:
 
 
 def _collection_pins(c: Collection, compared: bool, taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
-    i = ast.Name(_fresh("i", taken))
-    j = ast.Name(_fresh("j", taken | {i.name}))
+    i = ast.Name(fresh("i", taken))
+    j = ast.Name(fresh("j", taken | {i.name}))
     if c.elem == "bool":
         return
     # fewer distinct values than elements: a set's cardinality costs the encoder far less than `exists i, j`
     values = ast.Cardinality(ast.SetComprehension((ast.BoundVar(i.name),), c.index(i), c.at(i)))
     yield "repeated", ast.BinOp("<", values, c.size)
     if c.elem in _ORDERED:
-        yield "descent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
-                                               ast.BinOp(">", c.at(i), c.at(_plus(i, 1)))))
+        yield "descent", exists_of([i], ast.BinOp("&&", chain(ZERO, "<=", i, "<", minus(c.size, 1)),
+                                               ast.BinOp(">", c.at(i), c.at(plus(i, 1)))))
         # and a rise: a later element above an earlier one is what running maxima and searches react to
-        yield "ascent", _exists([i], ast.BinOp("&&", _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
-                                              ast.BinOp("<", c.at(i), c.at(_plus(i, 1)))))
+        yield "ascent", exists_of([i], ast.BinOp("&&", chain(ZERO, "<=", i, "<", minus(c.size, 1)),
+                                              ast.BinOp("<", c.at(i), c.at(plus(i, 1)))))
     if c.elem in _SIGNED:
-        zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
-        yield "mixed-signs", _and(_exists([i], _and(c.index(i), ast.BinOp("<", c.at(i), zero))),
-                                  _exists([j], _and(c.index(j), ast.BinOp(">", c.at(j), zero))))
+        zero: ast.Expr = ast.RealLit("0.0") if c.elem == "real" else ZERO
+        yield "mixed-signs", and_all(exists_of([i], and_all(c.index(i), ast.BinOp("<", c.at(i), zero))),
+                                  exists_of([j], and_all(c.index(j), ast.BinOp(">", c.at(j), zero))))
     yield "distinct", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)), ast.BinOp("==", values, c.size))
     if c.elem in _ORDERED and compared:
         yield "sorted", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(2)),
-                                  _forall([i], _chain(_ZERO, "<=", i, "<", _minus(c.size, 1)),
-                                          ast.BinOp("<=", c.at(i), c.at(_plus(i, 1)))))
+                                  forall_of([i], chain(ZERO, "<=", i, "<", minus(c.size, 1)),
+                                          ast.BinOp("<=", c.at(i), c.at(plus(i, 1)))))
     if c.elem in _SIGNED:
-        zero = ast.RealLit("0.0") if c.elem == "real" else _ZERO
+        zero = ast.RealLit("0.0") if c.elem == "real" else ZERO
         yield "all-negative", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
-                                        _forall([i], c.index(i), ast.BinOp("<", c.at(i), zero)))
+                                        forall_of([i], c.index(i), ast.BinOp("<", c.at(i), zero)))
     # every element alike: a running maximum and its runner-up never part, `<` and `<=` between elements
     # never differ
     yield "constant", ast.BinOp("&&", ast.BinOp(">", c.size, ast.IntLit(1)),
-                                _forall([i], c.index(i), _eq(c.at(i), c.at(_ZERO))))
+                                forall_of([i], c.index(i), eq(c.at(i), c.at(ZERO))))
 
 
 def _scalar_pins(contract: Contract, types: TypeIndex,
-                 fields: tuple[Field, ...] = ()) -> Iterator[tuple[str, ast.Expr]]:
+                 fields: tuple[InputField, ...] = ()) -> Iterator[tuple[str, ast.Expr]]:
     """Z3's scalar inputs tie or come out alike (`x == y == z`, or one at a boundary and the others equal),
     so a body's comparisons between them see one or two of their orderings and a mutated one survives.
     Pinned: each strict ordering of the scalars of one type (with more than MAX_PERMUTED, each one strictly
@@ -352,20 +354,20 @@ def _scalar_pins(contract: Contract, types: TypeIndex,
         above = [zero, "<"] if zero is not None else []
         if 1 < len(vs) <= MAX_PERMUTED:
             for order in _permutations(vs):
-                yield "order", _guarded(guards, _chain(*above, *_interleave(order, "<")))
+                yield "order", _guarded(guards, chain(*above, *_interleave(order, "<")))
         elif MAX_PERMUTED < len(vs) <= MAX_ORDERED:
             for family in ("least", "greatest"):
-                for v in vs:
-                    others = [w for w in vs if w != v]
-                    lows = others if family == "greatest" else [v]  # above zero: the least, whichever it is
-                    yield family, _guarded(guards, _and(
-                        *[_chain(*above, w) for w in lows if above],
-                        *[ast.BinOp("<", v, w) if family == "least" else ast.BinOp("<", w, v) for w in others]))
+                for x in vs:
+                    others = [w for w in vs if w != x]
+                    lows = others if family == "greatest" else [x]  # above zero: the least, whichever it is
+                    yield family, _guarded(guards, and_all(
+                        *[chain(*above, w) for w in lows if above],
+                        *[ast.BinOp("<", x, w) if family == "least" else ast.BinOp("<", w, x) for w in others]))
     for family, op in (("negative", "<"), ("positive", ">")):
         for group in groups.values():
-            for v, kind, guard in group:
+            for term, kind, guard in group:
                 if kind.zero is not None and (kind.signed or family == "positive"):
-                    yield family, _guarded([guard], ast.BinOp(op, v, kind.zero))
+                    yield family, _guarded([guard], ast.BinOp(op, term, kind.zero))
 
 
 _Member = tuple[ast.Expr, "Scalar", "ast.Expr | None"]  # a scalar term, its type, its constructor test
@@ -387,7 +389,7 @@ def _one_constructor_each(group: list[_Member]) -> list[_Member]:
 def _guarded(guards: list[ast.Expr | None], pin: ast.Expr) -> ast.Expr:
     """`v.C? && w.D? && pin`, each constructor test once; the pin alone without any."""
     tests = list(dict.fromkeys(g for g in guards if g is not None))
-    return _and(*tests, pin) if tests else pin
+    return and_all(*tests, pin) if tests else pin
 
 
 @dataclass(frozen=True)
@@ -415,13 +417,13 @@ def _scalar(t: ast.Type, types: TypeIndex) -> Scalar | None:
             break
     name = t.name if isinstance(t, ast.NamedType) else ""
     if name in ("int", "nat"):
-        return Scalar(newtype or "int", _ZERO, not natural)
+        return Scalar(newtype or "int", ZERO, not natural)
     if name == "real":
         return Scalar(newtype or "real", ast.RealLit("0.0"), True)
     if name == "char":
         return Scalar(newtype or "char", None, False)
     if name.startswith("bv") and name[2:].isdigit() and int(name[2:]) > 0:
-        return Scalar(newtype or name, _ZERO, False)
+        return Scalar(newtype or name, ZERO, False)
     return None
 
 
@@ -442,8 +444,8 @@ def _shared_pins(colls: list[Collection], taken: set[str]) -> Iterator[tuple[str
     """Two input collections of one element kind sharing a value (away from 0 where it is signed): Z3's
     models keep them disjoint, and a body that tests membership in the wrong one, or drops a membership
     test, is only seen on an element both hold."""
-    i = ast.Name(_fresh("i", taken))
-    j = ast.Name(_fresh("j", taken | {i.name}))
+    i = ast.Name(fresh("i", taken))
+    j = ast.Name(fresh("j", taken | {i.name}))
     for k, a in enumerate(colls):
         for b in colls[k + 1:]:
             if a.elem != b.elem or a.elem == "bool":
@@ -451,21 +453,13 @@ def _shared_pins(colls: list[Collection], taken: set[str]) -> Iterator[tuple[str
             if a.guard is not None and b.guard is not None and isinstance(a.guard, ast.MemberSelect) \
                     and isinstance(b.guard, ast.MemberSelect) and a.guard.obj == b.guard.obj and a.guard != b.guard:
                 continue  # fields of two constructors of one value
-            nonzero = [ast.BinOp("!=", a.at(i), ast.RealLit("0.0") if a.elem == "real" else _ZERO)] \
+            nonzero = [ast.BinOp("!=", a.at(i), ast.RealLit("0.0") if a.elem == "real" else ZERO)] \
                 if a.elem in _SIGNED else []
-            yield "shared-element", _guarded([a.guard, b.guard], _exists([i, j], _and(
-                a.index(i), b.index(j), _eq(a.at(i), b.at(j)), *nonzero)))
+            yield "shared-element", _guarded([a.guard, b.guard], exists_of([i, j], and_all(
+                a.index(i), b.index(j), eq(a.at(i), b.at(j)), *nonzero)))
 
 
 # ---------------------------------------------------------------- how the literals use the variables
-
-
-def _free_nodes(e: ast.Node, bound: frozenset[str] = frozenset()) -> Iterator[tuple[ast.Node, frozenset[str]]]:
-    """Every node with the names bound above it."""
-    yield e, bound
-    inner = bound | bound_names(e)
-    for c in children(e):
-        yield from _free_nodes(c, inner)
 
 
 def _collection_of(e: ast.Expr, by_term: dict[ast.Expr, Collection], bound: frozenset[str]) -> Collection | None:
@@ -483,7 +477,7 @@ def _index_uses(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collecti
     """(v, s) for each contract integer variable v that indexes an input collection s (`s[v]`), first seen first."""
     out: list[tuple[str, Collection]] = []
     for lit in literals:
-        for n, bound in _free_nodes(lit):
+        for n, bound in free_nodes(lit):
             if isinstance(n, ast.Index) and len(n.indices) == 1 and isinstance(n.indices[0], ast.Name):
                 v = n.indices[0].name
                 c = _collection_of(n.seq, by_term, bound)
@@ -498,7 +492,7 @@ def _keys(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, Collection], c
     scalars = {v.name: types.kind(v.type) for v in contract.params if types.kind(v.type) in _ORDERED | {"bool"}}
     out: list[tuple[str, Collection]] = []
     for lit in literals:
-        for n, bound in _free_nodes(lit):
+        for n, bound in free_nodes(lit):
             if not (isinstance(n, ast.BinOp) and n.op in ("==", "!=")):
                 continue
             for a, b in ((n.left, n.right), (n.right, n.left)):
@@ -516,7 +510,7 @@ def _counts(literals: tuple[ast.Expr, ...], contract: Contract, colls: list[Coll
     outs = {v.name for v in contract.outputs if types.kind(v.type) == "int"} - indexed
     out: list[tuple[str, ast.Expr]] = []
     for lit in literals:
-        for n, bound in _free_nodes(lit):
+        for n, bound in free_nodes(lit):
             if not (isinstance(n, ast.BinOp) and n.op == "=="):
                 continue
             for a, b in ((n.left, n.right), (n.right, n.left)):
@@ -536,7 +530,7 @@ def _element_constants(literals: tuple[ast.Expr, ...],
     (`s[x] == 0`, `0 < s[x]`), first seen first."""
     out: list[tuple[Collection, ast.Expr]] = []
     for lit in literals:
-        for n, bound in _free_nodes(lit):
+        for n, bound in free_nodes(lit):
             pairs: list[tuple[ast.Expr, ast.Expr]] = []
             if isinstance(n, ast.BinOp) and n.op in ORDER_OPS | {"==", "!="}:
                 pairs = [(n.left, n.right)]
@@ -562,7 +556,7 @@ def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, C
     """Terms of the collections two of whose elements some literal orders (`s[i] <= s[j]`)."""
     out: set[ast.Expr] = set()
     for lit in literals:
-        for n, bound in _free_nodes(lit):
+        for n, bound in free_nodes(lit):
             pairs: list[tuple[ast.Expr, ast.Expr]] = []
             if isinstance(n, ast.BinOp) and n.op in ORDER_OPS:
                 pairs = [(n.left, n.right)]
@@ -576,170 +570,18 @@ def _compared_elements(literals: tuple[ast.Expr, ...], by_term: dict[ast.Expr, C
     return out
 
 
-# ---------------------------------------------------------------- witnesses of exists and comprehensions
-
-
-def _witness_pins(literals: tuple[ast.Expr, ...], taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
-    """Pins from the literals' `exists` (and `!forall`) and from set comprehensions outside any binder: the
-    pins keep the literal's own words (functions, constants), which the partition already reads."""
-    for lit in literals:
-        q = _as_exists(lit)
-        if q is not None:
-            yield from _exists_pins(q, taken)
-        elif isinstance(lit, ast.Quantifier) and lit.kind == "forall":
-            yield from _guard_pins(lit)
-        for n, bound in _free_nodes(lit):
-            if isinstance(n, ast.SetComprehension) and len(n.vars) == 1 and n.term is None and n.range is not None \
-                    and not bound:
-                yield from _comprehension_pins(n)
-
-
-def _as_exists(lit: ast.Expr) -> ast.Quantifier | None:
-    """A literal that says some index has a property: `exists` (range folded into the body), or `!forall`."""
-    if isinstance(lit, ast.Quantifier) and lit.kind == "exists":
-        body = lit.body if lit.range is None else ast.BinOp("&&", lit.range, lit.body)
-        return ast.Quantifier("exists", lit.vars, None, body)
-    if isinstance(lit, ast.UnOp) and lit.op == "!" and isinstance(lit.operand, ast.Quantifier) \
-            and lit.operand.kind == "forall":
-        q = lit.operand
-        if q.range is not None:
-            body = ast.BinOp("&&", q.range, _not(q.body))
-        elif isinstance(q.body, ast.BinOp) and q.body.op == "==>":
-            body = ast.BinOp("&&", q.body.left, _not(q.body.right))
-        else:
-            body = _not(q.body)
-        return ast.Quantifier("exists", q.vars, None, body)
-    return None
-
-
-def _exists_pins(q: ast.Quantifier, taken: set[str]) -> Iterator[tuple[str, ast.Expr]]:
-    parts = conjuncts(q.body)
-    if len(q.vars) == 1:
-        i = q.vars[0].name
-        bounds = _bounds(i, parts)
-        if bounds is not None:
-            lo, hi, rest = bounds
-            if rest:
-                yield from _ends("witness", i, lo, hi, rest)
-                yield from _near_misses(i, lo, hi, rest)
-    # a second witness: some bound variable differs
-    inner = taken | _all_names(q)
-    primed: dict[str, str] = {}
-    for v in q.vars:
-        primed[v.name] = _fresh(v.name, inner | set(primed.values()))
-    other = substitute(q.body, {k: ast.Name(p) for k, p in primed.items()})
-    differ = _or(*[ast.BinOp("!=", ast.Name(k), ast.Name(p)) for k, p in primed.items()])
-    vars_ = q.vars + tuple(ast.BoundVar(p, v.type) for v, p in zip(q.vars, primed.values()))
-    yield "two-witnesses", ast.Quantifier("exists", vars_, None, _and(q.body, other, differ))
-
-
-def _comprehension_pins(s: ast.SetComprehension) -> Iterator[tuple[str, ast.Expr]]:
-    i = s.vars[0].name
-    bounds = _bounds(i, conjuncts(s.range))  # type: ignore[arg-type]
-    if bounds is None:
-        return
-    lo, hi, rest = bounds
-    if not rest:
-        return
-    yield from _ends("counted", i, lo, hi, rest)
-    yield from _near_misses(i, lo, hi, rest)
-    yield "not-counted", ast.Quantifier("exists", s.vars, None,
-                                        ast.BinOp("&&", _chain(lo, "<=", ast.Name(i), "<", hi), _not(_and(*rest))))
-
-
-def _near_misses(i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
-    """For a property of several conjuncts, an index where all hold but one (the first few conjuncts):
-    a body that drops or garbles one condition counts or finds that index, the contract does not."""
-    if len(rest) < 2:
-        return
-    for k, c in enumerate(rest[:MAX_NEAR_MISSES]):
-        others = rest[:k] + rest[k + 1:]
-        yield "near-miss", _exists([ast.Name(i)], _and(_chain(lo, "<=", ast.Name(i), "<", hi), *others, _not(c)))
-
-
-def _guard_pins(q: ast.Quantifier) -> Iterator[tuple[str, ast.Expr]]:
-    """A `forall i :: lo <= i < hi && G(i) ==> B(i)` literal (G also as `==> (G ==> B)`): an index where the
-    guard holds and one where it fails, so that the literal is neither vacuous nor only ever exercised."""
-    if len(q.vars) != 1:
-        return
-    if q.range is not None:
-        conds, body = conjuncts(q.range), q.body
-    elif isinstance(q.body, ast.BinOp) and q.body.op == "==>":
-        conds, body = conjuncts(q.body.left), q.body.right
-    else:
-        return
-    while isinstance(body, ast.BinOp) and body.op == "==>":
-        conds, body = conds + conjuncts(body.left), body.right
-    i = q.vars[0].name
-    bounds = _bounds(i, conds)
-    if bounds is None or not bounds[2]:
-        return
-    lo, hi, guards = bounds
-    within = _chain(lo, "<=", ast.Name(i), "<", hi)
-    yield "guard-held", _exists([ast.Name(i)], _and(within, *guards))
-    yield "guard-failed", _exists([ast.Name(i)], _and(within, _not(_and(*guards))))
-    yield from _guard_twice(q, i, lo, hi, guards)
-
-
-def _guard_twice(q: ast.Quantifier, i: str, lo: ast.Expr, hi: ast.Expr,
-                 guards: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
-    """Two indexes where the guard holds: a body that keeps only the last match (`r := [a[i]]` for
-    `r := r + [a[i]]`), or stops at the first, meets the literal on one."""
-    j = _fresh(i, _all_names(q) | {i})
-    at_j = [substitute(g, {i: ast.Name(j)}) for g in guards]
-    yield "guard-held-twice", _exists([ast.Name(i), ast.Name(j)], _and(
-        _chain(lo, "<=", ast.Name(i), "<", hi), _chain(lo, "<=", ast.Name(j), "<", hi),
-        ast.BinOp("<", ast.Name(i), ast.Name(j)), *guards, *at_j))
-
-
-def _ends(what: str, i: str, lo: ast.Expr, hi: ast.Expr, rest: list[ast.Expr]) -> Iterator[tuple[str, ast.Expr]]:
-    """The property at the last index and at the first (the range non-empty, so they are defined)."""
-    for end, at in (("last", _minus(hi, 1)), ("first", lo)):
-        there = [substitute(r, {i: at}) for r in rest]
-        if not any(_self_contradiction(r) for r in there):  # `!(s[0] == s[0])`: "differs from the first" at it
-            yield f"{what}-{end}", ast.BinOp("&&", ast.BinOp("<", lo, hi), _and(*there))
-
-
-def _self_contradiction(e: ast.Expr) -> bool:
-    """`!(t == t)`, `t != t`, `t < t` or `t > t`."""
-    if isinstance(e, ast.UnOp) and e.op == "!" and isinstance(e.operand, ast.BinOp):
-        return e.operand.op in ("==", "<=", ">=") and e.operand.left == e.operand.right
-    return isinstance(e, ast.BinOp) and e.op in ("!=", "<", ">") and e.left == e.right
-
-
-def _bounds(i: str, conjuncts: list[ast.Expr]) -> tuple[ast.Expr, ast.Expr, list[ast.Expr]] | None:
-    """`lo <= i < hi` among the conjuncts (as `lo <= i < hi`, or `lo <= i` and `i < hi`, with `<` and `<=`
-    either way): (inclusive lo, exclusive hi, the other conjuncts); None when a bound is missing."""
-    lo = hi = None
-    rest: list[ast.Expr] = []
-    for c in conjuncts:
-        pairs = comparisons(c)
-        if len(pairs) > 2 or not pairs or not all(is_name(a, i) != is_name(b, i) for a, _, b in pairs) \
-                or any(i in free_names(x) for a, _, b in pairs for x in (a, b) if not is_name(x, i)):
-            rest.append(c)
-            continue
-        for a, op, b in pairs:
-            if is_name(b, i) and lo is None:
-                lo = a if op == "<=" else _plus(a, 1)
-            elif is_name(a, i) and hi is None:
-                hi = b if op == "<" else _plus(b, 1)
-    if lo is None or hi is None:
-        return None
-    return lo, hi, rest
-
-
-
-
 # ---------------------------------------------------------------- scheduling over a member's partitions
 
 
 @dataclass
 class PartitionState:
-    """A partition as the diversity pass sees it: its spec, manifest entry and the models solved so far."""
+    """A partition as generation builds it: its spec, its scenarios and the models solved so far (None where
+    the solver found no input), and the whole constraint solved for, as Dafny."""
 
     part: PartitionSpec
-    entry: dict  # the manifest's partition entry, whose scenarios the diverse ones join
-    models: list[Any]
+    scenarios: list[ScenarioResult]  # the diverse ones join these
+    models: list[Model | None]
+    constraint: str = ""
 
 
 # (partition state, scenario) -> the model solved for it, or None (no input with the pin)
@@ -766,10 +608,10 @@ def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex
             continue
         attempts += 1
         constraints = state.part.literals + (cand.pin,)
-        if result_name(solver.check(constraints, budget=CHECK_RLIMIT)) == "UNSAT":
+        if solver.check(constraints, budget=CHECK_RLIMIT) is SolveResult.UNSAT:
             continue  # the partition contradicts the pin; when Z3 cannot tell quickly, the solver's tiers
             # (and their bounded fallback) may still find an input
-        sc = Scenario(state.part.id, len(state.entry["scenarios"]) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
+        sc = Scenario(state.part.id, len(state.scenarios) + 1, ScenarioKind.DIVERSE, print_expr(cand.pin))
         model = solve(state, sc, constraints)
         if model is not None:
             state.models.append(model)
@@ -783,86 +625,3 @@ def _round_robin(queues: list[list[Candidate]]) -> Iterator[tuple[Candidate, int
         for k, q in enumerate(queues):
             if d < len(q):
                 yield q[d], k
-
-
-# ---------------------------------------------------------------- small AST helpers
-
-
-_ZERO = ast.IntLit(0)
-
-
-def _nodes(e: ast.Node) -> Iterator[ast.Node]:
-    yield e
-    for c in children(e):
-        yield from _nodes(c)
-
-
-def _all_names(e: ast.Node) -> set[str]:
-    out: set[str] = set()
-    for n in _nodes(e):
-        if isinstance(n, ast.Name):
-            out.add(n.name)
-        out |= bound_names(n)
-    return out
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    name = base
-    while name in taken:
-        name += "'"
-    return name
-
-
-def _chain(*parts: Any) -> ast.Expr:
-    operands = tuple(parts[0::2])
-    ops = tuple(parts[1::2])
-    if len(ops) == 1:
-        return ast.BinOp(ops[0], operands[0], operands[1])
-    return ast.Chain(operands, ops)
-
-
-def _eq(a: ast.Expr, b: ast.Expr) -> ast.Expr:
-    return ast.BinOp("==", a, b)
-
-
-def _and(*es: ast.Expr) -> ast.Expr:
-    out = es[0]
-    for e in es[1:]:
-        out = ast.BinOp("&&", out, e)
-    return out
-
-
-def _or(*es: ast.Expr) -> ast.Expr:
-    out = es[0]
-    for e in es[1:]:
-        out = ast.BinOp("||", out, e)
-    return out
-
-
-def _not(e: ast.Expr) -> ast.Expr:
-    return ast.UnOp("!", e)
-
-
-def _plus(e: ast.Expr, k: int) -> ast.Expr:
-    if isinstance(e, ast.IntLit):
-        return ast.IntLit(e.value + k)
-    return ast.BinOp("+", e, ast.IntLit(k))
-
-
-def _minus(e: ast.Expr, k: int) -> ast.Expr:
-    if isinstance(e, ast.IntLit) and e.value >= k:
-        return ast.IntLit(e.value - k)
-    return ast.BinOp("-", e, ast.IntLit(k))
-
-
-def _exists(vs: list[ast.Name], body: ast.Expr) -> ast.Expr:
-    return ast.Quantifier("exists", tuple(ast.BoundVar(v.name) for v in vs), None, body)
-
-
-def _count(i: ast.Name, range_: ast.Expr) -> ast.Expr:
-    """`|set i | range|`"""
-    return ast.Cardinality(ast.SetComprehension((ast.BoundVar(i.name),), range_, None))
-
-
-def _forall(vs: list[ast.Name], range_: ast.Expr, body: ast.Expr) -> ast.Expr:
-    return ast.Quantifier("forall", tuple(ast.BoundVar(v.name) for v in vs), None, ast.BinOp("==>", range_, body))

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 
 from dspec2test.dafny import ast
 from dspec2test.partition.lift import Definitions, Unfolding, binds_over, lift
-from dspec2test.partition.patterns import disjoint
+from dspec2test.partition.patterns import CaseTest, disjoint
 from dspec2test.model.walk import conj, free_names, negate, pattern_names, substitute, walk
 
 Branch = tuple[ast.Expr, ...]
@@ -189,9 +189,10 @@ class _Splitter:
         """Case i: the earlier cases that could also match do not, case i's tests hold, and its body (with the
         pattern's variables replaced by destructors of the scrutinee) splits as usual. None when a case
         cannot be put so (the whole-match literals below then stand)."""
-        tests = self.defs.ctors.cases(e.scrutinee, tuple(c.pattern for c in e.cases))
-        if tests is None:
+        found = self.defs.ctors.cases(e.scrutinee, tuple(c.pattern for c in e.cases))
+        if found is None:
             return None
+        tests: list[CaseTest] = found
         bodies = []
         for case, t in zip(e.cases, tests):
             body: ast.Expr = case.body  # type: ignore[assignment]

@@ -19,17 +19,17 @@ from dspec2test.model.types import TypeIndex
 
 
 @dataclass(frozen=True)
-class Field:
+class InputField:
     term: ast.Expr  # `v.f`, `v.0`
     type: ast.Type  # as declared, the datatype's type arguments substituted
     guard: ast.Expr | None  # `v.C?`; None for a datatype of one constructor and for a tuple
 
 
-def input_fields(contract: Contract, types: TypeIndex) -> list[Field]:
+def input_fields(contract: Contract, types: TypeIndex) -> list[InputField]:
     """The non-ghost fields of each non-ghost datatype or tuple parameter, and of the datatype value a
     member is called on (`this.f`), one level deep, in declaration order (a recursive datatype's own-typed
     fields come out too; the pins ignore types they cannot use)."""
-    out: list[Field] = []
+    out: list[InputField] = []
     receiver = [v for v in contract.state if isinstance(v.expr, ast.ThisExpr)] if contract.datatype else []
     for v in (*contract.params, *receiver):
         if v.ghost:
@@ -37,7 +37,7 @@ def input_fields(contract: Contract, types: TypeIndex) -> list[Field]:
         var = v.term
         base = types.base(v.type)
         if isinstance(base, ast.TupleType):
-            out += [Field(ast.MemberSelect(var, str(k)), t, None) for k, t in enumerate(base.elems)]
+            out += [InputField(ast.MemberSelect(var, str(k)), t, None) for k, t in enumerate(base.elems)]
             continue
         d = datatype_of(base, types)
         if d is None or d.co or not isinstance(base, ast.NamedType):
@@ -51,7 +51,7 @@ def input_fields(contract: Contract, types: TypeIndex) -> list[Field]:
             for f in ctor.params:
                 if f.ghost or not f.name or f.name[0].isdigit() or _mentions(f.type, unknown):
                     continue
-                out.append(Field(ast.MemberSelect(var, f.name), _substitute(f.type, args), guard))
+                out.append(InputField(ast.MemberSelect(var, f.name), _substitute(f.type, args), guard))
     return out
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator
+from typing import TypeGuard
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
@@ -87,8 +88,7 @@ class _Lifter:
                 found = (v, lambda x: x) if self.is_site(v) else self.first_site(v)
                 if found is not None:
                     node, plug = found
-                    return self.lift_site(node, lambda x, k=k, plug=plug: dataclasses.replace(
-                        e, values=_put(e.values, k, plug(x))))
+                    return self.lift_site(node, _in_let_value(e, k, plug))
             return None
         found = self.first_site(e)
         return None if found is None else self.lift_site(*found)
@@ -138,18 +138,18 @@ class _Lifter:
             return self.unfolded(e) is not None
         return False
 
-    def has_site(self, e: ast.Node) -> bool:
+    def has_site(self, e: ast.Expr) -> bool:
         return self.is_site(e) or self.first_site(e) is not None
 
-    def first_site(self, e: ast.Node) -> tuple[ast.Expr, Plug] | None:
+    def first_site(self, e: ast.Expr) -> tuple[ast.Expr, Plug] | None:
         """The first site among e's always-evaluated proper subexpressions, in evaluation order."""
         for child, plug in _evaluated_children(e):
             if self.is_site(child):
-                return child, plug  # type: ignore[return-value]
+                return child, plug
             inner = self.first_site(child)
             if inner is not None:
                 node, inner_plug = inner
-                return node, (lambda x, plug=plug, inner_plug=inner_plug: plug(inner_plug(x)))
+                return node, _composed(plug, inner_plug)
         return None
 
     def unfolded(self, call: ast.Call) -> ast.Expr | None:
@@ -180,13 +180,13 @@ def _plain_let(e: ast.Let) -> bool:
     return e.such_that is None and not e.fail_op and len(e.pats) == len(e.values)
 
 
-def _evaluated_children(e: ast.Node) -> Iterator[tuple[ast.Node, Plug]]:
+def _evaluated_children(e: ast.Expr) -> Iterator[tuple[ast.Expr, Plug]]:
     """The children evaluated whenever e is, each with a function that rebuilds e around a replacement."""
     if isinstance(e, _OPAQUE) or isinstance(e, (ast.IfThenElse, ast.MatchExpr, ast.Let)):
         return  # branches and bodies: guarded or under binders (the nodes themselves are sites)
     if isinstance(e, ast.Chain):  # `a < b < c` is `a < b && b < c`: c only when a < b
         for k in range(min(2, len(e.operands))):
-            yield e.operands[k], (lambda x, k=k: dataclasses.replace(e, operands=_put(e.operands, k, x)))
+            yield e.operands[k], _in_field_item(e, "operands", k, e.operands)
         return
     for f in dataclasses.fields(e):
         if f.name == "span":
@@ -195,20 +195,37 @@ def _evaluated_children(e: ast.Node) -> Iterator[tuple[ast.Node, Plug]]:
             continue
         value = getattr(e, f.name)
         if isinstance(value, ast.Node) and _is_expr(value):
-            yield value, (lambda x, name=f.name: dataclasses.replace(e, **{name: x}))
+            yield value, _in_field(e, f.name)
         elif isinstance(value, tuple):
             for k, item in enumerate(value):
                 if isinstance(item, ast.Node) and _is_expr(item):
-                    yield item, (lambda x, name=f.name, k=k, value=value: dataclasses.replace(
-                        e, **{name: _put(value, k, x)}))
+                    yield item, _in_field_item(e, f.name, k, value)
 
 
-def _is_expr(n: ast.Node) -> bool:
+def _is_expr(n: ast.Node) -> TypeGuard[ast.Expr]:
     return not isinstance(n, (ast.NamedType, ast.TupleType, ast.ArrowType, ast.Attribute, ast.BoundVar))
 
 
 def _put(items: tuple, k: int, x: object) -> tuple:
     return items[:k] + (x,) + items[k + 1:]
+
+
+# what puts an expression back where a site was taken out: `e` with its field, or item k of it, replaced
+
+def _in_field(e: ast.Expr, name: str) -> Plug:
+    return lambda x: dataclasses.replace(e, **{name: x})
+
+
+def _in_field_item(e: ast.Expr, name: str, k: int, value: tuple) -> Plug:
+    return lambda x: dataclasses.replace(e, **{name: _put(value, k, x)})
+
+
+def _in_let_value(e: ast.Let, k: int, plug: Plug) -> Plug:
+    return lambda x: dataclasses.replace(e, values=_put(e.values, k, plug(x)))
+
+
+def _composed(outer: Plug, inner: Plug) -> Plug:
+    return lambda x: outer(inner(x))
 
 
 # ---------------------------------------------------------------- functions defined by cases
@@ -267,7 +284,7 @@ def _rename_pattern(p: ast.Pattern, fresh: dict[str, str]) -> ast.Pattern:
             return dataclasses.replace(n, name=fresh[n.name])
         return None
 
-    return rebuild(p, fn)  # type: ignore[return-value]
+    return rebuild(p, fn)
 
 
 def binds_over(e: ast.Node) -> frozenset[str]:

@@ -155,6 +155,8 @@ class _Eval:
 
     def e_Quantifier(self, e: ast.Quantifier, env: dict[str, Any]) -> Any:
         exists = e.kind == "exists"
+        body: ast.Expr
+        domain: ast.Expr
         if e.range is not None:
             body, domain = ast.BinOp("&&" if exists else "==>", e.range, e.body), e.range
         elif exists:

@@ -14,7 +14,7 @@ from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause
 from dspec2test.partition.dnf import branches
-from dspec2test.partition.oracle import SolverLike, is_unsat, result_name
+from dspec2test.oracle import SolveResult, SolverLike
 from dspec2test.partition.lift import Definitions
 from dspec2test.model.walk import conj, free_names
 
@@ -30,7 +30,9 @@ class PartitionSpec:
 
 
 @dataclass
-class PartitionResult:
+class Enumeration:
+    """The partitions a contract's clauses enumerate to, and whether a cap or budget cut that short."""
+
     partitions: list[PartitionSpec] = field(default_factory=list)
     capped: bool = False  # the cap or the solver budget cut the enumeration
     messages: list[str] = field(default_factory=list)
@@ -47,13 +49,13 @@ def label_of(literals: tuple[ast.Expr, ...]) -> str:
 
 
 def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: SolverLike, *, full: bool = False,
-              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> PartitionResult:
+              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> Enumeration:
     """Partitions over `clauses` (the contract's clauses the solver can encode). `defs`: the program's
     datatypes and functions defined by cases (see `lift`).
 
     Raises Unsupported when the solver cannot encode a literal.
     """
-    result = PartitionResult()
+    result = Enumeration()
     budget = budget if budget is not None else max(256, cap * 32)
     budget_left = [budget]
     lines = tuple(sorted({c.line for c in contract.clauses}))
@@ -92,10 +94,10 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
                 return False
             budget_left[0] -= 1
             res = solver.check(lits)
-            if is_unsat(res):
+            if res is SolveResult.UNSAT:
                 result.unsat.append((path + (k,), label_of(lits)))
                 continue
-            if not walk(i + 1, lits, unknown or result_name(res) == "UNKNOWN", path + (k,)):
+            if not walk(i + 1, lits, unknown or res is SolveResult.UNKNOWN, path + (k,)):
                 return False
         return True
 

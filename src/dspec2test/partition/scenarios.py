@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, Var
-from dspec2test.partition.oracle import SolverLike, is_unsat
+from dspec2test.oracle import SolveResult, SolverLike
 from dspec2test.partition.partitions import PartitionSpec
 from dspec2test.model.types import TypeIndex
 from dspec2test.model.walk import free_names, negate, walk
@@ -63,12 +63,12 @@ def bva_scenarios(contract: Contract, part: PartitionSpec, solver: SolverLike, t
 
     def _useful(pin: Pin) -> bool:
         on_witness = solver.holds(pin.expr, witness) if witness is not None else None
-        if not pin.attained and on_witness is not True and is_unsat(solver.check(part.literals + (pin.expr,), budget=USEFUL_RLIMIT)):
+        if not pin.attained and on_witness is not True and solver.check(part.literals + (pin.expr,), budget=USEFUL_RLIMIT) is SolveResult.UNSAT:
             return False  # the partition does not allow this edge
         if pin.strict or on_witness is False:
             return True
         # the partition already implies it: nothing new to test
-        return not is_unsat(solver.check(part.literals + (negate(pin.expr),), budget=USEFUL_RLIMIT))
+        return solver.check(part.literals + (negate(pin.expr),), budget=USEFUL_RLIMIT) is not SolveResult.UNSAT
 
     for var in contract.vars:
         if var.ghost and "." in var.name:
@@ -211,7 +211,7 @@ def _size_pins(size: ast.Expr, least: int) -> tuple[Pin, ...]:
                                   ast.BinOp(">", size, ast.IntLit(least + 1))))
 
 
-def _finite(k: object) -> bool:
+def _finite(k: object) -> TypeGuard[int]:
     return isinstance(k, int) and not isinstance(k, bool)
 
 

@@ -36,7 +36,7 @@ class Unfolder:
             step = rebuild(out, lambda n: self._unfolded(n, scope))
             if step == out:
                 break
-            out = step  # type: ignore[assignment]
+            out = step
         if out == e or _count(out, defs) <= _count(e, defs):
             return None
         return out
@@ -99,7 +99,7 @@ class Unfolder:
                     return ast.NamedType(full, tuple(self._type_in_full(a, scope) for a in n.args), span=n.span)
             return None
 
-        return rebuild(t, fn)  # type: ignore[return-value]
+        return rebuild(t, fn)
 
 
 def _unfoldable(f: object, where: Scope) -> bool:

@@ -47,11 +47,12 @@ def collect(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (),
             ranges: Mapping[tuple[str, str], tuple[int, int]] | None = None) -> list[Annotation]:
     """Every annotation: the ones on touched lines first, then those in touched members (ranges:
     (file, member) -> lines), then the rest; errors before warnings within each."""
-    touched, ranges = touched or {}, ranges or {}
+    touched_lines = touched or {}
+    member_ranges = ranges or {}
 
     def nearness(file: str, line: int, member: str = "") -> int:
-        lines = touched.get(file, frozenset())
-        lo, hi = ranges.get((file, member), (0, -1))
+        lines = touched_lines.get(file, frozenset())
+        lo, hi = member_ranges.get((file, member), (0, -1))
         return 0 if line in lines else 1 if any(lo <= n <= hi for n in lines) else 2
 
     out = [Annotation("error" if f.status.is_failure else "warning", f.file, f.line, f"dspec2test: {headline(f)}",

@@ -204,8 +204,9 @@ def case_facts(v: Verdict, f: Finding) -> list[tuple[str, str]]:
     """One failing test of a finding: its inputs, the value expected and the one returned, and what
     happened where it differs from the finding's headline."""
     out: list[tuple[str, str]] = [("inputs", inputs_text(v) or "(none)")] if v.inputs else []
-    if expected_of(v):
-        out.append(("expected", expected_of(v)))
+    expected = expected_of(v)
+    if expected:
+        out.append(("expected", expected))
     if v.actual:
         out.append(("actual", v.actual))
     if v is not f.first and v.message and not v.clause and v.message != f.first.message:

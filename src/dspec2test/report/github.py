@@ -29,7 +29,7 @@ BOT_LOGIN = "github-actions[bot]"  # who GITHUB_TOKEN writes as; `GET /user` is 
 
 
 @dataclass
-class Outcome:
+class PublishOutcome:
     created: int = 0
     updated: int = 0
     skipped: int = 0
@@ -62,7 +62,7 @@ class GitHub:
         api_url: str = "https://api.github.com",
         write_delay: float = 1.0,
         sleep: Callable[[float], None] = time.sleep,
-        log: Callable[[str], None] = lambda _msg: None,
+        log: Callable[[str], object] = lambda _msg: None,
         max_wait: float = MAX_WAIT_S,
     ):
         self.repository = repository
@@ -74,7 +74,8 @@ class GitHub:
         self._last_write: float | None = None
         self._identity: str | None = None
         gh = Github(login_or_token=token or None, base_url=api_url.rstrip("/"), timeout=30, per_page=100)
-        self._requester = gh.get_repo(repository, lazy=True)._requester
+        # PyGithub 1.55 (Debian 12) has no public way to its requester, which sends our REST calls
+        self._requester = gh.get_repo(repository, lazy=True)._requester  # type: ignore[attr-defined]
 
     @property
     def repo_path(self) -> str:
@@ -110,13 +111,16 @@ class GitHub:
             self._last_write = time.monotonic()
 
     def paginate(self, path: str) -> list[dict]:
-        items, url, params = [], path, {"per_page": 100}
+        items: list[dict] = []
+        url = path
+        params: dict[str, int] | None = {"per_page": 100}
         for _ in range(100):  # bounded: 10,000 items is more than any PR we comment on
             headers, data = self.request("GET", url, parameters=params)
             items.extend(data or [])
-            url, params = _next_link(headers.get("link", "")), None
-            if not url:
+            following = _next_link(headers.get("link", ""))
+            if not following:
                 break
+            url, params = following, None
         return items
 
     def request(self, verb: str, path: str, payload: dict | None = None, parameters: dict | None = None):
@@ -196,8 +200,8 @@ class Publisher:
 
     # ---------------------------------------------------------------- writing
 
-    def apply(self, plan: Plan, head_sha: str) -> Outcome:
-        out = Outcome(skipped=len(plan.skipped), in_body=len(plan.in_body))
+    def apply(self, plan: Plan, head_sha: str) -> PublishOutcome:
+        out = PublishOutcome(skipped=len(plan.skipped), in_body=len(plan.in_body))
         for comment_id, body in plan.updates:
             if self._write("PATCH", f"{self._pulls}/comments/{comment_id}", {"body": body}, out) is not None:
                 out.updated += 1
@@ -232,7 +236,7 @@ class Publisher:
                 out.created += 1
         return out
 
-    def _write(self, verb: str, path: str, payload: dict | None, out: Outcome, quiet_422: bool = False):
+    def _write(self, verb: str, path: str, payload: dict | None, out: PublishOutcome, quiet_422: bool = False):
         """The response data (or {} for an empty one) on success, None after recording the error
         (with quiet_422, a 422 is returned as _REJECTED and not recorded)."""
         try:

@@ -63,7 +63,8 @@ def cases_table(f: Finding, limit: int = MAX_CASES) -> list[str]:
     rows = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     for v in f.verdicts[:limit]:
         cells = [code(inputs_text(v)) if v.inputs else "(none)"]
-        cells += [code(expected_of(v)) if expected_of(v) else "—"] * expected
+        wanted = expected_of(v)
+        cells += [code(wanted) if wanted else "—"] * expected
         cells += [code(v.actual) if v.actual else "—"] * actual
         cells += [cell(v.message)] * message
         cells.append(cell(scenario_of(v)) + ("" if v.status is f.status else f" ({v.status.value})"))
@@ -166,8 +167,9 @@ def details(worst: Verdict, scenarios: Sequence[Verdict]) -> str:
     parts = []
     if worst.inputs:
         parts.append("inputs " + code(", ".join(f"{k} = {x}" for k, x in worst.inputs.items())))
-    if expected_of(worst):
-        parts.append("expected " + code(expected_of(worst)))
+    wanted = expected_of(worst)
+    if wanted:
+        parts.append("expected " + code(wanted))
     if worst.actual:
         parts.append("actual " + code(worst.actual))
     if worst.clause_line:

@@ -36,7 +36,7 @@ def _anchor(f: WeakFinding, commentable: Mapping[str, frozenset[int]], added: Ma
     lo, hi = member_range or (f.member_line, f.member_line)
     inside = sorted(n for n in lines if lo <= n <= hi)
     changed = [n for n in inside if n in added.get(f.file, frozenset())]
-    return (changed or inside or ["file"])[0]
+    return changed[0] if changed else inside[0] if inside else "file"
 
 
 def add_weak(plan: Plan, weak: Sequence[WeakFinding], commentable: Mapping[str, frozenset[int]],

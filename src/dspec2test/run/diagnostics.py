@@ -22,6 +22,12 @@ def build_errors(text: str) -> tuple[Diagnostic, ...]:
     return tuple(found)
 
 
+def error_lines(text: str, words: tuple[str, ...] = ("Error", "error")) -> list[str]:
+    """The lines of a tool's output that speak of an error (any of `words` in them), stripped: what a
+    one-line reason quotes when the output has no `file(line,col): Error:` line to read."""
+    return [line.strip() for line in text.splitlines() if any(w in line for w in words)]
+
+
 def no_body_member(diagnostic: Diagnostic) -> str | None:
     """For `Method _module._default.Abs has no body ...`, the member as we name it: `Abs`."""
     m = _NO_BODY.match(diagnostic.message)

@@ -20,10 +20,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from dspec2test.model.externs import python_module
 from dspec2test.run.diagnostics import build_errors
@@ -95,11 +95,13 @@ class DafnyTest:
                 *self.sources]
         began = time.time()
         artifact = _artifact(build, self.target, self.env)
-        started = None
+        started: Callable[[int], bool] | None = None
         if artifact:
+            program = artifact[0]
+
             def started(pgid: int) -> bool:
-                running = group_runs(pgid, str(artifact[0]))
-                return _fresh(artifact[0], began) if running is None else running
+                running = group_runs(pgid, str(program))
+                return _fresh(program, began) if running is None else running
         # dafny test shows the program's output only when it ends: once it has compiled and launched
         # the program, stop it and run the program ourselves, so a hang costs one limit and shows where.
         done = run_limited(argv, self.workdir, self.env, limits.wall_s, started, limits.build_s,
@@ -214,7 +216,9 @@ class PyDriver:
         lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
         err: list[bytes] = []
-        threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True).start()
+        err_stream = proc.stderr
+        assert err_stream is not None  # stderr=PIPE
+        threading.Thread(target=_drain, args=(err_stream, err), daemon=True).start()
         got: list[str] = []
         # importing the translated program may take a while: the first test gets a minute at least
         deadline = time.monotonic() + max(self.limits.wall_s, 60.0)
@@ -239,6 +243,10 @@ class PyDriver:
         stderr = b"".join(err).decode(errors="replace")
         return Attempt("".join(got), stderr, timed_out, True, returncode=None if timed_out else proc.returncode,
                        wall_s=time.monotonic() - start)
+
+
+def _drain(stream: IO[bytes], into: list[bytes]) -> None:
+    into.append(stream.read())
 
 
 def _pump(stream, lines: queue.Queue) -> None:

@@ -10,7 +10,7 @@ are run; the foreign tests themselves keep their `{:test}` attribute but are nev
 from __future__ import annotations
 
 from dspec2test.dafny.parser import iter_members, parse_program
-from dspec2test.emit.markers import MARK, Event
+from dspec2test.emit.markers import MARK, Marker
 from dspec2test.errors import DspecError
 from dspec2test.run.versions import Suite, SuiteTest
 
@@ -35,10 +35,10 @@ def foreign_suite(tests_text: str, path: str = "tests.dfy") -> Suite:
         name = f"Foreign_{k}"
         shown = f"{WRAPPER_MODULE}.{name}"
         body += [f"  method {{:test}} {name}() {{",
-                 f'    print "\\n{MARK} {Event.START.value} {shown}\\n";',
-                 f'    print "\\n{MARK} {Event.CALL.value}\\n";',
+                 f'    print "\\n{MARK} {Marker.START.value} {shown}\\n";',
+                 f'    print "\\n{MARK} {Marker.CALL.value}\\n";',
                  f"    {target}();",
-                 f'    print "\\n{MARK} {Event.DONE.value}\\n";',
+                 f'    print "\\n{MARK} {Marker.DONE.value}\\n";',
                  "  }"]
         tests.append(SuiteTest(shown, shown))
     head = [f"module {WRAPPER_MODULE} {{"] + [f"  import {alias} = {module}" for module, alias in imports.items()]

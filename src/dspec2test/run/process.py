@@ -65,7 +65,7 @@ def run_limited(argv: list[str], cwd: Path, env: dict[str, str], timeout_s: floa
                     break
                 except subprocess.TimeoutExpired:
                     now = time.monotonic()
-                    if not begun and started(proc.pid):
+                    if not begun and started is not None and started(proc.pid):
                         begun = True
                         deadline = now + timeout_s
                         if hand_over:

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from enum import Enum
 
-from dspec2test.emit.markers import Event, read_line
+from dspec2test.emit.markers import Marker, read_line
 
 Key = tuple[str, str]  # (version, test name)
 
@@ -90,7 +90,7 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
             if current is not None:
                 _unmarked(current, raw)
             continue
-        if marker.event is Event.START:
+        if marker.event is Marker.START:
             key = (marker.version, marker.rest.strip())
             if current is not None and (current.version, current.name) == key:
                 continue  # the driver's frame and the test's own first line: one start
@@ -103,22 +103,22 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
         if current is None:
             continue
         _end_value(current)
-        if marker.event is Event.CALL:
+        if marker.event is Marker.CALL:
             current.phase = Phase.CALLED
-        elif marker.event is Event.RETURNED:
+        elif marker.event is Marker.RETURNED:
             current.phase = Phase.RETURNED
-        elif marker.event in (Event.ACTUAL, Event.EXPECTED):
+        elif marker.event in (Marker.ACTUAL, Marker.EXPECTED):
             name, _, value = marker.rest.partition(" = ")
-            values = current.actuals if marker.event is Event.ACTUAL else current.expecteds
+            values = current.actuals if marker.event is Marker.ACTUAL else current.expecteds
             values[name.strip()] = value
             current.actual = (values, name.strip())
-        elif marker.event is Event.FAIL and current.end is None:
+        elif marker.event is Marker.FAIL and current.end is None:
             current.end, current.check = End.CHECK_FAILED, marker.rest.strip()
-        elif marker.event is Event.NO_BODY and current.end is None:
+        elif marker.event is Marker.NO_BODY and current.end is None:
             current.end, current.member = End.NO_BODY, marker.rest.strip()
-        elif marker.event is Event.DONE and current.end is None:
+        elif marker.event is Marker.DONE and current.end is None:
             current.end = End.DONE
-        elif marker.event is Event.END:
+        elif marker.event is Marker.END:
             seen[(current.version, current.name)] = _driver_end(current, marker.rest)
             current = None
     if current is not None:

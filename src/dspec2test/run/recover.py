@@ -28,7 +28,7 @@ def broken_tests(errors: tuple[Diagnostic, ...], tests_text: str, tests_files: C
     broken: dict[str, Diagnostic] = {}
     for d in errors:
         owner = next((name for name, first, last in blocks if first <= d.line <= last), None)
-        if d.file not in tests_files or owner not in pending:
+        if d.file not in tests_files or owner is None or owner not in pending:
             return None
         broken.setdefault(owner, d)
     return broken or None

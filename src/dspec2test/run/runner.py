@@ -141,8 +141,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                                       base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}"))
                     pending = [n for n in pending if n not in done]
                     continue
-                verdicts, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
-                done.update(verdicts)
+                failed, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
+                done.update(failed)
                 break
             for key, obs in got.seen.items():
                 name = key[1]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dspec2test.dafny import ast
 from dspec2test.dafny.parser import iter_members, parse_program
 from dspec2test.dafny.printer import string_literal
-from dspec2test.emit.markers import Event
+from dspec2test.emit.markers import Marker
 from dspec2test.errors import DspecError
 
 _FUNCTION_WORDS = ("function", "predicate")
@@ -34,7 +34,7 @@ def stubbed(text: str, path: str, missing: Sequence[str], frame: str) -> str | N
     edits: list[tuple[int, str]] = []
     for name, member in found.items():
         if isinstance(member, ast.Method) and member.body is None and member.kind in ("method", "constructor"):
-            edits.append((member.span.end, f' {{ print "\\n{frame} {Event.NO_BODY.value} {name}\\n"; '
+            edits.append((member.span.end, f' {{ print "\\n{frame} {Marker.NO_BODY.value} {name}\\n"; '
                                            f'expect false, {string_literal(f"dspec2test: {name} has no body yet")}; }}'))
         elif isinstance(member, ast.Function) and member.body is None and not member.ghost:
             keyword = min((i for w in _FUNCTION_WORDS if (i := text.find(w, member.span.start, member.span.end)) >= 0),

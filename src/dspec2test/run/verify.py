@@ -15,7 +15,7 @@ from pathlib import Path
 from dspec2test.dafny import ast
 from dspec2test.errors import Diagnostic, DspecError
 from dspec2test.model.walk import walk
-from dspec2test.run.diagnostics import build_errors
+from dspec2test.run.diagnostics import build_errors, error_lines
 from dspec2test.run.process import run_limited
 from dspec2test.toolchain import Toolchain, find_toolchain
 
@@ -90,8 +90,7 @@ def verify(path: str | Path, timeout_s: float = 600.0, tools: Toolchain | None =
     done = run_limited(argv, path.parent, tools.dafny_env(), timeout_s)
     output = (done.stdout + done.stderr).strip()
     errors = build_errors(done.stdout) + build_errors(done.stderr)
-    lines = [line.strip() for line in output.splitlines() if "Error" in line or "error" in line]
-    message = "\n".join(lines[:3])
+    message = "\n".join(error_lines(output)[:3])
     if done.timed_out:
         return Verified(Verification.FAILS, errors, f"dafny verify exceeded {timeout_s:g} s", True, done.wall_s)
     if done.returncode == 0:

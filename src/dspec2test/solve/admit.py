@@ -18,7 +18,7 @@ from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_program
 from dspec2test.model.resolve import RType, Scope
 from dspec2test.errors import DspecError
-from dspec2test.solve.values import TV, Env, LambdaV, MapV, MultisetV, SetV, and_
+from dspec2test.solve.values import TV, Env, LambdaV, MultisetV, SetV, and_
 
 _NAME = "dspec2test_input"
 
@@ -66,7 +66,7 @@ def _wf(encoder, types, tv: TV) -> list[z3.BoolRef]:
         inner = _wf(encoder, types, TV(tv.v, t.args[0]))
         if t.name == "nat":
             return inner + [tv.v >= 0]
-        return inner + ([encoder.constraint_of(t, TV(tv.v, t.args[0]))] if t.decl.constraint is not None else [])
+        return inner + ([encoder.constraint_of(t, TV(tv.v, t.args[0]))] if t.constraint is not None else [])
     if b.kind == "char":
         return types.wf(tv, False, encoder.constraint_of)
     if isinstance(tv.v, (SetV, MultisetV)):

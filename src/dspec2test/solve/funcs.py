@@ -15,6 +15,7 @@ from fractions import Fraction
 import z3
 
 Rule = tuple  # ("var", i) | ("int", n) | ("real", Fraction) | ("bool", b) | (operator, *operand rules)
+Scalar = int | Fraction  # a rule's value (a bool is an int)
 
 MAX_INLINE = 4  # depth of auxiliary functions inlined into one another
 MAX_SIZE = 400  # nodes of a rule; a larger one is no readable test input (the value at a point stands)
@@ -56,22 +57,22 @@ def _piecewise(rule: Rule) -> Rule | None:
     except (ZeroDivisionError, TypeError):
         return None
     # values[0] holds below bounds[0], values[i + 1] from bounds[i] on: merge equal neighbours
-    starts: list[tuple[int, object]] = []
-    for i, v in enumerate(values):
-        if not starts or starts[-1][1] != v:
-            starts.append((i, v))
+    starts: list[tuple[int, Scalar]] = []
+    for i, value in enumerate(values):
+        if not starts or starts[-1][1] != value:
+            starts.append((i, value))
     out: Rule = _const(starts[-1][1])
     for (i, v), (j, _) in zip(reversed(starts[:-1]), reversed(starts[1:])):
         out = ("ite", ("<", ("var", 0), ("int", bounds[j - 1])), _const(v), out)
     return out
 
 
-def _const(v: object) -> Rule:
+def _const(v: Scalar) -> Rule:
     if isinstance(v, bool):
         return ("bool", v)
     if isinstance(v, Fraction) and v.denominator != 1:
         return ("real", v)
-    return ("int", int(v))  # type: ignore[arg-type]
+    return ("int", int(v))
 
 
 def _compares_only(rule: Rule, consts: set[int]) -> bool:
@@ -90,7 +91,7 @@ def _compares_only(rule: Rule, consts: set[int]) -> bool:
     return all(_compares_only(r, consts) for r in rule[1:])
 
 
-def _eval(rule: Rule, x: int) -> object:
+def _eval(rule: Rule, x: int) -> Scalar:
     head = rule[0]
     if head == "var":
         return x
@@ -112,7 +113,7 @@ def _eval(rule: Rule, x: int) -> object:
     if head == "+":
         return sum(v)
     if head == "*":
-        out = 1
+        out: Scalar = 1
         for a in v:
             out *= a
         return out

@@ -209,6 +209,8 @@ def literal(pv, t: RType, types: Types | None) -> str:
     if k == "tuple":
         return "(" + ", ".join(literal(x, et, types) for x, et in zip(pv, b.args)) + ")"
     if k == "data":
+        if types is None:
+            raise ValueError("no literal for a datatype value without the solver's types")
         info = types.ctor_info(b, pv.ctor)
         name = _ctor_text(b, pv.ctor)
         if not info.fields:

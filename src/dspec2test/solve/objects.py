@@ -142,12 +142,13 @@ def _element_fields(objects: Objects, resolver: Resolver, types: Types) -> tuple
 
 def _ctor_args(g: Elements, resolver: Resolver, types: Types) -> dict[str, tuple[z3.FuncDeclRef, RType]]:
     """An element's constructor arguments, as functions of its identity."""
-    ctor = g.build.ctor if g.build is not None else None
-    if ctor is None:
+    build = g.build
+    if build is None or build.ctor is None:
         return {}
+    ctor = build.ctor
     scope = resolver.scope_of(ctor)
     out = {}
-    for p, (_, t) in zip(ctor.params, g.build.args):
+    for p, (_, t) in zip(ctor.params, build.args):
         rt = resolver.rtype(t, scope)
         out[p.name] = (z3.Function(f"#new:{g.var}:{p.name}", z3.IntSort(), types.sort(rt)), rt)
     return out

@@ -24,8 +24,8 @@ class Source:
     kind: str  # "coll" (finite candidates), "index" (seq elements by index), "int" (lower bound), "free"
     cands: tuple = ()  # coll: ((guard, TV), ...)
     seq: TV | None = None  # index
-    lo: object = None  # int: z3 lower bound; index: 0
-    hi: object = None  # z3 exclusive upper bound, when known
+    lo: z3.ArithRef = None  # int: z3 lower bound; index: 0
+    hi: z3.ArithRef = None  # z3 exclusive upper bound, when known
     more_his: tuple = ()  # other exclusive upper bounds (any of them may prove the range short)
     elem: RType | None = None
 
@@ -111,9 +111,11 @@ def _formal_type(enc, var: str, atoms, env: Env) -> RType | None:
             if not (isinstance(x, ast.Call) and isinstance(x.callee, ast.Name) and ast.Name(var) in x.args):
                 continue
             found = env.scope.lookup(x.callee.name)
-            if found is None or not isinstance(found[0], ast.Function) or found[0].type_params:
+            if found is None:
                 continue
             decl, scope = found
+            if not isinstance(decl, ast.Function) or decl.type_params:
+                continue
             k = x.args.index(ast.Name(var))
             if k < len(decl.params):
                 return enc.resolver.rtype(decl.params[k].type, scope)

@@ -10,7 +10,7 @@ output are the same for the copy and the model, so they are left out. Range guar
 order comparisons of outputs with sizes and constants) are no goals, as in the paper: an index out of
 range trivially breaks them, which says nothing about the input.
 
-Only formulas are built here; Z3 runs in solver.py.
+Only formulas are built here; Z3 runs in the Solver (prefer.py asks for them).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
-from dspec2test.model.objects import ClassIndex
+from dspec2test.model.classes import ClassIndex
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV, and_
 
 ORDERED = ("int", "real", "char", "bv")
@@ -156,13 +156,13 @@ class Types:
             if d in group or RType(d.kind, d.args, d.width, d.name) in self._sorts:
                 continue
             group.append(d)
-            for c in d.decl.ctors:
+            for c in d.datatype[0].ctors:
                 for _, ft in self.resolver.ctor_fields(d, c):
                     if ft.base.kind == "data":
                         todo.append(ft.base)
         decls = {d: z3.Datatype(rtype_str(d)) for d in group}
         for d in group:
-            for c in d.decl.ctors:
+            for c in d.datatype[0].ctors:
                 fields = []
                 for i, (fname, ft) in enumerate(self.resolver.ctor_fields(d, c)):
                     fb = ft.base
@@ -175,7 +175,7 @@ class Types:
         created = z3.CreateDatatypes(*decls.values())
         for d, srt in zip(decls, created):
             self._sorts[RType(d.kind, d.args, d.width, d.name)] = srt
-            for i, c in enumerate(d.decl.ctors):
+            for i, c in enumerate(d.datatype[0].ctors):
                 fts = self.resolver.ctor_fields(d, c)
                 info = CtorInfo(d, c, srt.constructor(i), srt.recognizer(i),
                                 tuple((fn, ft, srt.accessor(i, j)) for j, (fn, ft) in enumerate(fts)))
@@ -198,7 +198,7 @@ class Types:
         return self.ctors[(RType(b.kind, b.args, b.width, b.name), name)]
 
     def ctors_of(self, dt: RType) -> list[CtorInfo]:
-        return [self.ctor_info(dt, c.name) for c in dt.base.decl.ctors]
+        return [self.ctor_info(dt, c.name) for c in dt.base.datatype[0].ctors]
 
     # ---------------------------------------------------------------- reps <-> values
 
@@ -284,7 +284,7 @@ class Types:
             out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint)
             if t.name == "nat":
                 out.append(tv.v >= 0)
-            elif t.decl is not None and t.decl.constraint is not None:
+            elif t.constraint is not None:
                 out.append(encode_constraint(t, TV(tv.v, t.args[0])))
             return out
         b = t.base

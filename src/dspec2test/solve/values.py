@@ -10,10 +10,11 @@ so unions are concatenations and every operation stays linear in the (small, sta
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Any, Callable
 
 import z3
 
+from dspec2test.dafny import ast
 from dspec2test.model.resolve import RType, Scope
 from dspec2test.errors import Unsupported
 
@@ -117,15 +118,19 @@ class LambdaV:
     parameters bound to the arguments."""
 
     params: tuple[str, ...]
-    body: object  # ast.Expr
+    body: ast.Expr
     env: "Env"
 
 
 @dataclass(frozen=True)
 class TV:
-    """A typed encoded value. `lit` keeps an integer literal's value so it can take the type of its context."""
+    """A typed encoded value. `lit` keeps an integer literal's value so it can take the type of its context.
 
-    v: object
+    `v` is what `t.base.kind` says: a Z3 term for scalars, sequences, datatypes and arrays; SetV, MultisetV or
+    MapV for those collections; FuncV or LambdaV for a function; ObjV for an object. The kind, not the
+    Python class, is what the encoder dispatches on, so `v` is typed as what it holds alike: Any."""
+
+    v: Any
     t: RType
     lit: int | None = None
     view: tuple | None = None  # a slice: (base sequence, lo, length) with v == Extract(base, lo, length)

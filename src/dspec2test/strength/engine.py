@@ -87,7 +87,9 @@ def choose(all_mutants: list[Mutant], cap: int) -> list[Mutant]:
 
 def _spread(n: int) -> list[int]:
     """0..n-1 in an order that visits far-apart indices first (0, n/2, n/4, 3n/4, ...)."""
-    out, seen, step = [], set(), n
+    out: list[int] = []
+    seen: set[int] = set()
+    step = n
     while step >= 1 and len(out) < n:
         for i in range(0, n, step):
             if i not in seen:

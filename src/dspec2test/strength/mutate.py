@@ -308,8 +308,8 @@ def _expr(e: ast.Expr, ctx: _Context, needs: int) -> Iterator[_Site]:
         for value in (e.value + 1, e.value - 1):
             yield _Site("CONST", e, ast.IntLit(value) if value >= 0 else ast.UnOp("-", ast.IntLit(-value)), needs)
     elif isinstance(e, ast.RealLit):
-        for value in _reals_one_off(e.text):
-            yield _Site("CONST", e, value, needs)
+        for real in _reals_one_off(e.text):
+            yield _Site("CONST", e, real, needs)
     elif isinstance(e, ast.BoolLit):
         yield _Site("CONST", e, ast.BoolLit(not e.value), needs)
     elif isinstance(e, ast.IfThenElse) and not e.binding:
@@ -439,7 +439,8 @@ def _defaults(t: ast.Type, ctx: _Context) -> tuple[ast.Expr, ...]:
     if kind == "bool":
         return (ast.BoolLit(True), ast.BoolLit(False))
     if kind == "seq":
-        return (ast.StringLit("", '""'),) if name == "string" else (ast.SeqDisplay(()),)
+        empty: ast.Expr = ast.StringLit("", '""') if name == "string" else ast.SeqDisplay(())
+        return (empty,)
     if kind == "set":
         return (ast.SetDisplay(()),)
     if kind == "multiset":

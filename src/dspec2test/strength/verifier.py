@@ -32,7 +32,7 @@ class VerifySettings:
 
 
 @dataclass(frozen=True)
-class Checked:
+class MutantVerdicts:
     """What Dafny said of the mutants of one member."""
 
     survived: tuple[int, ...] = ()  # ids of the mutants that verify
@@ -45,7 +45,7 @@ class Checked:
 
 
 def check(source: ast.Program, member: ast.Method | ast.Function, chosen: list[Mutant], workdir: Path,
-          tools: Toolchain, deadline: float, settings: VerifySettings = VerifySettings()) -> Checked:
+          tools: Toolchain, deadline: float, settings: VerifySettings = VerifySettings()) -> MutantVerdicts:
     """Verify the copies of `member` with the mutants `chosen` (in `source`, the parsed file that declares
     it), within the monotonic `deadline`."""
     start = time.monotonic()
@@ -57,7 +57,7 @@ def check(source: ast.Program, member: ast.Method | ast.Function, chosen: list[M
         path.write_text(copies.text, encoding="utf-8")
         remaining = deadline - time.monotonic()
         if remaining <= 1:
-            return Checked(incompetent=incompetent, error="out of time before verification", rounds=rounds - 1,
+            return MutantVerdicts(incompetent=incompetent, error="out of time before verification", rounds=rounds - 1,
                            wall_s=time.monotonic() - start)
         argv = [tools.dafny or "dafny", "verify", "--allow-warnings", *tools.solver_args(), f"--filter-symbol={TAG}",
                 "--cores", str(settings.cores), "--verification-time-limit", str(settings.time_limit_s),
@@ -70,26 +70,26 @@ def check(source: ast.Program, member: ast.Method | ast.Function, chosen: list[M
             return _partial(copies, owned, done.stdout, left, incompetent, rounds, wall)
         if done.returncode in (VERIFIED, VERIFICATION_ERRORS):
             if CONTROL in owned:
-                return Checked(incompetent=incompetent, error=f"{member.name} itself does not verify here: "
+                return MutantVerdicts(incompetent=incompetent, error=f"{member.name} itself does not verify here: "
                                                               f"{owned[CONTROL]}", rounds=rounds, wall_s=wall)
             killed = {k: why for k, why in owned.items() if k in left}
-            return Checked(tuple(k for k in left if k not in killed), killed, incompetent, rounds=rounds, wall_s=wall)
+            return MutantVerdicts(tuple(k for k in left if k not in killed), killed, incompetent, rounds=rounds, wall_s=wall)
         stray = [d for d in errors if copies.owner(d.line) is None]
         if stray or not owned or CONTROL in owned:
             first = (stray or errors)[0].render() if (stray or errors) else _tail(done.stdout + done.stderr)
-            return Checked(incompetent=incompetent, error=f"the program with the mutants does not resolve: {first}",
+            return MutantVerdicts(incompetent=incompetent, error=f"the program with the mutants does not resolve: {first}",
                            rounds=rounds, wall_s=wall)
         for k, why in owned.items():
             incompetent[k] = why
             left.pop(k, None)
         if not left:
-            return Checked(incompetent=incompetent, rounds=rounds, wall_s=wall)
-    return Checked(incompetent=incompetent, error=f"still resolution errors after {MAX_ROUNDS} rounds",
+            return MutantVerdicts(incompetent=incompetent, rounds=rounds, wall_s=wall)
+    return MutantVerdicts(incompetent=incompetent, error=f"still resolution errors after {MAX_ROUNDS} rounds",
                    rounds=MAX_ROUNDS, wall_s=time.monotonic() - start)
 
 
 def _partial(copies: Copies, owned: dict[int, str], output: str, left: dict[int, Mutant],
-             incompetent: dict[int, str], rounds: int, wall: float) -> Checked:
+             incompetent: dict[int, str], rounds: int, wall: float) -> MutantVerdicts:
     """What a verification stopped at the budget said: Dafny verifies the copies in order and says which
     one it waits for (`--progress Symbol`), so those before it are done; an error kills a copy wherever."""
     waiting = [line.rsplit("Waiting for ", 1)[1].split()[0].rstrip(".")
@@ -98,15 +98,15 @@ def _partial(copies: Copies, owned: dict[int, str], output: str, left: dict[int,
     upto = order.index(waiting[-1]) if waiting and waiting[-1] in order else 0
     done = {p.key for p in copies.placed[:upto]}
     if CONTROL in owned:
-        return Checked(incompetent=incompetent, error=f"the member itself does not verify here: {owned[CONTROL]}",
+        return MutantVerdicts(incompetent=incompetent, error=f"the member itself does not verify here: {owned[CONTROL]}",
                        rounds=rounds, wall_s=wall)
     if CONTROL not in done:
-        return Checked(incompetent=incompetent, error=f"verification did not finish within the budget "
+        return MutantVerdicts(incompetent=incompetent, error=f"verification did not finish within the budget "
                                                       f"({len(left)} mutants)", rounds=rounds, wall_s=wall)
     killed = {k: why for k, why in owned.items() if k in left}
     survived = tuple(k for k in left if k in done and k not in killed)
     unverified = tuple(k for k in left if k not in done and k not in killed)
-    return Checked(survived, killed, incompetent, unverified, rounds=rounds, wall_s=wall)
+    return MutantVerdicts(survived, killed, incompetent, unverified, rounds=rounds, wall_s=wall)
 
 
 def _by_copy(copies: Copies, errors: list[Diagnostic]) -> dict[int, str]:

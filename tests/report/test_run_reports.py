@@ -1,7 +1,7 @@
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
-from run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY, PASSED
+from tests.run.run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY, PASSED
 
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml

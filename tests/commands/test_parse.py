@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dspec2test.cli import main
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "dafny" / "fixtures"
 SMALL = str(FIXTURES / "small.dfy")
 
 

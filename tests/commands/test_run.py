@@ -3,7 +3,7 @@ import json
 from pathlib import Path
 
 import pytest
-from run_samples import ALL_PASSED, BUILD_ERROR, MIXED, NO_BODY
+from tests.run.run_samples import ALL_PASSED, BUILD_ERROR, MIXED, NO_BODY
 
 from dspec2test import cli, pipeline
 from dspec2test import generate as generation
@@ -11,7 +11,7 @@ from dspec2test.commands import run as run_command
 from dspec2test.emit.metadata import read_metadata
 from dspec2test.run import RunResult
 
-FIX = Path(__file__).parent / "fixtures"
+FIX = Path(__file__).parents[1] / "run" / "fixtures"  # the programs of the runner tests
 
 
 def call(*argv: str) -> tuple[int, str, str]:
@@ -68,7 +68,7 @@ def test_generation_is_called_with_the_flags(fake_run, monkeypatch: pytest.Monke
 
     def fake_generate(path, options, **_):
         seen.update(path=path, options=options)
-        return generation.Generated(path, text, tuple(read_metadata(text)), {})
+        return generation.Generated(path, text, tuple(read_metadata(text)), ())
     monkeypatch.setattr(pipeline, "generate", fake_generate)
     asked = fake_run(ALL_PASSED)
     code, _, _ = call(str(FIX / "prog.dfy"), "--bva", "--simplify", "--method", "M.Sum", "--max-partitions", "8")

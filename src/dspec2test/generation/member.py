@@ -1,0 +1,343 @@
+"""One member through the stages: contract -> partitions -> scenarios (base, boundary, diverse, repeated) ->
+solved inputs -> emitted tests, collected as a MemberResult (records.py).
+
+The rules of a member's generation live here: which clauses partition it, when it runs out of time, which
+solved inputs become tests (one test per input; none where the literals break a requires or an object's
+calls are not known to meet it), and what a member stopped half way keeps.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
+from dspec2test.emit.objects import inputs_of
+from dspec2test.emit.tests_file import Checks, EmitContext, checks_for, checks_of, emit_test, test_name, unbuildable
+from dspec2test.errors import Diagnostic, Severity, Unsupported
+from dspec2test.generation.options import GenerateOptions
+from dspec2test.isolate import Failed, Report, ignore_report
+from dspec2test.model.contracts import Contract, ContractClause, pre_state_name
+from dspec2test.model.walk import conj
+from dspec2test.oracle import Model, SolverLike, SolveResult
+from dspec2test.partition.diversity import Functions, PartitionState, diversify
+from dspec2test.partition.lift import Definitions
+from dspec2test.partition.partitions import Enumeration, PartitionSpec, check_clauses, partition
+from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
+from dspec2test.partition.unfold import Unfolder
+from dspec2test.probe import PROBE_S, probe_test
+from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
+                                ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
+from dspec2test.solve import Solver
+from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
+
+# (program, [(name, type, is_output)], member) -> a solver; the member gives it its module/class scope
+SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any], SolverLike]
+
+# time-limited queries of one member after which it gets no more boundary scenarios (and the solver a
+# short limit): one threshold for both
+MAX_TIMEOUTS = TIMEOUTS_BEFORE_SHORT
+MAX_UNSAT_SHOWN = 32  # unsatisfiable combinations of branches listed per member in the manifest
+
+
+def default_solver_factory(options: GenerateOptions) -> SolverFactory:
+    def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]], member: Any) -> SolverLike:
+        return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit,
+                      member=member, opaque_recursion=options.opaque_recursion)
+
+    return make
+
+
+class MemberGeneration:
+    """One member through the pipeline; collects its tests, cases, partitions, refusals and diagnostics."""
+
+    def __init__(self, contract: Contract, ctx: EmitContext, options: GenerateOptions, factory: SolverFactory):
+        self.contract = contract
+        self.ctx = ctx
+        self.options = options
+        self.factory = factory
+        self.tests: list[str] = []
+        self.cases: list[TestCase] = []
+        self.diagnostics: list[Diagnostic] = []
+        self.timed_out = False  # out_of_time said so once
+        self.states: list[PartitionState] = []  # partitions with their scenarios and models, in order
+        self.refusals: list[Limitation] = []
+        self.unchecked: tuple[UncheckedClause, ...] = ()
+        self.capped = False
+        self.clauses: tuple[ClauseBranches, ...] | None = None  # the clauses partitioned on (clause coverage)
+        self.unsatisfiable: list[Unsatisfiable] = []
+        self.unsatisfiable_more = 0
+        self.blocked: str | None = None
+        self.report: Report = ignore_report  # hands the results so far to the parent process
+        # a guess at the work, to start the costliest members first: contract text length follows the
+        # generation time of the paper's members closely (torneo's 359 characters and 8 s lead both)
+        self.cost = sum(len(cl.text) for cl in contract.clauses)
+
+    def unsupported(self, exc: Unsupported) -> None:
+        line = exc.line or self.contract.line
+        construct = exc.construct or exc.message
+        self.refusals.append(Limitation(construct, line, exc.message))
+        self.diagnostics.append(Diagnostic(self.contract.file, line, exc.col, exc.message, Severity.UNSUPPORTED,
+                                           construct))
+
+    def warn(self, message: str) -> None:
+        self.diagnostics.append(self.warning(message))
+
+    def warning(self, message: str) -> Diagnostic:
+        return Diagnostic(self.contract.file, self.contract.line, self.contract.col,
+                          f"{self.contract.name}: {message}", Severity.WARNING)
+
+    def probe_tests(self, result: MemberResult) -> list[tuple[TestCase, str]]:
+        checks = checks_of(self.contract, self.ctx)
+        return [(tc, probe_test(self.contract, tc, checks, self.ctx)) for tc in result.cases]
+
+    def without(self, result: MemberResult, slow: frozenset[str]) -> MemberResult:
+        """`result` without the tests whose checks could not be evaluated in time (by name)."""
+        kept = [(t, tc) for t, tc in zip(result.tests, result.cases) if tc.name not in slow]
+        dropped = sorted({tc.name for tc in result.cases} & slow)
+        partitions = tuple(replace(p, scenarios=tuple(
+            replace(sc, test=None, status=ScenarioStatus.SLOW_CONTRACT) if sc.test in slow else sc
+            for sc in p.scenarios)) for p in result.partitions)
+        warning = self.warning(f"{len(dropped)} test{'s' * (len(dropped) != 1)} left out: the contract could not be "
+                               f"evaluated within {PROBE_S:g} s on their inputs ({', '.join(dropped)})")
+        return replace(result, partitions=partitions, tests=tuple(t for t, _ in kept),
+                       cases=tuple(tc for _, tc in kept), diagnostics=result.diagnostics + (warning,))
+
+    def result(self, report: Report = ignore_report) -> MemberResult:
+        self.report = report
+        self.run()
+        return self.so_far()
+
+    def so_far(self) -> MemberResult:
+        c = self.contract
+        # in partition order: diverse scenarios are solved after every partition's boundaries
+        order = sorted(range(len(self.cases)), key=lambda i: (self.cases[i].partition, self.cases[i].scenario))
+        partitions = tuple(PartitionResult(s.part.id, s.part.label, s.constraint, tuple(s.part.clause_lines),
+                                           s.part.status.lower(), tuple(s.scenarios), s.part.branches)
+                           for s in self.states)
+        return MemberResult(c.name, c.file, c.line, c.kind, not c.body_missing, partitions, tuple(self.refusals),
+                            self.unchecked, self.capped, c.instantiated() if c.instantiation else None, self.blocked,
+                            clauses=self.clauses, unsatisfiable=tuple(self.unsatisfiable),
+                            unsatisfiable_more=self.unsatisfiable_more, tests=tuple(self.tests[i] for i in order), cases=tuple(self.cases[i] for i in order),
+                            diagnostics=tuple(self.diagnostics))
+
+    def failed(self, failed: Failed) -> MemberResult:
+        """The result of a member whose child process gave no final result. With tests reported before it
+        stopped, those stand, with a warning; without, the member is unsupported, with the reason."""
+        c = self.contract
+        partial = failed.partial
+        if isinstance(partial, MemberResult) and partial.tests:
+            warning = Diagnostic(c.file, c.line, c.col,
+                                 f"{c.name}: generation did not finish ({failed.reason}); the {len(partial.tests)} "
+                                 f"tests solved before that are kept, its later scenarios have none", Severity.WARNING)
+            return replace(partial, stopped=failed.reason, diagnostics=partial.diagnostics + (warning,))
+        self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
+                                     f"generation of {c.name} failed: {failed.reason}"))
+        return self.so_far()
+
+    def run(self) -> MemberGeneration:
+        c = self.contract
+        try:
+            checks = checks_of(c, self.ctx)
+            self.unchecked = tuple(UncheckedClause(cl.line, cl.kind, cl.text, why) for cl, why in checks.unchecked)
+            if c.blocked:  # a reason no test can call it, not a construct we lack
+                self.blocked = c.blocked
+                raise Unsupported(c.blocked.split(" (")[0], c.line, c.col, f"{c.name}: {c.blocked}")
+            cannot = unbuildable(c)  # fail early when an object input cannot be made
+            if cannot is not None:
+                raise cannot
+            for note in c.objects.notes:
+                self.warn(note)
+            if c.objects.unreachable:  # a reason, not a construct we lack: no test, and the user is told why
+                for why in c.objects.unreachable:
+                    self.warn(f"no test: {why}")
+                return self
+            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
+            hidden = solver.hidden_input_types()
+            if hidden:
+                raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
+            # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
+            # them too would leave no input exactly where the property is false
+            usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)
+            for clause, exc in bad:
+                self.unsupported(exc)
+            if any(clause.kind == "requires" for clause, _ in bad):
+                return self  # inputs could break an unencoded precondition: no trustworthy tests
+            whole = tuple(cl.expr for cl in usable)
+            for part in self.partitions(usable, solver):
+                self.partition(part, solver, checks, whole)
+            if self.options.bva is not None and self.options.diverse:
+                # after every partition's boundaries, so that the budget is shared round robin
+                diversify(c, self.states, self.ctx.types, solver,
+                          lambda state, sc, constraints: self.diverse(state, sc, constraints, solver, checks, whole),
+                          Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
+        except Unsupported as exc:
+            self.unsupported(exc)
+        except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
+            if os.environ.get("DSPEC2TEST_DEBUG"):
+                raise
+            self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
+                                         f"internal error while generating {c.name}: {exc}"))
+        return self
+
+    def lemma_requires(self, solver: SolverLike) -> tuple[ContractClause, ...]:
+        """A lemma's requires for partitioning: each with the predicates it calls unfolded where that splits
+        it into more ways to hold (partition/unfold.py) and the solver encodes the result."""
+        c = self.contract
+        defs = Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values())
+        unfolder = Unfolder(self.ctx.program)
+        out = []
+        for cl in c.requires:
+            unfolded = unfolder.splitting(cl.expr, c.member, defs)
+            if unfolded is not None:
+                try:
+                    solver.check([unfolded])
+                    cl = replace(cl, expr=unfolded)
+                except Unsupported:
+                    pass  # the clause as written, which the solver may still encode
+            out.append(cl)
+        return tuple(out)
+
+    def partitions(self, usable: tuple[ContractClause, ...], solver: SolverLike) -> list[PartitionSpec]:
+        """The partitions of the usable clauses; for an object built through a trait with several classes,
+        those of each class (`this is C && ...`), numbered on."""
+        c = self.contract
+        out: list[PartitionSpec] = []
+        defs = Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values())
+        for choice in c.objects.class_choices():
+            given = tuple(ContractClause("requires", e, c.line, print_expr(e)) for e in choice)
+            res = partition(c, given + usable, solver, full=self.options.fdnf,
+                            cap=max(1, self.options.max_partitions - len(out)), defs=defs)
+            self.capped = self.capped or res.capped
+            for message in res.messages:
+                self.warn(message)
+            self.cover(usable, given, res)
+            n = len(given)
+            out += [replace(p, id=len(out) + i, branches=p.branches[n:]) for i, p in enumerate(res.partitions, 1)]
+        return out
+
+    def cover(self, usable: tuple[ContractClause, ...], given: tuple[ContractClause, ...],
+              res: Enumeration) -> None:
+        """Clause coverage: each clause's branches, and the combinations found unsatisfiable (named by their
+        literals; the lines of the clauses they combine)."""
+        n = len(given)
+        if self.clauses is None:
+            self.clauses = tuple(ClauseBranches(cl.kind, cl.line, cl.text, tuple(labels), tuple(vacuous))
+                                 for cl, labels, vacuous in zip(usable, res.clause_branches[n:], res.vacuous[n:]))
+        clauses = given + usable
+        for path, label in res.unsat[:MAX_UNSAT_SHOWN - len(self.unsatisfiable)]:
+            self.unsatisfiable.append(Unsatisfiable(label, tuple(sorted({clauses[i].line
+                                                                          for i in range(n, len(path))}))))
+        if len(res.unsat) > MAX_UNSAT_SHOWN:
+            self.unsatisfiable_more += len(res.unsat) - MAX_UNSAT_SHOWN
+
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
+        c = self.contract
+        implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
+        state = PartitionState(part, [], [], print_expr(conj(part.literals + tuple(implicit))))
+        self.states.append(state)  # now, so that a report made half way through shows it
+        # the base scenario first: its model tells which BVA pins the partition allows or leaves open
+        entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
+        self.add(state, entry)
+        models = state.models
+        models.append(model)
+        specs = []
+        if self.options.bva is not None and model is not None and not self.out_of_time(solver):
+            # (with no base input, each pin would only add to a query the solver already gave up on)
+            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=model)[1:]
+        for spec in specs:
+            if self.out_of_time(solver):
+                break
+            # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
+            entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
+            self.add(state, entry)
+            models.append(model)
+        if self.options.bva is None and models[0] is not None:
+            # --repeat: each further solution must differ from the previous ones in its inputs
+            for k in range(2, self.options.repeat + 1):
+                spec = ScenarioSpec(Scenario(part.id, k, ScenarioKind.REPEAT), part.literals)
+                entry, model = self.scenario(part, spec, solver, checks, whole,
+                                             tuple(m for m in models if m is not None), ())
+                if model is None:
+                    break  # no further distinct input exists (or the solver gave up)
+                self.add(state, entry)
+                models.append(model)
+
+    def diverse(self, state: PartitionState, sc: Scenario, constraints: tuple[ast.Expr, ...], solver: SolverLike,
+                checks: Checks, whole: tuple[ast.Expr, ...]) -> Model | None:
+        """One diverse scenario: recorded when the solver finds an input, dropped (silently) when not."""
+        entry, model = self.scenario(state.part, ScenarioSpec(sc, constraints), solver, checks, whole, (),
+                                     tuple(m for m in state.models if m is not None))
+        if model is not None:
+            self.add(state, entry)
+        return model
+
+    def add(self, state: PartitionState, scenario: ScenarioResult) -> None:
+        state.scenarios.append(scenario)
+        if scenario.test is not None:
+            self.report(self.so_far())
+
+    def out_of_time(self, solver: SolverLike) -> bool:
+        """After MAX_TIMEOUTS queries of this member hit the time limit, it gets no more boundary scenarios
+        (base scenarios still): on contracts Z3 cannot decide (recursive functions over sequences) each
+        pin costs another full limit, and a pull request should not wait minutes for them."""
+        if solver.timeouts < MAX_TIMEOUTS:
+            return False
+        if not self.timed_out:
+            self.timed_out = True
+            self.warn(f"{MAX_TIMEOUTS} solver queries reached the time limit: no further boundary scenarios")
+        return True
+
+    def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
+                 whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...],
+                 avoid: tuple[Model, ...]) -> tuple[ScenarioResult, Model | None]:
+        c = self.contract
+        sc = spec.scenario
+        entry = ScenarioResult(sc.id, sc.kind, sc.pin)
+        model = solver.solve(spec.constraints, exclude, relevant=part.literals, avoid=avoid)
+        if model is None:
+            status = ScenarioStatus.UNSAT if solver.status_of_last is SolveResult.UNSAT else ScenarioStatus.UNKNOWN
+            if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
+                self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({status.value})")
+            return replace(entry, status=status), None
+        missing = [v.name for v in c.vars if v.name not in model.values]
+        if missing:
+            raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
+        inputs = inputs_of(c, model.values, model.raw)
+        same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
+        if same is not None:
+            # one test per input: a later scenario with the same inputs is carried by the earlier test
+            earlier = self.cases[same]
+            merged = replace(earlier, also=earlier.also + ((sc.id, sc.pin),))
+            self.cases[same] = merged
+            self.tests[same] = emit_test(c, merged, checks, self.ctx, self.options.simplify)
+            return replace(entry, test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
+                           outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique), model
+        state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
+        raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
+        if solver.admits(inputs, [cl.expr for cl in c.requires], raw) is False:
+            # the literals a test would hold break a requires or a type constraint: never written
+            self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
+                      f"constraint; no test written")
+            return replace(entry, status=ScenarioStatus.BAD_INPUT, inputs=inputs,
+                           message="the solved inputs break a requires clause or a type constraint"), model
+        if not solver.state_entailed([cl.expr for cl in c.requires], model):
+            # the state an object's calls leave is not known to meet the requires: the test could break them
+            self.warn(f"partition {part.id} scenario {sc.id}: the constructor and method calls that make the "
+                      f"object are not known by their ensures to meet the requires; no test written")
+            return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
+                           message="the calls that make an object are not known to meet the requires"), None
+        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
+        tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
+                      partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
+                      inputs=inputs, outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
+                      clauses=part.clause_lines, instantiation=c.instantiated())
+        tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
+        self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
+        self.cases.append(tc)
+        # found by the solver's bounded fallback, within this shape
+        return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique,
+                       bounded=model.bounded or None), model

@@ -1,0 +1,74 @@
+"""What the stages ask of the solver, and what it answers: the door to Z3 as partition/ and generate.py
+see it (implemented by dspec2test.solve.Solver).
+
+A Protocol and plain records, so that the stages depend on the shape of the door and not on Z3; unit
+tests pass a fake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from dspec2test.dafny import ast
+
+
+class SolveResult(str, Enum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Unbounded:
+    """The optimised term has no bound in the asked direction."""
+
+
+@dataclass(frozen=True)
+class Model:
+    values: dict[str, str]  # variable -> Dafny literal text
+    raw: dict[str, Any] = field(default_factory=dict, compare=False)  # variable -> plain value (exclusion, pins)
+    bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
+
+
+class SolverLike(Protocol):
+    """Z3 queries about one member's variables (its inputs and outputs)."""
+
+    timeouts: int  # queries stopped by the time limit so far (not those stopped by a resource budget)
+    status_of_last: SolveResult  # what the last query found
+
+    def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
+        """Satisfiability; `budget` (Z3 resource units, 0: the clock only) limits each query."""
+        ...
+
+    def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = (),
+              relevant: Sequence[ast.Expr] | None = None, avoid: Sequence[Model] = ()) -> Model | None:
+        """A model of the constraints whose inputs differ from `exclude`'s, and preferably from `avoid`'s."""
+        ...
+
+    def optimize(self, term: ast.Expr, constraints: Sequence[ast.Expr], maximize: bool) -> int | Unbounded | None:
+        """The integer optimum of term under the constraints (None: not found)."""
+        ...
+
+    def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
+        """With the model's inputs fixed, can the outputs not differ?"""
+        ...
+
+    def holds(self, e: ast.Expr, model: Model) -> bool | None:
+        """e on a model's values; None: not decided without a query."""
+        ...
+
+    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr],
+               raw: dict[str, Any] | None = None) -> bool | None:
+        """Do the inputs, as the literals a test holds, meet the constraints and their types'? None: undecided."""
+        ...
+
+    def state_entailed(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
+        """Does every state the calls that make the model's objects can leave meet the constraints?"""
+        ...
+
+    def hidden_input_types(self) -> list[str]:
+        """Input datatypes a test outside their module cannot construct."""
+        ...

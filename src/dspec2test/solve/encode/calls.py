@@ -1,0 +1,308 @@
+"""Names, objects and calls: fields of objects and datatype values, constants, globals; calls of
+functions (inlined, Z3 recursive functions, or opaque), of members of objects, constructors, arrows and lambdas."""
+
+from __future__ import annotations
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.model.resolve import BOOL, INT, RType, Scope
+from dspec2test.model.walk import dotted
+from dspec2test.solve.encode.base import EncoderBase, NULL, _called_names, _match_type
+from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
+
+
+class CallsMixin(EncoderBase):
+    def field_of(self, obj: TV, name: str, node, env: Env) -> TV:
+        """The value of field `name` of an object, in the environment's heap state."""
+        o = obj.v
+        if not isinstance(o, ObjV):
+            raise _u(f"field {name} of a non-object", node)
+        heap = env.vars.get(HEAP)
+        key = f"{o.name}.{name}"
+        if o.name and heap is not None and key in heap.v.fields:
+            return heap.v.fields[key]
+        if not o.name and heap is not None and name in heap.v.elements:  # an object held in a collection
+            fn, ft = heap.v.elements[name]
+            return self.types.from_rep(fn(o.id), ft)
+        decl = self._member_of(o, name)
+        if isinstance(decl, ast.Const) and decl.value is not None and not decl.static:
+            return self._const_value(decl, obj, env)
+        if not o.name:
+            raise _u(f"field {name} of an object in a collection", node)
+        raise _u(f"field {name} of {o.name}", node)
+
+    def _datatype_field(self, obj: TV, name: str) -> TV | None:
+        for info in self.types.ctors_of(obj.t.base):
+            for fname, ft, acc in info.fields:
+                if fname == name:
+                    return self.types.from_rep(acc(obj.v), ft)
+        return None
+
+    def _datatype_const(self, obj: TV, name: str, env: Env) -> TV | None:
+        """An instance constant declared in the datatype of a value (`v.Valid?` of `const Valid? := ...`)."""
+        decl = obj.t.base.decl
+        const = next((m for m in getattr(decl, "members", ()) if isinstance(m, ast.Const) and m.name == name
+                      and not m.static and m.value is not None), None)
+        return self._const_value(const, obj, env) if const is not None else None
+
+    def _ctor_test(self, obj: TV, name: str) -> TV | None:
+        """`v.C?` for a constructor C of the value's datatype."""
+        for info in self.types.ctors_of(obj.t.base):
+            if info.ctor.name == name[:-1]:
+                return TV(info.test(obj.v), BOOL)
+        return None
+
+    def _datatype_member(self, obj: TV, name: str) -> ast.Function | None:
+        """A function declared in the datatype of a value (`c.WF()`)."""
+        decl = obj.t.base.decl
+        return next((m for m in getattr(decl, "members", ()) if isinstance(m, ast.Function) and m.name == name
+                     and not m.static), None)
+
+    def _is_field(self, name: str, env: Env) -> bool:
+        """Does a bare name denote a field of the receiver (in a class's function body)?"""
+        if THIS not in env.vars:
+            return False
+        found = env.scope.lookup(name)
+        return found is not None and isinstance(found[0], (ast.Field, ast.Const)) and not getattr(found[0], "static", False) \
+            and isinstance(found[1].cls, ast.ClassDecl)
+
+    def _member_of(self, o: ObjV, name: str):
+        """The declaration of member `name` of the object (in its first possible class)."""
+        for kinds in o.classes:
+            for decl in kinds:
+                for m in decl.members:
+                    if getattr(m, "name", None) == name:
+                        return m
+        return None
+
+    def _const_value(self, decl: ast.Const, obj: TV | None, env: Env) -> TV:
+        scope = self.resolver.scope_of(decl)
+        vars_ = {k: env.vars[k] for k in (HEAP,) if k in env.vars}
+        if obj is not None:
+            vars_[THIS] = obj
+        if decl.value is None:
+            raise _u("constant without a value", decl)
+        tv = self.enc(decl.value, Env(vars_, scope, env.budget))
+        if decl.type is not None:
+            tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))
+        return tv
+
+    def _instance_call(self, obj: TV, name: str, args: list[TV], node, env: Env) -> TV:
+        """`o.F(args)`: F of the object's class, with `this` the object; where the object may be of several
+        classes that define F differently, the one of its class."""
+        o = obj.v
+        heap = env.vars.get(HEAP)
+        if not args and isinstance(o, ObjV) and o.name and heap is not None:
+            held = heap.v.fields.get(f"{o.name}.{name}()")  # a driven object's predicate: a value of its state
+            if held is not None:
+                return held
+        if not isinstance(o, ObjV) or not o.classes:
+            raise _u(f"call of {name} on an object of unknown class", node)
+        found = []
+        for kinds in o.classes:
+            decl = None
+            for k in kinds:  # the class first, then the traits it extends
+                decl = next((m for m in k.members if getattr(m, "name", None) == name), None)
+                if decl is not None:
+                    break
+            if not isinstance(decl, ast.Function):
+                raise _u(f"call of {name}, not a function of the object's class", node)
+            found.append(decl)
+        results = [self._call_function(f, self.resolver.scope_of(f), args, node, env, this=obj) for f in found]
+        out = results[-1]
+        if o.cls is not None:
+            for i in reversed(range(len(results) - 1)):
+                a, out = self.unify(results[i], out)
+                out = self.ite(o.cls == i, a, out, node)
+        return out
+
+    def _global(self, name: str, node, env: Env) -> TV:
+        found = env.scope.lookup(name)
+        this = env.vars.get(THIS)
+        if found is None and this is not None and this.t.base.kind == "data" and "." not in name:
+            # a field, or a constructor test, of the datatype value a member belongs to
+            field_ = self._datatype_field(this, name) if not name.endswith("?") else self._ctor_test(this, name)
+            if field_ is not None:
+                return field_
+        if found is None:
+            raise _u(f"unknown name {name}", node)
+        decl, scope = found
+        if isinstance(decl, ast.Const) and not decl.static and isinstance(scope.cls, ast.Datatype) \
+                and this is not None and this.t.base.kind == "data" and decl.value is not None:
+            return self._const_value(decl, this, env)
+        if isinstance(decl, (ast.Field, ast.Const)) and not getattr(decl, "static", False) \
+                and isinstance(scope.cls, ast.ClassDecl) and THIS in env.vars:
+            return self.field_of(env.vars[THIS], name, node, env)
+        if isinstance(decl, ast.Const):
+            if decl.value is None:
+                raise _u("const without a value", node)
+            tv = self.enc(decl.value, Env({}, scope))
+            if decl.type is not None:
+                tv = self.coerce(tv, self.resolver.rtype(decl.type, scope))
+            return tv
+        if isinstance(decl, ast.Ctor):
+            if decl.params:
+                raise _u("constructor used as a function value", node)
+            return self._construct(decl, scope, [], node, env.expect)
+        if isinstance(decl, ast.Function) and not decl.params:
+            return self._call_function(decl, scope, [], node, env)
+        raise _u(f"name {name} ({type(decl).__name__.lower()})", node)
+
+    def e_Call(self, e, env):
+        if e.label is not None:
+            raise _u("two-state call", e)
+        if any(n is not None for n in e.arg_names):
+            raise _u("named arguments", e)
+        callee = e.callee
+        if isinstance(callee, ast.Name) and callee.name in env.vars:
+            f = env.vars[callee.name]
+            return self._apply(f, [self.enc(a, env) for a in e.args], e)
+        head = (dotted(callee.obj) or "").split(".")[0] if isinstance(callee, ast.MemberSelect) else ""
+        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or head in env.vars
+                                                     or (head and self._is_field(head, env))):
+            target = self.enc(callee.obj, env)
+            if target.t.base.kind == "arrow" and callee.name in ("requires", "reads"):
+                return self._arrow_member(callee.name)
+            if target.t.base.kind == "class":
+                return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
+            member = self._datatype_member(target, callee.name) if target.t.base.kind == "data" else None
+            if member is not None:
+                return self._call_function(member, self.resolver.scope_of(member),
+                                           [self.enc(a, env) for a in e.args], e, env, this=target)
+        name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
+        if name is None or name.split(".")[0] in env.vars:
+            fv = self.enc(callee, env)
+            return self._apply(fv, [self.enc(a, env) for a in e.args], e)
+        found = env.scope.lookup(name)
+        if found is None:
+            raise _u(f"unknown function {name}", e)
+        decl, scope = found
+        args = [self.enc(a, env) for a in e.args]
+        if isinstance(decl, ast.Ctor):
+            return self._construct(decl, scope, args, e, env.expect)
+        if isinstance(decl, ast.Function):
+            if isinstance(scope.cls, ast.ClassDecl) and not decl.static and "." not in name and THIS in env.vars:
+                return self._instance_call(env.vars[THIS], name, args, e, env)  # `Valid()` in a class's contract
+            if isinstance(scope.cls, ast.Datatype) and not decl.static and "." not in name and THIS in env.vars:
+                return self._call_function(decl, scope, args, e, env, this=env.vars[THIS])
+            return self._call_function(decl, scope, args, e, env)
+        if isinstance(decl, ast.Method):
+            raise _u("method call in an expression", e)
+        raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    @staticmethod
+    def _arrow_member(name: str) -> TV:
+        """`f.requires(x)` and `f.reads(x)` of a function value: the functions a test builds (a lambda
+        from the model) are total and read nothing, so true and the empty set."""
+        if name == "requires":
+            return TV(z3.BoolVal(True), BOOL)
+        return TV(SetV(()), RType("set", (NULL,)))
+
+    def _apply(self, f: TV, args: list[TV], node) -> TV:
+        ptypes = f.t.base.args[:-1]
+        if isinstance(f.v, LambdaV):  # a function input's literal, checked against the requires (admit.py)
+            binds = {p: self.coerce(a, t) for p, a, t in zip(f.v.params, args, ptypes)}
+            return self.coerce(self.enc(f.v.body, f.v.env.bind(binds)), f.t.base.args[-1])
+        if not isinstance(f.v, FuncV):
+            raise _u("call of a non-function value", node)
+        reps = [self.types.to_rep(self.coerce(a, t)) for a, t in zip(args, ptypes)]
+        return self.types.from_rep(f.v.apply(reps), f.t.base.args[-1])
+
+    def _construct(self, ctor: ast.Ctor, scope: Scope, args: list[TV], node, expect: RType | None = None) -> TV:
+        dtdecl = self._datatype_of(ctor, scope)
+        # instantiate type parameters as the context's declared type says, else from the arguments
+        # (default int): an argument of a subset type must not make an instantiation of its own
+        subst: dict[str, RType] = {}
+        wanted = expect.base if expect is not None else None
+        if wanted is not None and wanted.kind == "data" and wanted.decl is dtdecl:
+            subst.update({p.name: t for p, t in zip(dtdecl.type_params, wanted.args)})
+        for formal, a in zip(ctor.params, args):
+            _match_type(formal.type, a.t, subst, {p.name for p in dtdecl.type_params})
+        targs = tuple(subst.get(p.name, INT) for p in dtdecl.type_params)
+        dt = RType("data", targs, name=scope.prefix() + dtdecl.name, decl=dtdecl, scope=scope)
+        info = self.types.ctor_info(dt, ctor.name)
+        if len(args) != len(info.fields):
+            raise _u("constructor arity", node)
+        reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
+        return TV(info.make(*reps) if reps else info.make(), dt)
+
+    def _datatype_of(self, ctor: ast.Ctor, scope: Scope) -> ast.Datatype:
+        for d in self.resolver.modules.get(scope.module, {}).values():
+            if isinstance(d, ast.Datatype) and any(c is ctor for c in d.ctors):
+                return d
+        raise _u("constructor outside a datatype", ctor)
+
+    def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
+                       this: TV | None = None) -> TV:
+        if len(args) != len(f.params):
+            raise _u(f"call of {f.name} with {len(args)} arguments", node)
+        fscope = self.resolver.scope_of(f)
+        if isinstance(fscope.cls, (ast.ClassDecl, ast.Datatype)) and not f.static and this is None:
+            raise _u("instance function", node)
+        # what the body may read besides its parameters: the receiver and the heap state it is called in
+        heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
+        subst: dict[str, RType] = {}
+        for formal, a in zip(f.params, args):
+            _match_type(formal.type, a.t, subst, {p.name for p in f.type_params})
+        for p in f.type_params:
+            subst.setdefault(p.name, INT)
+        ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]
+        rtype = self.resolver.rtype(f.result_type, fscope, subst)
+        args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
+        if f.body is None:
+            return self._opaque(f, ptypes, rtype, args, heap)
+        recursive = self._is_recursive(f, fscope)
+        if recursive and self.opaque_recursion:
+            return self._opaque(f, ptypes, rtype, args, heap)
+        if not recursive:
+            binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
+            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
+            return self.coerce(out, rtype)
+        # the fields the body reads are free constants of its Z3 definition: one definition per receiver
+        # and heap state
+        key = (id(f), tuple(ptypes), rtype, *(id(v.v) for v in heap.values()))
+        if key not in self._recfuns:
+            sorts = [self.types.sort(t) for t in ptypes]
+            rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
+            self._recfuns[key] = rec
+            formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
+            binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
+            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0, rtype)), rtype)
+            rep = self.types.to_rep(body)
+            z3.RecAddDefinition(rec, formals, rep)
+            self.rec_defs.append((rec, formals, rep))
+        rec = self._recfuns[key]
+        return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
+
+    def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
+        """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
+        state, of its arguments and its receiver. The solver assumes nothing of it; a clause calling it is
+        checked by the test where it compiles, else listed as unchecked."""
+        key = ("opaque", id(f), tuple(ptypes), rtype, id(heap[HEAP].v) if HEAP in heap else None)
+        this = heap.get(THIS)
+        extra = [this.v.id] if this is not None and isinstance(this.v, ObjV) else []
+        if key not in self._recfuns:
+            sorts = [z3.IntSort()] * len(extra) + [self.types.sort(t) for t in ptypes]
+            self._recfuns[key] = z3.Function(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
+        app = self._recfuns[key](*extra, *[self.types.to_rep(a) for a in args])
+        return self.types.from_rep(app, rtype)
+
+    def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
+        if id(f) not in self._recursive:
+            seen: set[int] = set()
+            todo = [(f, scope)]
+            found = False
+            while todo and not found:
+                g, s = todo.pop()
+                for name in _called_names(g.body):
+                    hit = s.lookup(name)
+                    if hit and isinstance(hit[0], ast.Function):
+                        if hit[0] is f:
+                            found = True
+                            break
+                        if id(hit[0]) not in seen and hit[0].body is not None:
+                            seen.add(id(hit[0]))
+                            todo.append((hit[0], self.resolver.scope_of(hit[0])))
+            self._recursive[id(f)] = found
+        return self._recursive[id(f)]

@@ -1,0 +1,98 @@
+"""Questions about given values rather than searches: does an expression hold on a model's values, do the
+literals a test will hold meet the requires, which input types can a test not construct."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import z3
+
+from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
+from dspec2test.model.resolve import Resolver, RType
+from dspec2test.oracle import Model, SolveResult
+from dspec2test.solve.admit import admission, literal_value
+from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
+from dspec2test.solve.literal import literal, term_of
+from dspec2test.solve.values import FuncV, and_
+
+
+class Probing(SolverCore):
+    def holds(self, e: ast.Expr, model: Model) -> bool | None:
+        """The truth of e on the model's values (None: not decided without a query, e.g. a value with no
+        plain Z3 constant, or a formula that does not simplify to a constant)."""
+        pairs = []
+        for v in self.vars:
+            rep = self.types.to_rep(v.tv) if not isinstance(v.tv.v, FuncV) else None
+            if rep is None or v.name not in model.raw or not _uninterpreted(rep):
+                continue
+            pairs.append((rep, term_of(model.raw[v.name], v.type, self.types)))
+        try:
+            formula = and_(self._encode([e]))
+        except Unsupported:
+            return None
+        value = z3.simplify(z3.substitute(formula, *pairs) if pairs else formula)
+        return True if z3.is_true(value) else False if z3.is_false(value) else None
+
+    def admits(self, inputs: dict[str, str], constraints: Sequence[ast.Expr], raw: dict | None = None) -> bool | None:
+        """Do the inputs, as the Dafny literals a test will hold, satisfy the constraints (the requires) and
+        their types' constraints? `raw`: the plain values the literals came from, where known: a data literal
+        that prints its value is read as that value, any other (a function's) is parsed back. None: not decided
+        (a literal or clause this cannot read, or Z3 gave up)."""
+        types = {v.name: v.type for v in self.vars}
+        try:
+            values = {}
+            for name, text in inputs.items():
+                t = types[name]
+                # a literal that prints the value it came from is that value: no need to parse it back
+                exact = raw is not None and name in raw and literal(raw[name], t, self.types) == text
+                term = term_of(raw[name], t, self.types) if raw is not None and exact else None
+                tv = self.types.from_rep(term, t) if term is not None else literal_value(self.encoder, text, t, self.scope)
+                if tv is None:
+                    return None
+                values[name] = tv
+            formula = z3.simplify(admission(self.encoder, self.types, values, constraints, self.scope))
+        except (Unsupported, KeyError, z3.Z3Exception):
+            return None
+        if z3.is_true(formula) or z3.is_false(formula):
+            return z3.is_true(formula)
+        s = self._new(budget=PROVE_RLIMIT)
+        s.add(formula)
+        r = self._run(s)
+        return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
+
+    def hidden_input_types(self) -> list[str]:
+        """Datatypes of inputs that tests, outside their module, cannot construct: the module's default
+        export set does not reveal them (`provides T` exports T opaque)."""
+        out: list[str] = []
+        seen: set[int] = set()
+
+        def visit(t: RType) -> None:
+            if id(t) in seen:
+                return
+            seen.add(id(t))
+            if t.kind == "data" and t.scope is not None and not _revealed(self.resolver, t.scope.module,
+                                                                          t.datatype[0].name):
+                out.append(f"datatype {t.name} (not revealed by the export set of module {'.'.join(t.scope.module)})")
+            for a in t.args:
+                visit(a)
+
+        for v in self.vars:
+            if not v.output:
+                visit(v.type)
+        return out
+
+
+def _revealed(resolver: Resolver, module: tuple[str, ...], name: str) -> bool:
+    """Is declaration `name` of `module` revealed outside it? Yes where the module declares no default
+    export set (`export` or `export <module name>`), or that set reveals it or `*`."""
+    if not module:
+        return True
+    decl = resolver.modules.get(module[:-1], {}).get(module[-1])
+    exports = [d for d in getattr(decl, "decls", ()) if isinstance(d, ast.Export) and d.name in (None, module[-1])]
+    return not exports or any(name in e.reveals or "*" in e.reveals for e in exports)
+
+
+def _uninterpreted(term) -> bool:
+    """A plain Z3 constant (a variable), not a value or a compound term."""
+    return z3.is_const(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED
