@@ -41,9 +41,10 @@ def inputs_of(contract: Contract, values: dict[str, str], raw: dict[str, Any]) -
     out: dict[str, str] = {}
     made: dict[int, str] = {}  # identity -> the first input that is that object
     roots = {r.name: r for r in contract.objects.roots if not r.output}
+    params = {p.name for p in contract.params}
     for v in contract.inputs:
-        if v.ghost and v.name not in roots:
-            continue
+        if v.ghost and v.name not in roots and v.name not in params:
+            continue  # a ghost field: no test can set it (a ghost parameter is passed like any other)
         name = pre_state_name(v.name) if v.name in pre else v.name
         root = roots.get(v.name)
         if root is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
+from dspec2test.model.resolve import Resolver, Scope
 
 
 @dataclass(frozen=True)
@@ -16,6 +17,9 @@ class ClassIndex:
     modules: dict[int, tuple[str, ...]]  # id(decl) -> enclosing module path
     order: tuple[ast.ClassDecl, ...]  # in source order
     functions: dict[str, tuple[ast.Function, ...]]  # every function and predicate, by short name
+    # id(decl) -> the traits it extends, resolved from its module (`Interface.Trait` where several
+    # modules have a `Trait`); a name that does not resolve is looked up by name, as lookup does
+    extends: dict[int, tuple[ast.ClassDecl, ...]]
 
     @staticmethod
     def of(program: ast.Program) -> "ClassIndex":
@@ -41,7 +45,19 @@ class ClassIndex:
                         functions.setdefault(m.name, []).append(m)
 
         visit(program.decls, ())
-        return ClassIndex(decls, modules, tuple(order), {k: tuple(v) for k, v in functions.items()})
+        resolver = Resolver(program)
+
+        def resolved(t: ast.Type, module: tuple[str, ...]) -> ast.ClassDecl | None:
+            if not isinstance(t, ast.NamedType):
+                return None
+            found = resolver.lookup(Scope(resolver, module), t.name.rstrip("?"))
+            if found is not None and isinstance(found[0], ast.ClassDecl):
+                return found[0]
+            return decls.get(t.name.rstrip("?")) or decls.get(t.name.rstrip("?").split(".")[-1])
+
+        extends = {id(d): tuple(s for t in d.extends if (s := resolved(t, modules[id(d)])) is not None)
+                   for d in order}
+        return ClassIndex(decls, modules, tuple(order), {k: tuple(v) for k, v in functions.items()}, extends)
 
     def lookup(self, t: ast.Type) -> ast.ClassDecl | None:
         if not isinstance(t, ast.NamedType):
@@ -52,13 +68,18 @@ class ClassIndex:
     def supers(self, cls: ast.ClassDecl) -> tuple[ast.ClassDecl, ...]:
         """The traits `cls` extends, transitively, nearest first."""
         out: list[ast.ClassDecl] = []
-        todo = list(cls.extends)
+        todo = self._parents(cls)
         while todo:
-            t = self.lookup(todo.pop(0))
-            if t is not None and t is not cls and all(t is not o for o in out):
+            t = todo.pop(0)
+            if t is not cls and all(t is not o for o in out):
                 out.append(t)
-                todo.extend(t.extends)
+                todo.extend(self._parents(t))
         return tuple(out)
+
+    def _parents(self, cls: ast.ClassDecl) -> list[ast.ClassDecl]:
+        if id(cls) in self.extends:
+            return list(self.extends[id(cls)])
+        return [p for t in cls.extends if (p := self.lookup(t)) is not None]
 
     def kinds(self, cls: ast.ClassDecl) -> tuple[ast.ClassDecl, ...]:
         """`cls` and every trait it extends: what `o is T` holds of for an instance of it."""
