@@ -242,7 +242,19 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
     before: list[tuple[CheckKind, int, str, str, str]] = []
     for v in contract.params + settable_fields(contract):
         scoped = {v.name: field_in_test(v.name)} if "." in v.name else {}
-        for cons in ctx.types.constraints(v.name, v.type):
+        # the type named in full from the member's module: a subset type of a refined module has a namesake
+        # in every module refining it (Utf8EncodingForm.WellFormedCodeUnitSeq, Utf16EncodingForm....)
+        declared = ctx.names.type(v.type, ctx.names.scope(contract.member))
+        for cons, owner in ctx.types.sourced_constraints(v.name, declared):
+            if why_not_compilable(cons, ctx.ghosts) is not None:
+                # a ghost predicate in the type's constraint (`c.Valid?`): the solver met it, and a
+                # test cannot evaluate it; its body inlined where that compiles, else not checked
+                inlined = unghosted(cons, ctx.ghosts)
+                if inlined is None:
+                    continue
+                cons = inlined
+            if owner is not None:  # written in the type's module: its names in full (`Unicode.MAX`)
+                cons = ctx.names.expr(cons, ctx.names.scope(owner), {v.name, v.name.split(".")[0]})
             text = f"{v.name} is a {print_type(v.type)}"
             before.append((CheckKind.TYPE, contract.line, text, print_expr(substitute(cons, scoped)),
                            f"dspec2test: bad test input: {v.name} is not a {print_type(v.type)}; {BAD_INPUT}"))

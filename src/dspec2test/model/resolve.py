@@ -127,6 +127,7 @@ class Resolver:
                 self.imports.setdefault(path, []).append(d)
             elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
                 table.setdefault(d.name, d)
+                self.member_scope[id(d)] = Scope(self, path, cls)  # where its own clauses' names resolve
                 if isinstance(d, ast.Datatype):
                     for c in d.ctors:
                         table.setdefault(c.name, c)

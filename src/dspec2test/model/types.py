@@ -65,18 +65,23 @@ class TypeIndex:
             return "class"
         return "other"
 
-    def constraints(self, name: str, t: ast.Type, depth: int = 0) -> list[ast.Expr]:
+    def constraints(self, name: str, t: ast.Type) -> list[ast.Expr]:
         """Constraints a value of declared type `t` must meet, about the variable `name`."""
+        return [e for e, _ in self.sourced_constraints(name, t)]
+
+    def sourced_constraints(self, name: str, t: ast.Type, depth: int = 0) -> list[tuple[ast.Expr, ast.Decl | None]]:
+        """`constraints`, each with the subset type that states it (its names are written in that type's
+        module; None for `nat`)."""
         if not isinstance(t, ast.NamedType) or depth > 20:
             return []
         if t.name == "nat":
-            return [ast.BinOp(">=", ast.Name(name), ast.IntLit(0))]
+            return [(ast.BinOp(">=", ast.Name(name), ast.IntLit(0)), None)]
         d = self.decls.get(t.name)
         if isinstance(d, ast.SubsetType):
             own = substitute(d.constraint, {d.var: ast.Name(name)})
-            return self.constraints(name, d.base, depth + 1) + [own]
+            return self.sourced_constraints(name, d.base, depth + 1) + [(own, d)]
         if isinstance(d, ast.TypeSynonym) and d.rhs is not None and not d.type_params:
-            return self.constraints(name, d.rhs, depth + 1)
+            return self.sourced_constraints(name, d.rhs, depth + 1)
         return []
 
 
