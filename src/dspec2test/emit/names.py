@@ -53,6 +53,8 @@ class TestNames:
         """e with every free name (or dotted name) of a module-level declaration written in full."""
 
         def go(n: ast.Node, bound: frozenset[str]) -> ast.Node:
+            if isinstance(n, (ast.NamedType, ast.TupleType, ast.ArrowType)):  # `c as opt_byte`, `x: T`
+                return self.type(n, scope)
             if isinstance(n, ast.Name) and n.name not in bound and n.name.split(".")[0] not in bound:
                 q = self.qualified(n.name, scope)
                 return ast.Name(q, n.type_args, span=n.span) if q is not None else n
