@@ -35,6 +35,11 @@ def test_namesake_types_of_refining_modules_check_their_own_predicate():
     assert not any("FormA" in c for c in type_checks("FormB.Len"))
 
 
+def test_a_type_inside_a_contract_s_expression_is_written_in_full():
+    got = generate(str(FIXTURE), GenerateOptions(methods=("Use.Half",)))
+    assert any("x as Limits.Small" in line for line in got.tests_text.splitlines() if line.strip().startswith("if !("))
+
+
 def test_a_ghost_predicate_of_a_constraint_is_not_a_runtime_check():
     assert not any("Valid?" in c for c in type_checks("Use.Get"))
 
@@ -46,5 +51,6 @@ def test_every_compiled_member_passes_with_dafny(tmp_path):
                           capture_output=True, text=True, timeout=600)
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     tests = json.loads(report.read_text())["tests"]
-    assert {t["method"] for t in tests if t["status"] == "passed"} == {"FormA.Len", "FormB.Len", "Use.Twice", "Use.Get"}
+    assert {t["method"] for t in tests if t["status"] == "passed"} == {"FormA.Len", "FormB.Len", "Use.Twice", "Use.Get",
+                                                                                 "Use.Half"}
     assert [t["method"] for t in tests if t["status"] != "passed"] == ["Form.Len"]  # abstract: its refinements
