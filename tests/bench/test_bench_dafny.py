@@ -11,7 +11,7 @@ from dspec2test.bench.engine import BenchConfig, run_bench
 from dspec2test.bench.figures import to_json
 from dspec2test.bench.strategies import Prepared, Strategy
 from dspec2test.records import Status
-from dspec2test.run.executors import Limits
+from dspec2test.run import RunOptions
 from dspec2test.run.versions import Version, VersionsConfig, our_suite, run_alone, run_versions
 from dspec2test.toolchain import find_toolchain
 
@@ -41,9 +41,9 @@ def test_batched_verdicts_equal_one_at_a_time(tmp_path):
     original = corpus.programs[0].text
     versions.append(Version("absget_negative", original.replace("v := a[i];", "v := a[i - 2];")))
     for stop_on_kill in (False, True):
-        config = VersionsConfig("py", Limits(TIMEOUT_S), stop_on_kill, batch=True)
+        config = VersionsConfig(RunOptions("py", TIMEOUT_S), stop_on_kill, batch=True)
         batched, builds = run_versions(versions, SUITE, config, tools, tmp_path / f"b{stop_on_kill}")
-        alone, alone_builds = run_versions(versions, SUITE, VersionsConfig("py", Limits(TIMEOUT_S), stop_on_kill,
+        alone, alone_builds = run_versions(versions, SUITE, VersionsConfig(RunOptions("py", TIMEOUT_S), stop_on_kill,
                                                                            batch=False), tools, tmp_path / f"a{stop_on_kill}")
         assert builds == 1 and alone_builds == len(versions)
         assert all(run.batched for run in batched.values())
@@ -71,7 +71,7 @@ def test_a_cpu_time_limit_ends_a_loop_in_the_same_driver_long_before_the_wall_cl
     tools = find_toolchain()
     loop = (FIXTURES / "corpus" / "mutants" / "absget" / "absget_loop.dfy").read_text()
     wall_limit_s = 60.0
-    got = run_alone(Version("loop", loop), SUITE, VersionsConfig("py", Limits(wall_limit_s, 0.3)), tools, tmp_path)
+    got = run_alone(Version("loop", loop), SUITE, VersionsConfig(RunOptions("py", wall_limit_s, 0.3)), tools, tmp_path)
     verdicts = {o.name: o for o in got.outcomes}
     assert verdicts["Test_Abs_p1_s1"].status is Status.TIMEOUT
     assert "CPU time" in verdicts["Test_Abs_p1_s1"].message  # the driver's timer, not the wall-clock watch

@@ -21,7 +21,8 @@ from dspec2test.bench.report import markdown, terminal_table
 from dspec2test.bench.strategies import Prepared, Strategy
 from dspec2test.records import Status
 from dspec2test.run import versions
-from dspec2test.run.executors import Attempt, Limits
+from dspec2test.run import RunOptions
+from dspec2test.run.executors import Attempt
 from dspec2test.run.foreign import WRAPPER_MODULE, foreign_suite
 from dspec2test.run.pydriver import list_tests
 from dspec2test.run.versions import SUBJECT_MODULE, Outcome, Suite, SuiteTest, Version, VersionsConfig, run_versions
@@ -135,7 +136,7 @@ def test_batched_versions_are_told_apart_by_their_stamps(tmp_path, monkeypatch):
     calls: list[str] = []
     _fake(monkeypatch, calls)
     got, builds = run_versions([Version("p/m0", "method ok() {}"), Version("p/m1", "method WRONG() {}")], SUITE,
-                               VersionsConfig("py", Limits()), Toolchain("dafny", None), tmp_path)
+                               VersionsConfig(RunOptions("py")), Toolchain("dafny", None), tmp_path)
     assert builds == 1 and len(calls) == 1 and calls[0].count(f"module {SUBJECT_MODULE}") == 2
     assert {o.status for o in got["p/m0"].outcomes} == {Status.PASSED}
     assert got["p/m1"].outcomes[0] == Outcome("Test_Abs_p1_s1", Status.FAILED, "ensures (line 3) violated: r >= 0")
@@ -145,7 +146,7 @@ def test_batch_that_does_not_build_falls_back_to_one_version_at_a_time(tmp_path,
     calls: list[str] = []
     _fake(monkeypatch, calls)
     got, builds = run_versions([Version("a", "method ok() {}"), Version("b", "BROKEN")], SUITE,
-                               VersionsConfig("py", Limits()), Toolchain("dafny", None), tmp_path)
+                               VersionsConfig(RunOptions("py")), Toolchain("dafny", None), tmp_path)
     assert builds == 2 and len(calls) == 3
     assert {o.status for o in got["a"].outcomes} == {Status.PASSED} and got["b"].build_error
 

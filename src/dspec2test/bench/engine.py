@@ -22,9 +22,8 @@ from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_tex
 from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
 from dspec2test.run.diagnostics import error_lines
-from dspec2test.run.executors import Limits
 from dspec2test.run.verify import source_facts_of_text
-from dspec2test.run.versions import Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
+from dspec2test.run import RunOptions, Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
 from dspec2test.toolchain import Toolchain
 
 
@@ -317,7 +316,7 @@ def _config(config: BenchConfig, cpu_limit_s: float = 0.0, stop_on_kill: bool = 
             stubs: tuple[str, ...] = ()) -> VersionsConfig:
     """How every strategy's tests run: the same target and limits for all (a CPU limit in the kill
     phase, on the py driver); `stubs`: the members without a body the original needed stubbed."""
-    return VersionsConfig(config.target, Limits(config.timeout_s, cpu_limit_s), stop_on_kill, config.batch, stubs)
+    return VersionsConfig(RunOptions(config.target, config.timeout_s, cpu_limit_s), stop_on_kill, config.batch, stubs)
 
 
 def _parallel(fn: Callable[[T], R], items: Iterable[T], jobs: int) -> list[R]:

@@ -20,7 +20,8 @@ from dspec2test.emit.metadata import read_metadata, without_tests
 from dspec2test.records import Status, TestCase
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.recover import broken_tests, missing_bodies
-from dspec2test.run.executors import Limits, TestRef, make_executor
+from dspec2test.run.runner import RunOptions
+from dspec2test.run.executors import TestRef, make_executor
 from dspec2test.run.observe import observe
 from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import no_body_message, status_of
@@ -80,8 +81,10 @@ class VersionRun:
 
 @dataclass(frozen=True)
 class VersionsConfig:
-    target: str
-    limits: Limits
+    """How a suite runs on versions: as `run` runs tests (target and limits: RunOptions, the one type for
+    that), plus what only a benchmark asks for."""
+
+    run: RunOptions = RunOptions()
     stop_on_kill: bool = False
     batch: bool = True
     stubs: tuple[str, ...] = ()  # members without a body to stub in every version (as the original needed)
@@ -141,8 +144,8 @@ def _alone(version: Version, suite: Suite, config: VersionsConfig, tools: Toolch
     tests = workdir / _TESTS_FILE
     tests.write_text(stamp(suite.text, nonce))
     refs = [TestRef(t.qualified, t.name, "", stamp_of(nonce)) for t in suite.tests]
-    executor = make_executor(config.target, tools.dafny or "dafny", tools.dafny_env(), workdir,
-                             (str(program), str(tests)), config.limits, config.stop_on_kill)
+    executor = make_executor(config.run.target, tools.dafny or "dafny", tools.dafny_env(), workdir,
+                             (str(program), str(tests)), config.run.limits, config.stop_on_kill)
     got = observe(executor, refs, nonce, config.stop_on_kill)
     if got.build is not None:
         return VersionRun(build_error=_why(got.build.build_output, got.build.build_timed_out, config),
@@ -164,8 +167,8 @@ def _batched(versions: Sequence[Version], suite: Suite, config: VersionsConfig, 
     source = workdir / "batch.dfy"
     source.write_text("\n".join(parts))
     refs = [TestRef(f"{m}.{t.qualified}", t.name, m, stamp_of(nonce, m)) for m in modules for t in suite.tests]
-    executor = make_executor(config.target, tools.dafny or "dafny", tools.dafny_env(), workdir, (str(source),),
-                             config.limits, config.stop_on_kill)
+    executor = make_executor(config.run.target, tools.dafny or "dafny", tools.dafny_env(), workdir, (str(source),),
+                             config.run.limits, config.stop_on_kill)
     got = observe(executor, refs, nonce, config.stop_on_kill)
     if got.build is not None:
         return None
@@ -186,7 +189,7 @@ def _collect(suite: Suite, seen: dict, config: VersionsConfig, seconds: float, b
                 continue  # skipped: the version is killed already
             outcomes.append(Outcome(t.name, Status.NOT_TESTED, "not run: the test program ended before this test"))
             continue
-        status, message = status_of(obs, t.case, config.limits.wall_s)
+        status, message = status_of(obs, t.case, config.run.limits.wall_s)
         outcomes.append(Outcome(t.name, status, message))
         if obs.cpu_s is not None and status is Status.PASSED:
             cpu = max(cpu, obs.cpu_s)
@@ -195,5 +198,5 @@ def _collect(suite: Suite, seen: dict, config: VersionsConfig, seconds: float, b
 
 def _why(output: str, timed_out: bool, config: VersionsConfig) -> str:
     if timed_out:
-        return f"the build did not finish within {config.limits.build_s:g} s"
+        return f"the build did not finish within {config.run.limits.build_s:g} s"
     return output.strip() or "the build failed without a message"
