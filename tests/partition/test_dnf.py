@@ -279,3 +279,18 @@ def test_a_let_moved_out_of_an_atom_does_not_capture_a_name_another_let_reads_in
     left = ast.Let((ast.PatVar("y"),), (m,), b("+", n("y"), n("x")))
     right = ast.Let((ast.PatVar("y"),), (n("y"),), b("+", n("y"), n("x")))
     _disjoint_and_cover(b("<", left, right), False, None)
+
+
+def test_the_last_unfolding_a_clause_is_allowed_is_made_whole():
+    """`F(a) == if F(a) >= F(b) then F(a) else F(b)` with F by cases runs into the unfolding limit: the
+    unfolding that reaches it was counted before its body was taken, which then came back empty (None)
+    and broke the branch (an internal error for the member, in any project with such a helper)."""
+    from dspec2test.partition.lift import MAX_UNFOLDINGS
+    absf = _function("Abs", ["v"], ast.IfThenElse(b("<", n("v"), i(0)), ast.UnOp("-", n("v")), n("v")))
+    defs = Definitions.of(ast.Program("p.dfy", (), (absf,)))
+    fa, fb = ast.Call(n("Abs"), (n("a"),)), ast.Call(n("Abs"), (n("b"),))
+    clause = b("==", ast.Call(n("Abs"), (n("r"),)), ast.IfThenElse(b(">=", fa, fb), fa, fb))
+    got = list(branches(clause, True, False, defs))
+    assert got and len(got) <= 2 ** MAX_UNFOLDINGS
+    for br in got:
+        print_expr(conj(br))  # every literal is whole: it prints

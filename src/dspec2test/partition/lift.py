@@ -103,8 +103,10 @@ class _Lifter:
             return ast.IfThenElse(a, plug(yes), plug(no), span=node.span)
         if isinstance(node, ast.Call):  # a function defined by cases: its body in place of the call
             assert self.unfolding is not None
+            body = self.unfolded(node)  # before counting it: the last unfolding allowed is still made
+            assert body is not None  # is_site said so
             self.unfolding.left -= 1
-            return plug(self.unfolded(node))  # type: ignore[arg-type]
+            return plug(body)
         outside = free_names(plug(ast.Name(_HOLE))) - {_HOLE}
         if isinstance(node, ast.MatchExpr):
             cases = []
