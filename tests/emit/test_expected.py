@@ -35,3 +35,29 @@ def test_nothing_is_pinned_by_an_inequality_a_disjunction_or_a_value_that_mentio
     assert shown(b("||", b("==", n("r"), n("x")), b("==", n("r"), i(0)))) == []
     assert shown(b("==", n("r"), b("+", n("r"), i(0)))) == []
     assert shown(b("==", n("y"), n("x"))) == []  # y is not an output
+
+
+FIXTURE = __import__("pathlib").Path(__file__).resolve().parents[1] / "fixtures" / "model" / "expected_values.dfy"
+
+
+def test_an_expected_value_that_needs_its_type_is_printed_through_a_typed_local():
+    from dspec2test.generate import GenerateOptions, generate
+    text = generate(str(FIXTURE), GenerateOptions()).tests_text
+    assert "var dspec2test_expected: Option<int> := (None);" in text  # `print None` alone: underspecified
+    assert "var dspec2test_expected: seq<int> := ([]);" in text
+
+
+@__import__("pytest").mark.dafny
+def test_failures_on_generic_datatype_and_sequence_outputs_show_the_expected_value(tmp_path):
+    """Before, the tests file did not build (`the type of this expression is underspecified`), so these
+    planted bugs were not-tested instead of failed."""
+    import json
+    import subprocess
+    import sys
+    report = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURE), "--json", str(report)],
+                   capture_output=True, text=True, timeout=600)
+    failed = {(t["method"], t.get("expected_value")) for t in json.loads(report.read_text())["tests"]
+              if t["status"] == "failed"}
+    assert ("Half", "r = Option.None") in failed
+    assert any(m == "Evens" and v == "r = []" for m, v in failed)

@@ -634,7 +634,11 @@ class Break(Node):
 
 @dataclass(frozen=True)
 class Reveal(Node):
+    """`reveal f, g;` (`hide` with hide set; `*` with every set): proof directives, no runtime effect."""
+
     exprs: tuple[Expr, ...]
+    hide: bool = False
+    every: bool = False
 
 
 @dataclass(frozen=True)

@@ -297,6 +297,62 @@ def parse_program(text: str, path: str) -> A.Program:
         raise ParseError(f"cannot read {err.rule}: {inner}", line, col) from None
 
 
+_MODULE_HEAD = re.compile(r"\bmodule\s+(?:\{:[^}]*\}\s*)*([A-Za-z_][A-Za-z0-9_'?.]*)")
+
+
+def _literals_blanked(clean: str) -> str:
+    """Comment-free text with string and char literals blanked too (their braces are not the code's)."""
+    out: list[str] = []
+    pos = 0
+    for m in re.finditer(r"@\"|\"|'", clean):
+        if m.start() < pos:
+            continue
+        kind = m.group(0)
+        if kind == "'":
+            if m.start() > 0 and _IDCHAR.match(clean, m.start() - 1):
+                continue  # a prime in an identifier
+            lit = _CHAR.match(clean, m.start())
+        else:
+            lit = (_VERBATIM if kind == '@"' else _STRING).match(clean, m.start())
+        if lit:
+            out.append(clean[pos:lit.start()])
+            out.append(_blank(lit.group(0)))
+            pos = lit.end()
+    out.append(clean[pos:])
+    return "".join(out)
+
+
+def module_chunks(text: str) -> list[tuple[str, int, str]]:
+    """The top-level modules of a library's text as (name, first line, text from the end of the previous
+    one), so that each can be parsed alone: a module whose syntax we do not read costs that module only
+    (Dafny's standard library, which new syntax reaches first)."""
+    code = _literals_blanked(strip_comments(text))
+    out: list[tuple[str, int, str]] = []
+    depth, start, pos = 0, 0, 0
+    while pos < len(code):
+        ch = code[pos]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and ch == "m" and (head := _MODULE_HEAD.match(code, pos)) and (
+                pos == 0 or not _IDCHAR.match(code, pos - 1)):
+            brace = code.find("{", head.end())
+            if brace < 0:
+                break
+            level, end = 0, brace
+            while end < len(code):
+                level += {"{": 1, "}": -1}.get(code[end], 0)
+                end += 1
+                if level == 0:
+                    break
+            out.append((head.group(1), text.count("\n", 0, start) + 1, text[start:end]))
+            start = pos = end
+            continue
+        pos += 1
+    return out
+
+
 def read_source(path: str) -> str:
     """The file's text; ParseError for missing files and undecodable (binary) bytes."""
     try:

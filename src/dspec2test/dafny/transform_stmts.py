@@ -267,6 +267,15 @@ class StmtRules(Transformer):
     def reveal_stmt(self, meta, *exprs):
         return A.Reveal(tuple(exprs), span=span(meta))
 
+    def reveal_all(self, meta, _star):
+        return A.Reveal((), every=True, span=span(meta))
+
+    def hide_stmt(self, meta, *exprs):
+        return A.Reveal(tuple(exprs), hide=True, span=span(meta))
+
+    def hide_all(self, meta, _star):
+        return A.Reveal((), hide=True, every=True, span=span(meta))
+
     def new_phase(self, meta):
         return A.NewPhase(span=span(meta))
 

@@ -268,6 +268,15 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
                        f"dspec2test: bad test input: requires (line {c.line}) does not hold; {BAD_INPUT}"))
     after: list[tuple[CheckKind, int, str, str, str]] = []
     printed = frozenset(v.name for v in contract.outputs if not v.ghost)
+
+    def typed(output: str) -> str | None:
+        """The output's type where its expected value needs one to print: `None` of an Option<T>, or `[]`
+        alone, is underspecified to Dafny (the whole tests file would not build)."""
+        v = next((o for o in contract.outputs if o.name == output), None)
+        if v is None or ctx.types.kind(v.type) in ("int", "bool", "char", "real"):
+            return None
+        return ctx.type_text(v.type, contract)
+
     shows: list[tuple[str, ...]] = []  # per check after the call: what it prints as expected when it fails
     for c, e in checks.ensures:
         if contract.is_lemma:
@@ -276,18 +285,23 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
             shows.append(())
             continue
         after.append((CheckKind.ENSURES, c.line, c.text, print_expr(e), f"dspec2test: ensures (line {c.line}) violated: {c.text}"))
-        shows.append(tuple(expected_stmt(p) for p in pins(e, printed)))
+        shows.append(tuple(expected_stmt(p, typed(p.output)) for p in pins(e, printed)))
     for v in contract.outputs:
         if outputs is None or v.ghost:
             continue
         line = next((c.line for c in contract.ensures if v.name in free_names(c.expr)), contract.line)
         text = f"{v.name} == {outputs[v.name]}"
         after.append((CheckKind.VALUE, line, text, text, f"dspec2test: expected {text} (ensures, line {line})"))
-        shows.append((print_value(Marker.EXPECTED, v.name, outputs[v.name]),))
+        kind = typed(v.name)
+        shows.append((print_value(Marker.EXPECTED, v.name, outputs[v.name]) if kind is None else
+                       expected_stmt(OutputPin((), v.name, ast.Name(outputs[v.name])), kind),))
     numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
     numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
+
+
+EXPECTED_VAR = "dspec2test_expected"
 
 
 def print_value(event: Marker, name: str, value: str) -> str:
@@ -295,8 +309,13 @@ def print_value(event: Marker, name: str, value: str) -> str:
     return f'print "\\n{MARK} {event.value} {name} = ", {value}, "\\n";'
 
 
-def expected_stmt(pin: OutputPin) -> str:
-    show = print_value(Marker.EXPECTED, pin.output, f"({print_expr(pin.value)})")
+def expected_stmt(pin: OutputPin, type_text: str | None = None) -> str:
+    """Prints the value a clause pins an output to (after its guards hold), typed as the output where
+    `type_text` is given."""
+    value = f"({print_expr(pin.value)})"
+    show = print_value(Marker.EXPECTED, pin.output, value)
+    if type_text is not None:
+        show = f"{{ var {EXPECTED_VAR}: {type_text} := {value}; {print_value(Marker.EXPECTED, pin.output, EXPECTED_VAR)} }}"
     if not pin.guards:
         return show
     guard = " && ".join(f"({print_expr(g)})" for g in pin.guards)

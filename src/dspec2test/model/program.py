@@ -16,6 +16,8 @@ from dspec2test.dafny.parser import parse_file
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.model.project import Project, find_project, read_project
 from dspec2test.model.refine import Copies, flatten, stamped
+from dspec2test.model.stdlib import SHOWN, standard_library
+from dspec2test.toolchain import find_toolchain
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
                          beside.function_syntax)
     else:
         diagnostics += own
-    decls = flatten(tuple(d for f in files for d in f.decls), sources.copies)
+    library = _standard_library(files, project, diagnostics)
+    decls = flatten(tuple(d for f in files for d in f.decls) + library, sources.copies)
     program = ast.Program(first.path, first.includes, decls, text=first.text, span=first.span,
                           files=tuple(files) if len(files) > 1 else ())
     if project is not None and beside is None:
@@ -109,6 +112,22 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
     else:
         inputs = (str(root),)
     return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
+
+
+def _standard_library(files: list[ast.Program], project: Project | None,
+                      diagnostics: list[Diagnostic]) -> tuple[ast.Decl, ...]:
+    """The standard library's modules the files import, when the project builds with it."""
+    if project is None or project.option("standard-libraries") not in (True, "true"):
+        return ()
+    library = standard_library(find_toolchain().dafny)
+    if library is None:
+        diagnostics.append(Diagnostic(str(project.path), 1, 1, "project option standard-libraries: Dafny's "
+                                      "standard library was not found beside dafny: names of Std modules are "
+                                      "unknown to the tests' generation", Severity.WARNING))
+        return ()
+    decls, notes = library.modules({imp.target for f in files for imp in _imports(f.decls)})
+    diagnostics += notes
+    return stamped(decls, SHOWN, 4)
 
 
 def _imports_outside(files: list[ast.Program]) -> bool:

@@ -21,11 +21,9 @@ PROJECT_FILE = "dfyconfig.toml"
 
 # Options that change what a test may be written in, or how the program reads, and that we follow.
 # Anything else is Dafny's business alone: the project file is passed to every `dafny` call as it is.
-FOLLOWED = frozenset({"function-syntax", "unicode-char", "quantifier-syntax"})
+FOLLOWED = frozenset({"function-syntax", "unicode-char", "quantifier-syntax", "standard-libraries"})
 # Options whose effect our reading of the program cannot follow: a located warning, then on.
 NOT_FOLLOWED = {
-    "standard-libraries": "the standard library's modules (Std.*) are not read: members whose contracts use them "
-                          "are not tested",
     "library": "library files are read for their declarations only when they are .dfy sources",
     "type-system-refresh": "the refreshed type system's inference is not followed: a test may fail to build",
     "general-newtypes": "newtypes over non-numeric types are not followed: a test may fail to build",
