@@ -117,7 +117,8 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         return tuple(read_term(model, acc(term), et, types) for acc, et in zip(accs, b.args))
     if k == "data":
         types.sort(b)
-        info = types.ctor_of_z3.get(val.decl().name())
+        # this instantiation's constructor: Result<R, E> and Result<seq<R>, E> share the name Success
+        info = next((i for i in types.ctors_of(b) if i.ctor.name == val.decl().name()), None)
         if info is None:
             return Data("?", ())
         return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
