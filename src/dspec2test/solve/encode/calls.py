@@ -260,20 +260,30 @@ class CallsMixin(EncoderBase):
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
             return self.coerce(out, rtype)
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
-        # and heap state
-        key = (id(f), tuple(ptypes), rtype, *(id(v.v) for v in heap.values()))
+        # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
+        # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold
+        # without end)
+        value = this if this is not None and isinstance(fscope.cls, ast.Datatype) else None
+        shared = {k: v for k, v in heap.items() if not (value is not None and k == THIS)}
+        key = (id(f), tuple(ptypes), rtype, value.t if value is not None else None,
+               *(id(v.v) for v in shared.values()))
         if key not in self._recfuns:
-            sorts = [self.types.sort(t) for t in ptypes]
+            sorts = ([self.types.sort(value.t)] if value is not None else []) + [self.types.sort(t) for t in ptypes]
             rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
             self._recfuns[key] = rec
-            formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts)]
+            formals = [z3.Const(self.types.fresh(p.name), s) for p, s in zip(f.params, sorts[len(sorts) - len(ptypes):])]
             binds = {p.name: self.types.from_rep(c, t) for p, c, t in zip(f.params, formals, ptypes)}
-            body = self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, 0, rtype)), rtype)
+            if value is not None:
+                receiver = z3.Const(self.types.fresh("this"), sorts[0])
+                formals = [receiver] + formals
+                binds[THIS] = self.types.from_rep(receiver, value.t)
+            body = self.coerce(self.enc(f.body, Env({**shared, **binds}, fscope, 0, rtype)), rtype)
             rep = self.types.to_rep(body)
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
-        return self.types.from_rep(rec(*[self.types.to_rep(a) for a in args]), rtype)
+        receiver_arg = [self.types.to_rep(value)] if value is not None else []
+        return self.types.from_rep(rec(*receiver_arg, *[self.types.to_rep(a) for a in args]), rtype)
 
     def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
         """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
@@ -297,6 +307,8 @@ class CallsMixin(EncoderBase):
                 g, s = todo.pop()
                 for name in _called_names(g.body):
                     hit = s.lookup(name)
+                    if hit is None and "." in name:  # `l.Size()` in Size's body: a member of the value's type
+                        hit = s.lookup(name.rsplit(".", 1)[-1])
                     if hit and isinstance(hit[0], ast.Function):
                         if hit[0] is f:
                             found = True
