@@ -30,3 +30,11 @@ def test_a_bug_in_a_member_over_trees_is_found(tmp_path):
                     "--json", str(report)], capture_output=True, text=True, timeout=600)
     statuses = {t["status"] for t in json.loads(report.read_text())["tests"]}
     assert "failed" in statuses and statuses <= {"failed", "passed"}
+
+
+def test_a_member_called_on_a_field_of_the_receiver_is_that_field_s_member():
+    """`chain.Length()` inside a member of Writer (chain: a destructor of this) was an unknown function."""
+    got = generate(str(FIXTURES / "datatype_field_calls.dfy"), GenerateOptions(bva=100))
+    assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
+    assert {tc.method for tc in got.cases} == {"Writer.Add"}
+    assert any(tc.inputs["this"].startswith("Writer(") and "Link(" in tc.inputs["this"] for tc in got.cases)

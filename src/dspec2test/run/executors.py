@@ -188,7 +188,8 @@ class PyDriver:
         return next((chain for printed, chain in self._tests.items() if printed.endswith("." + qualified)), None)
 
     def _translate(self) -> Attempt:
-        out = self.workdir / "build" / Path(self.sources[0]).stem
+        # a name of our own: Dafny takes a dot in `-o` for an extension (`Views.Writers` gave `Views-py/`)
+        out = self.workdir / "build" / "program"
         argv = [self.dafny, "translate", "py", "--include-test-runner", "--include-runtime", "--no-verify",
                 "--allow-warnings", *self.sources, "-o", str(out)]
         done = run_limited(argv, self.workdir, self.env, self.limits.build_s)

@@ -60,9 +60,13 @@ class CallsMixin(EncoderBase):
                      and not m.static), None)
 
     def _is_field(self, name: str, env: Env) -> bool:
-        """Does a bare name denote a field of the receiver (in a class's function body)?"""
+        """Does a bare name denote a field of the receiver (in a function body of a class or datatype)?"""
         if THIS not in env.vars:
             return False
+        this = env.vars[THIS]
+        if this.t.base.kind == "data" and env.scope.lookup(name) is None \
+                and any(fname == name for info in self.types.ctors_of(this.t.base) for fname, _, _ in info.fields):
+            return True  # a destructor of the datatype value a member belongs to (`chain.Length()`)
         found = env.scope.lookup(name)
         return found is not None and isinstance(found[0], (ast.Field, ast.Const)) and not getattr(found[0], "static", False) \
             and isinstance(found[1].cls, ast.ClassDecl)
