@@ -114,12 +114,14 @@ PRE_HEAP = "#old-heap"  # where present, the Heap old() reads (a method's contra
 
 @dataclass(frozen=True)
 class LambdaV:
-    """A lambda's value (the literal of a function-typed input): applying it encodes the body with the
-    parameters bound to the arguments."""
+    """A lambda's value (the literal of a function-typed input, or a lambda in a contract, closed over its
+    environment): applying it encodes the body with the parameters bound to the arguments. It has no Z3
+    term, so it can be applied and passed to a function that is inlined, and nothing else."""
 
     params: tuple[str, ...]
     body: ast.Expr
     env: "Env"
+    node: ast.Node | None = None  # the lambda written in a contract, where a use it cannot have is reported
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import BOOL, CHAR, INT, REAL, RType, Resolver, STRING
 from dspec2test.model.walk import dotted
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import (Env, FuncV, HEAP, MapV, MultisetV, ObjV, PRE_HEAP, SetV, THIS, TV, and_,
+from dspec2test.solve.values import (Env, FuncV, HEAP, LambdaV, MapV, MultisetV, ObjV, PRE_HEAP, SetV, THIS, TV, and_,
                                      unsupported as _u)
 
 ANY = RType("any")  # element type of `[]` before its context gives one
@@ -209,8 +209,9 @@ class EncoderBase:
         if k == "map":
             same_keys = self.eq(TV(x.keys, RType("set", (a.t.base.args[0],))), TV(y.keys, RType("set", (a.t.base.args[0],))), node)
             return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
-        if isinstance(x, FuncV) or isinstance(y, FuncV):
-            raise _u("equality of functions", node)
+        if isinstance(x, (FuncV, LambdaV)) or isinstance(y, (FuncV, LambdaV)):
+            lam = x if isinstance(x, LambdaV) else y
+            raise _u("equality of functions", lam.node if isinstance(lam, LambdaV) and lam.node else node)
         if isinstance(x, ObjV) or isinstance(y, ObjV):
             return self.types.to_rep(a) == self.types.to_rep(b)
         if x.sort() != y.sort():
@@ -324,9 +325,12 @@ def _match_type(t: ast.Type, actual: RType, subst: dict[str, RType], params: set
         b = actual.base
         for sub, act in zip(t.args, b.args):
             _match_type(sub, act, subst, params)
+    elif isinstance(t, ast.ArrowType) and actual.base.kind == "arrow":  # `f: T -> R` given a lambda
+        for sub, act in zip((*t.params, t.result), actual.base.args):
+            _match_type(sub, act, subst, params)
 
 
 _CONSTRUCT = {
-    "Lambda": "lambda", "Old": "old", "Unchanged": "unchanged", "Wildcard": "wildcard",
+    "Old": "old", "Unchanged": "unchanged", "Wildcard": "wildcard",
     "FrameField": "frame field", "SeqInit": "seq constructor",
 }

@@ -8,7 +8,7 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import BOOL, INT, RType, Scope
 from dspec2test.model.walk import dotted
-from dspec2test.solve.encode.base import EncoderBase, NULL, _called_names, _match_type
+from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
 from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
 
 
@@ -203,6 +203,20 @@ class CallsMixin(EncoderBase):
             return TV(z3.BoolVal(True), BOOL)
         return TV(SetV(()), RType("set", (NULL,)))
 
+    def e_Lambda(self, e, env):
+        """A lambda in a contract (`Seq.Map(x => x + 1, s)`): a closure over the environment, applied where
+        it is called. Parameter types not written come from the function it is passed to."""
+        ptypes = tuple(self.resolver.rtype(p.type, env.scope) if p.type is not None else ANY for p in e.params)
+        lam = LambdaV(tuple(p.name for p in e.params), e.body, env, e)
+        return TV(lam, RType("arrow", (*ptypes, self._lambda_result(lam, ptypes))))
+
+    def _lambda_result(self, lam: LambdaV, ptypes: tuple[RType, ...]) -> RType:
+        """The type of a lambda's body with its parameters of the given types (ANY while one is unknown)."""
+        if ANY in ptypes:
+            return ANY
+        binds = {p: self.types.declare(self.types.fresh(p), t) for p, t in zip(lam.params, ptypes)}
+        return self.enc(lam.body, lam.env.bind(binds)).t
+
     def _apply(self, f: TV, args: list[TV], node) -> TV:
         ptypes = f.t.base.args[:-1]
         if isinstance(f.v, LambdaV):  # a function input's literal, checked against the requires (admit.py)
@@ -247,8 +261,18 @@ class CallsMixin(EncoderBase):
         # what the body may read besides its parameters: the receiver and the heap state it is called in
         heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
         subst: dict[str, RType] = {}
+        tparams = {p.name for p in f.type_params}
         for formal, a in zip(f.params, args):
-            _match_type(formal.type, a.t, subst, {p.name for p in f.type_params})
+            _match_type(formal.type, a.t, subst, tparams)
+        for i, (formal, a) in enumerate(zip(f.params, args)):
+            # a lambda's untyped parameters take the formal's types, which the other arguments fixed
+            if isinstance(a.v, LambdaV) and ANY in a.t.base.args and isinstance(formal.type, ast.ArrowType) \
+                    and len(formal.type.params) == len(a.v.params):
+                known = {**{p: INT for p in tparams}, **subst}
+                lp = tuple(self.resolver.rtype(pt, fscope, known) if at == ANY else at
+                           for pt, at in zip(formal.type.params, a.t.base.args))
+                args[i] = a = TV(a.v, RType("arrow", (*lp, self._lambda_result(a.v, lp))))
+                _match_type(formal.type, a.t, subst, tparams)
         for p in f.type_params:
             subst.setdefault(p.name, INT)
         ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]
@@ -263,6 +287,9 @@ class CallsMixin(EncoderBase):
             binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
             return self.coerce(out, rtype)
+        lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
+        if lam is not None:  # a Z3 definition takes terms, and a lambda is none
+            raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
         # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold

@@ -1,0 +1,47 @@
+"""Lambdas in contracts (`ensures r == Apply(y => y + 1, x)`, `Seq.Map(x => x as uint8, s)`): a closure
+applied where the function it is passed to is inlined, its untyped parameters typed by that function's
+formal. They were `unsupported: lambda` for every member that wrote one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dspec2test.generate import GenerateOptions, generate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
+
+
+def test_lambdas_passed_to_inlined_functions_are_solved():
+    got = generate(str(FIXTURES / "lambdas.dfy"), GenerateOptions())
+    by_member = {}
+    for tc in got.cases:
+        by_member.setdefault(tc.method, []).append(tc)
+    assert {"Inc", "Scale", "IsPos"} <= set(by_member)
+    inc = by_member["Inc"][0]
+    assert int(inc.outputs["r"]) == int(inc.inputs["x"]) + 1  # the lambda's body, applied to the input
+    scale = by_member["Scale"][0]
+    x, k = int(scale.inputs["x"]), int(scale.inputs["k"])
+    assert int(scale.outputs["r"]) == x * k * k  # applied twice, closed over k
+    pos = by_member["IsPos"][0]
+    assert pos.outputs["b"] == str(int(pos.inputs["x"]) > 0).lower()  # a bool lambda: R inferred as bool
+
+
+def test_a_lambda_given_to_a_recursive_function_is_unsupported_at_the_lambda():
+    got = generate(str(FIXTURES / "lambdas.dfy"), GenerateOptions())
+    found = [d for d in got.diagnostics if "lambda passed to the recursive function Sum" in d.message]
+    assert found and found[0].line == 28 and found[0].col == 20, got.diagnostics
+    assert not [d for d in got.diagnostics if "internal error" in d.message]
+
+
+@pytest.mark.dafny
+def test_a_bug_against_a_lambda_contract_is_found(tmp_path):
+    report = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "lambdas_bug.dfy"),
+                    "--json", str(report)], capture_output=True, text=True, timeout=600)
+    statuses = {t["status"] for t in json.loads(report.read_text())["tests"]}
+    assert statuses == {"failed"}
