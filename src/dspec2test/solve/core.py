@@ -162,10 +162,16 @@ class SolverCore:
 
     def _wf(self) -> list[z3.BoolRef]:
         if self._limits not in self._wf_cache:
-            out = list(self._frame)
-            for v in self.vars:
-                out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
-            self._wf_cache[self._limits] = out
+            # cached while it is built: a subset type's constraint with a quantifier proves its bounds
+            # (_prove) under the constraints made so far, fewer assumptions and so sound, where asking for
+            # all of them again recursed without end
+            out = self._wf_cache[self._limits] = list(self._frame)
+            try:
+                for v in self.vars:
+                    out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
+            except BaseException:
+                del self._wf_cache[self._limits]
+                raise
         return self._wf_cache[self._limits]
 
     def _seq_vars(self) -> list[SolverVar]:
