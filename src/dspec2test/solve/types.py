@@ -22,7 +22,7 @@ from dspec2test.dafny import ast
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.model.classes import ClassIndex
-from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_
+from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_, unsupported
 
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
@@ -240,8 +240,7 @@ class Types:
         if isinstance(v, FuncV):
             raise Unsupported("function value stored in a collection or datatype")
         if isinstance(v, LambdaV):  # a lambda has no term: kept in a value, compared, or passed to a Z3 function
-            sp = v.node.span if v.node is not None else None
-            raise Unsupported("lambda", sp.line if sp else 0, sp.col if sp else 0)
+            raise unsupported("lambda", v.node)
         if isinstance(v, ObjV):
             return v.id
         return v

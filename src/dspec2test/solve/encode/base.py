@@ -210,8 +210,8 @@ class EncoderBase:
             same_keys = self.eq(TV(x.keys, RType("set", (a.t.base.args[0],))), TV(y.keys, RType("set", (a.t.base.args[0],))), node)
             return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
         if isinstance(x, (FuncV, LambdaV)) or isinstance(y, (FuncV, LambdaV)):
-            lam = x if isinstance(x, LambdaV) else y
-            raise _u("equality of functions", lam.node if isinstance(lam, LambdaV) and lam.node else node)
+            written = next((v.node for v in (x, y) if isinstance(v, LambdaV) and v.node is not None), node)
+            raise _u("equality of functions", written)  # at the lambda, where one was written
         if isinstance(x, ObjV) or isinstance(y, ObjV):
             return self.types.to_rep(a) == self.types.to_rep(b)
         if x.sort() != y.sort():
