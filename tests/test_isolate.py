@@ -3,7 +3,7 @@
 import os
 import time
 
-from dspec2test.isolate import Failed, ChildLimits, run_isolated
+from dspec2test.isolate import Failed, ChildLimits, run_isolated, stall_exit
 
 
 def _value(k):
@@ -87,3 +87,23 @@ def test_a_job_that_keeps_reporting_is_still_stopped_at_the_wall_limit():
     out = run_isolated([chatty], limits=ChildLimits(wall_s=2))
     assert time.monotonic() - start < 10
     assert isinstance(out[0], Failed) and isinstance(out[0].partial, int) and out[0].partial > 1
+
+
+def test_a_child_that_gives_up_on_a_stalled_check_keeps_its_reports_and_says_why():
+    stop = stall_exit(os.getpid())
+
+    def stalls(report):
+        report("two tests so far")
+        stop()  # what the solver's watchdog calls when Z3 ignores its interrupt
+        time.sleep(30)
+
+    start = time.monotonic()
+    out = run_isolated([stalls, _value(4)], limits=ChildLimits(wall_s=20))
+    assert time.monotonic() - start < 10
+    assert isinstance(out[0], Failed) and "did not stop at its time limit" in out[0].reason
+    assert out[0].partial == "two tests so far"
+    assert out[1] == 16
+
+
+def test_giving_up_on_a_stalled_check_never_ends_the_process_that_asked_for_it():
+    stall_exit(os.getpid())()  # in the parent itself: nothing happens (this test goes on)

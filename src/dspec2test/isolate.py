@@ -25,6 +25,7 @@ Report = Callable[[Any], None]  # a job's partial result so far; the parent keep
 Job = Callable[[Report], T]
 
 DEFAULT_MEMORY_BYTES = 6 << 30  # address space per child; Z3 runaways stop here instead of eating the machine
+STALLED_EXIT = 75  # a child's exit code when it gave up on a Z3 check that ignored its interrupt
 
 
 @dataclass(frozen=True)
@@ -124,6 +125,8 @@ def _receive(r: _Running) -> Any:
     except (EOFError, OSError):  # the child died without a word: a crash or the memory cap
         r.process.join()
         code = r.process.exitcode
+        if code == STALLED_EXIT:
+            return Failed("the solver did not stop at its time limit (Z3 ignored the interrupt); stopped", r.partial)
         why = f"signal {-code}" if code is not None and code < 0 else f"exit code {code}"
         return Failed(f"the solver crashed or ran out of memory ({why})", r.partial)
     if kind == "partial":
@@ -165,6 +168,16 @@ def _child(job: Job[Any], send: Connection, memory_bytes: int) -> None:
     finally:
         send.close()
         os._exit(0)  # no atexit handlers or pytest teardown of the parent's state in the child
+
+
+def stall_exit(parent: int) -> Callable[[], None]:
+    """What a job's solver does with a Z3 check that ignores its interrupt (solve/watchdog.py): in a child
+    of `parent`, end the child (its reports so far are with the parent); in `parent` itself, nothing (no
+    one would be left to say why)."""
+    def stop() -> None:
+        if os.getpid() != parent:
+            os._exit(STALLED_EXIT)
+    return stop
 
 
 def ignore_report(_partial: Any) -> None:

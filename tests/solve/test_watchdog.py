@@ -63,3 +63,20 @@ def test_it_stops_a_real_z3_search():
     r = s.check()
     assert dog.disarm() is True
     assert r == z3.unknown and time.monotonic() - start < 10
+
+
+def test_a_check_that_ignores_its_interrupts_is_given_up_on():
+    stalls = _Calls()
+    dog = Watchdog(lambda: None, on_stall=stalls, stall_s=0.2)  # an interrupt Z3 does not heed
+    dog.arm(0.05)
+    time.sleep(0.15)
+    assert stalls.n == 0  # past its deadline, but not yet by stall_s
+    time.sleep(0.4)
+    assert stalls.n >= 1
+    dog.disarm()
+    n = stalls.n
+    time.sleep(0.2)
+    assert stalls.n == n
+    dog.arm(0.05)
+    time.sleep(0.1)
+    assert dog.disarm() is True and stalls.n == n  # an interrupt that worked in time: no stall

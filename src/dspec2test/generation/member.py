@@ -19,7 +19,7 @@ from dspec2test.emit.objects import inputs_of
 from dspec2test.emit.tests_file import Checks, EmitContext, checks_for, checks_of, emit_test, test_name, unbuildable
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.generation.options import GenerateOptions
-from dspec2test.isolate import Failed, Report, ignore_report
+from dspec2test.isolate import Failed, Report, ignore_report, stall_exit
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name
 from dspec2test.model.walk import conj
 from dspec2test.oracle import Model, SolverLike, SolveResult
@@ -44,9 +44,13 @@ MAX_UNSAT_SHOWN = 32  # unsatisfiable combinations of branches listed per member
 
 
 def default_solver_factory(options: GenerateOptions) -> SolverFactory:
+    # isolated: a solver in a member's child process (a fork of this one) ends the child on a Z3 check that
+    # ignores its time limit, rather than let it hang to the member's wall limit
+    on_stall = stall_exit(os.getpid()) if options.isolate else None
+
     def make(program: ast.Program, vars_: Sequence[tuple[str, ast.Type, bool]], member: Any) -> SolverLike:
         return Solver(program, list(vars_), timeout_s=options.timeout_s, length_limit=options.length_limit,
-                      member=member, opaque_recursion=options.opaque_recursion)
+                      member=member, opaque_recursion=options.opaque_recursion, on_stall=on_stall)
 
     return make
 

@@ -142,7 +142,7 @@ class Optimisation(SolverCore):
             return None
         # a context of its own: the optimiser and the sequence solver sharing one crashes Z3 4.8.12
         if self._linear_z is None:
-            self._linear_z = Z3Context([])
+            self._linear_z = Z3Context([], self.on_stall)
         o = Query(self._linear_z, self.timeout_ms, optimize=True)
         o.add(*linear, *[n >= 0 for _, n in lengths])
         h = o.solver.maximize(o.z.tr(goal)) if maximize else o.solver.minimize(o.z.tr(goal))
