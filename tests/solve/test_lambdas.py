@@ -45,3 +45,14 @@ def test_a_bug_against_a_lambda_contract_is_found(tmp_path):
                     "--json", str(report)], capture_output=True, text=True, timeout=600)
     statuses = {t["status"] for t in json.loads(report.read_text())["tests"]}
     assert statuses == {"failed"}
+
+
+def test_a_generic_datatype_member_reads_t_as_the_receiver_instantiates_it():
+    """`b.Holds(x => x > 0)` with `predicate Holds(p: T -> bool)` in `datatype Box<T>`: T was an unknown
+    type (libraries' `minus.SplitFrom?(cs, SpecView)` on a Split<jminus>), for lambdas and plain values alike."""
+    got = generate(str(FIXTURES / "generic_datatype_members.dfy"), GenerateOptions())
+    assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
+    cases = {tc.method: tc for tc in got.cases}
+    pos, same = cases["Pos"], cases["Same"]
+    assert pos.outputs["r"] == str(int(pos.inputs["b"].removeprefix("Box(").rstrip(")")) > 0).lower()
+    assert same.outputs["r"] == same.inputs["b"].removeprefix("Box(").rstrip(")")

@@ -76,4 +76,11 @@ def _wf(encoder, types, tv: TV) -> list[z3.BoolRef]:
         if not z3.is_int_value(n):
             return types.wf(tv, False, encoder.constraint_of)
         return [f for k in range(n.as_long()) for f in _wf(encoder, types, types.from_rep(tv.v[k], b.args[0]))]
-    return []  # ints, booleans, reals, datatypes, maps, functions: no constraint of their own
+    if b.kind == "data" and types.has_wf(b):
+        # a literal's fields, constructor by constructor (a `nat` or byte field of a machine state)
+        v = z3.simplify(tv.v)
+        info = next((i for i in types.ctors_of(b) if z3.is_app(v) and v.decl().eq(i.make)), None)
+        if info is None:
+            return types.wf(tv, False, encoder.constraint_of)
+        return [f for (_, ft, _), arg in zip(info.fields, v.children()) for f in _wf(encoder, types, types.from_rep(arg, ft))]
+    return []  # ints, booleans, reals, maps, functions: no constraint of their own

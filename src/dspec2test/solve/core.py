@@ -10,7 +10,7 @@ uniqueness.py, probing.py (questions about given values); solver.py puts them to
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import z3
 
@@ -54,7 +54,10 @@ class SolverCore:
     """Z3 queries about one member's variables. Each query starts a fresh Z3 solver (no shared state)."""
 
     def __init__(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float = 10.0,
-                 length_limit: int = 10, member=None, opaque_recursion: bool = False):
+                 length_limit: int = 10, member=None, opaque_recursion: bool = False,
+                 on_stall: Callable[[], None] | None = None):
+        # what to do with a Z3 check that ignores its interrupt (watchdog.py); None: wait for it
+        self.on_stall = on_stall
         self.tuples = Tuples.of(program)  # quantifiers over tuples, split into components before encoding
         # strings held in collections: first as atoms (Z3 4.8.12 does not decide sets of strings), unless
         # the contract takes a string apart
@@ -119,7 +122,7 @@ class SolverCore:
         self._nice_cache: dict[frozenset[int] | None, list[z3.BoolRef]] = {}
         self._distinct_cache: list[tuple[int, int, z3.BoolRef]] | None = None
         self._nontrivial_cache: dict[int, list[tuple[str, int, z3.BoolRef]]] = {}
-        self.z = Z3Context(self.encoder.rec_defs)
+        self.z = Z3Context(self.encoder.rec_defs, self.on_stall)
         # contexts for the small bound proofs made while encoding, and for optimising linear relaxations;
         # made when first needed (a context costs 10 to 20 ms, and many members need neither)
         self._prover_z: Z3Context | None = None
@@ -193,7 +196,7 @@ class SolverCore:
 
     def _new(self, optimize: bool = False, budget: int = 0) -> Query:
         if self.z.interrupted:
-            self.z = Z3Context(self.encoder.rec_defs)
+            self.z = Z3Context(self.encoder.rec_defs, self.on_stall)
         return Query(self.z, self.timeout_ms, optimize, budget)
 
     def _run(self, s: Query, *assumptions: z3.BoolRef) -> SolveResult:
@@ -214,7 +217,7 @@ class SolverCore:
             self._prove_cache[key] = (True, formula)  # a bound over literals: no query (nor context) needed
         if key not in self._prove_cache:
             if self._prover_z is None or self._prover_z.interrupted:
-                self._prover_z = Z3Context(self.encoder.rec_defs)
+                self._prover_z = Z3Context(self.encoder.rec_defs, self.on_stall)
             s = Query(self._prover_z, self.timeout_ms, budget=PROVE_RLIMIT)
             s.add(*self._wf())
             s.add(z3.Not(formula))
@@ -224,8 +227,8 @@ class SolverCore:
     def _pin(self, v: SolverVar, pv) -> z3.BoolRef | None:
         if isinstance(v.tv.v, FuncV):
             return None
-        rep = self.types.to_rep(v.tv)
-        return rep == term_of(pv, v.type, self.types)
+        term = term_of(pv, v.type, self.types)
+        return None if term is None else self.types.to_rep(v.tv) == term  # None: holds a function
 
     def _model(self, zm: z3.ModelRef) -> Model:
         raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}

@@ -122,7 +122,40 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         if info is None:
             return Data("?", ())
         return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
+    if k == "arrow":  # a function held in a datatype or collection: an array, stores over a constant
+        return _read_table(model, val, b, types)
     raise ValueError(f"cannot read a {k} value")
+
+
+def _read_table(model: z3.ModelRef, val, b: RType, types: Types) -> Func:
+    ptypes, rt = b.args[:-1], b.args[-1]
+    index = ptypes[0] if len(ptypes) == 1 else RType("tuple", ptypes)
+
+    def args_of(i) -> tuple:
+        got = read_term(model, i, index, types)
+        return (got,) if len(ptypes) == 1 else tuple(got)
+
+    entries: list[tuple[tuple, object]] = []
+    seen: set = set()
+    while z3.is_store(val):  # the latest store first: it is the one that counts for its index
+        arr, i, v = val.children()
+        args = args_of(i)
+        if args not in seen:
+            seen.add(args)
+            entries.append((args, read_term(model, v, rt, types)))
+        val = arr
+    if z3.is_K(val):
+        return Func(tuple(reversed(entries)), read_term(model, val.arg(0), rt, types))
+    if z3.is_as_array(val):
+        interp = model[z3.get_as_array_func(val)]
+        rows = [(args_of(row[0]), read_term(model, row[-1], rt, types)) for row in interp.as_list()[:-1]]
+        rows = [(a, x) for a, x in rows if a not in seen]
+        rest = interp.else_value()
+        default = read_term(model, rest, rt, types) if _ground(rest) else \
+            read_term(model, z3.FreshConst(types.sort(rt)), rt, types)
+        return Func(tuple(reversed(entries)) + tuple(rows), default)
+    # any other array term (a lambda the model kept): one value, read at an arbitrary argument
+    return Func(tuple(reversed(entries)), read_term(model, z3.FreshConst(types.sort(rt)), rt, types))
 
 
 # ---------------------------------------------------------------- Dafny literal text
@@ -306,7 +339,10 @@ def term_of(pv, t: RType, types: Types):
         return z3.BitVecVal(pv, b.width)
     if k in ("seq", "array", "set", "multiset"):
         et = b.args[0]
-        parts = [z3.Unit(term_of(x, et, types)) for x in pv]
+        elems = [term_of(x, et, types) for x in pv]
+        if any(x is None for x in elems):
+            return None
+        parts = [z3.Unit(x) for x in elems]
         if not parts:
             return z3.Empty(types.sort(b))
         return parts[0] if len(parts) == 1 else z3.Concat(*parts)
@@ -328,9 +364,27 @@ def term_of(pv, t: RType, types: Types):
     if k == "tuple":
         types.sort(b)
         make, _ = types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
-        return make(*[term_of(x, et, types) for x, et in zip(pv, b.args)])
+        items = [term_of(x, et, types) for x, et in zip(pv, b.args)]
+        return None if any(x is None for x in items) else make(*items)
     if k == "data":
         info = types.ctor_info(b, pv.ctor)
         args = [term_of(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)]
+        if any(a is None for a in args):
+            return None
         return info.make(*args) if args else info.make()
+    if k == "arrow" and isinstance(pv, Func) and pv.rule is None:
+        # a function held in a datatype: its table over the constant of its default
+        ptypes = b.args[:-1]
+        index = ptypes[0] if len(ptypes) == 1 else RType("tuple", ptypes)
+        default = term_of(pv.default, b.args[-1], types)
+        if default is None:
+            return None
+        out = z3.K(types.sort(index), default)
+        for args, v in pv.entries:
+            i = term_of(args[0] if len(ptypes) == 1 else tuple(args), index, types)
+            value = term_of(v, b.args[-1], types)
+            if i is None or value is None:
+                return None
+            out = z3.Store(out, i, value)
+        return out
     return None

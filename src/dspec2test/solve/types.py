@@ -48,6 +48,9 @@ def rtype_str(t: RType) -> str:
     return t.kind
 
 
+DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
+
+
 @dataclass(frozen=True)
 class CtorInfo:
     dt: RType
@@ -116,6 +119,8 @@ class Types:
             return z3.BitVecSort(b.width)
         if k in ("seq", "array", "set", "multiset"):
             return z3.SeqSort(self.sort(b.args[0]))
+        if k == "arrow":  # a function held in a datatype or collection: an array over its arguments
+            return z3.ArraySort(self._domain(b), self.sort(b.args[-1]))
         key = RType(b.kind, b.args, b.width, b.name)
         if key in self._sorts:
             return self._sorts[key]
@@ -145,6 +150,19 @@ class Types:
             self._create_datatypes(b)
             return self._sorts[key]
         raise Unsupported(f"{rtype_str(b)} inside a collection or datatype")
+
+    def _domain(self, arrow: RType) -> z3.SortRef:
+        """The index sort of a function held as an array: its parameter's, or the tuple of its parameters'."""
+        params = arrow.args[:-1]
+        return self.sort(params[0]) if len(params) == 1 else self.sort(RType("tuple", params))
+
+    def _pack(self, arrow: RType):
+        """The constructor of the tuple that indexes a function of several parameters held as an array."""
+        params = arrow.args[:-1]
+        if len(params) == 1:
+            return None
+        self.sort(RType("tuple", params))
+        return self.tuple_make[RType("tuple", params)][0]
 
     def _create_datatypes(self, root: RType) -> None:
         """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group."""
@@ -229,6 +247,8 @@ class Types:
                 return out
 
             return TV(MapV(SetV(cands, keys), get, term), t)
+        if b.kind == "arrow":
+            return TV(FuncV(term, self._pack(b)), t)
         return TV(term, t)
 
     def to_rep(self, tv: TV):
@@ -238,7 +258,14 @@ class Types:
                 raise Unsupported(f"{tv.t.base.kind} expression stored in a collection, datatype or function")
             return v.rep
         if isinstance(v, FuncV):
-            raise Unsupported("function value stored in a collection or datatype")
+            if isinstance(v.fn, z3.ArrayRef):
+                return v.fn
+            # an input's function put into a datatype or collection: the array of its values
+            b = tv.t.base
+            x = z3.FreshConst(self._domain(b), "x")
+            pack = self._pack(b)
+            args = [acc(x) for acc in self.tuple_make[RType("tuple", b.args[:-1])][1]] if pack is not None else [x]
+            return z3.Lambda([x], v.fn(*args))
         if isinstance(v, LambdaV):  # a lambda has no term: kept in a value, compared, or passed to a Z3 function
             raise unsupported("lambda", v.node)
         if isinstance(v, ObjV):
@@ -263,27 +290,33 @@ class Types:
             return TV(ObjV(name, z3.Int(name), kinds, cls, self._slots), t)
         return self.from_rep(z3.Const(name, self.sort(t)), t)
 
-    def has_wf(self, t: RType) -> bool:
+    def has_wf(self, t: RType, seen: frozenset = frozenset()) -> bool:
         b = t.base
         if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map", "class"):
             return True
         if b.kind in ("seq", "array", "array2", "array3"):
             return True  # at least a length limit when limited
         if b.kind == "tuple":
-            return any(self.has_wf(a) for a in b.args)
+            return any(self.has_wf(a, seen) for a in b.args)
+        if b.kind == "data":
+            key = RType(b.kind, b.args, b.width, b.name)
+            return key not in seen and any(self.has_wf(ft, seen | {key}) for c in b.datatype[0].ctors
+                                           for _, ft in self.resolver.ctor_fields(b, c))
         return False
 
-    def wf(self, tv: TV, limited: bool, encode_constraint, inner: bool = False) -> list[z3.BoolRef]:
+    def wf(self, tv: TV, limited: bool, encode_constraint, inner: bool = False,
+           depth: int = DATA_DEPTH) -> list[z3.BoolRef]:
         """Constraints every value of the type satisfies; `limited` bounds sequence lengths by the cap.
 
         `encode_constraint(rtype, tv)` encodes a subset type's/newtype's constraint for the value.
+        A datatype's fields are constrained `depth` constructors deep (a recursive one has no end).
         """
         t = tv.t
         out: list[z3.BoolRef] = []
         if self.is_atom(t):
             return []  # any Int is some string
         if t.kind in ("subset", "newtype"):
-            out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint)
+            out += self.wf(TV(tv.v, t.args[0]), limited, encode_constraint, depth=depth)
             if t.name == "nat":
                 out.append(tv.v >= 0)
             elif t.constraint is not None:
@@ -353,7 +386,16 @@ class Types:
             make, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             for acc, et in zip(accs, b.args):
                 if self.has_wf(et):
-                    out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint)
+                    out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint, depth=depth)
+        elif b.kind == "data" and depth > 0 and self.has_wf(b):
+            # a field's own type constraint (a `nat`, a `u8`, a byte sequence) holds in every value built
+            for info in self.ctors_of(b):
+                inner_wf = [w for _, ft, acc in info.fields if self.has_wf(ft)
+                            for w in self.wf(self.from_rep(acc(tv.v), ft), limited, encode_constraint,
+                                             depth=depth - 1)]
+                if inner_wf:
+                    out.append(z3.Implies(info.test(tv.v), and_(inner_wf)) if len(b.datatype[0].ctors) > 1
+                               else and_(inner_wf))
         return out
 
     def dims(self, tv: TV) -> list:

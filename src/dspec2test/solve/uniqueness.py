@@ -29,10 +29,14 @@ class Uniqueness(SolverCore):
         try:
             s = self._new()
             s.add(*self._wf(), *self._encode(constraints))
-            s.add(*[self._pin(v, model.raw[v.name]) for v in ins])
+            pins = [self._pin(v, model.raw[v.name]) for v in ins]
+            s.add(*[p for p in pins if p is not None])
             if not outs:
                 return True
-            s.add(z3.Or([z3.Not(self._pin(v, model.raw[v.name])) for v in outs]))
+            out_pins = [self._pin(v, model.raw[v.name]) for v in outs]
+            if any(p is None for p in out_pins) or any(p is None for p in pins):
+                return False  # a function's value is not pinned: claim nothing
+            s.add(z3.Or([z3.Not(p) for p in out_pins]))
             return self._run(s) is SolveResult.UNSAT
         except Unsupported:  # an encoding that needs the bound: claim nothing, check the clauses instead
             return False

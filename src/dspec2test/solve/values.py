@@ -73,9 +73,16 @@ class MapV:
 
 @dataclass(frozen=True)
 class FuncV:
-    fn: z3.FuncDeclRef
+    """A function value: an input's uninterpreted Z3 function, or a function held in a datatype or a
+    collection, a Z3 array (a function symbol cannot be a field) indexed by its argument, or by the tuple
+    `pack` makes of its arguments where it has several."""
+
+    fn: z3.FuncDeclRef | z3.ArrayRef
+    pack: Callable[..., z3.ExprRef] | None = None
 
     def apply(self, args):
+        if isinstance(self.fn, z3.ArrayRef):
+            return z3.Select(self.fn, self.pack(*args) if self.pack is not None else args[0])
         return self.fn(*args)
 
 

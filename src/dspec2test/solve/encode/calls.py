@@ -229,6 +229,7 @@ class CallsMixin(EncoderBase):
 
     def _construct(self, ctor: ast.Ctor, scope: Scope, args: list[TV], node, expect: RType | None = None) -> TV:
         dtdecl = self._datatype_of(ctor, scope)
+        args = self._with_defaults(ctor.params, args, scope)
         # instantiate type parameters as the context's declared type says, else from the arguments
         # (default int): an argument of a subset type must not make an instantiation of its own
         subst: dict[str, RType] = {}
@@ -245,6 +246,18 @@ class CallsMixin(EncoderBase):
         reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
         return TV(info.make(*reps) if reps else info.make(), dt)
 
+    def _with_defaults(self, formals: tuple[ast.Formal, ...], args: list[TV], scope: Scope) -> list[TV]:
+        """The arguments with the default values of the trailing formals a call leaves out
+        (`ERROR(STACK_UNDERFLOW)` for `ERROR(error: Error, gas: nat := 0)`); a default may read the
+        formals before it."""
+        if len(args) >= len(formals) or any(p.default is None for p in formals[len(args):]):
+            return args
+        out = list(args)
+        for p in formals[len(args):]:
+            known = {q.name: a for q, a in zip(formals, out)}
+            out.append(self.enc(p.default, Env(known, scope, expect=self.resolver.rtype(p.type, scope))))
+        return out
+
     def _datatype_of(self, ctor: ast.Ctor, scope: Scope) -> ast.Datatype:
         for d in self.resolver.modules.get(scope.module, {}).values():
             if isinstance(d, ast.Datatype) and any(c is ctor for c in d.ctors):
@@ -253,6 +266,7 @@ class CallsMixin(EncoderBase):
 
     def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
                        this: TV | None = None) -> TV:
+        args = self._with_defaults(f.params, args, self.resolver.scope_of(f))
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
         fscope = self.resolver.scope_of(f)
@@ -261,6 +275,9 @@ class CallsMixin(EncoderBase):
         # what the body may read besides its parameters: the receiver and the heap state it is called in
         heap = {k: v for k, v in ((THIS, this), (HEAP, env.vars.get(HEAP))) if v is not None}
         subst: dict[str, RType] = {}
+        if this is not None and isinstance(fscope.cls, ast.Datatype) and this.t.base.kind == "data":
+            # a member of a generic datatype reads its type parameters as the receiver instantiates them
+            subst.update({p.name: t for p, t in zip(fscope.cls.type_params, this.t.base.args)})
         tparams = {p.name for p in f.type_params}
         for formal, a in zip(f.params, args):
             _match_type(formal.type, a.t, subst, tparams)

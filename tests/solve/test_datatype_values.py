@@ -1,0 +1,77 @@
+"""Datatype values as inputs: functions held in fields (a machine state holding its precompiled
+contracts), the fields' own type constraints (a `nat`, a byte), and constructors called with default
+arguments left out. Before, a function field made the whole type unsupported, field constraints were
+not solved for (an input could hold a negative nat: a false alarm waiting), and `Err(c)` for
+`Err(code: int, gas: nat := 7)` was `unsupported: constructor arity`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dspec2test.generate import GenerateOptions, generate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
+
+
+def _unsupported(got) -> list:
+    return [d for d in got.diagnostics if d.severity.value == "unsupported" or "internal error" in d.message]
+
+
+def _fields(literal: str, ctor: str) -> list[str]:
+    """The top-level arguments of `Ctor(a, b, ...)`, lambdas and all."""
+    assert literal.startswith(ctor + "(") and literal.endswith(")"), literal
+    out, depth, cur = [], 0, ""
+    for ch in literal[len(ctor) + 1:-1]:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        cur += ch
+    return out + [cur.strip()]
+
+
+def test_functions_held_in_a_datatype_are_solved_and_written_as_lambdas():
+    got = generate(str(FIXTURES / "function_fields.dfy"), GenerateOptions())
+    assert not _unsupported(got), got.diagnostics
+    cases = {tc.method: tc for tc in got.cases}
+    assert {"Digest", "Pick"} <= set(cases)
+    hash_, mix, size = _fields(cases["Pick"].inputs["h"], "Hooks")
+    assert hash_.startswith("x => ") and mix.startswith("(x0, x1) => ")
+    assert int(size) >= 0  # a nat field
+    assert int(cases["Digest"].inputs["h"].rsplit(",", 1)[1].rstrip(")")) >= 0
+
+
+def test_a_datatype_input_keeps_its_fields_types():
+    got = generate(str(FIXTURES / "datatype_field_types.dfy"), GenerateOptions(bva=100))
+    sums = [tc for tc in got.cases if tc.method == "Sum"]
+    assert sums
+    for tc in sums:  # the requires wants a sum below -50: only k may go negative
+        k, size, b = (int(x) for x in _fields(tc.inputs["d"], "D"))
+        assert size >= 0 and 0 <= b < 256 and k + size + b < -50, tc.inputs
+
+
+def test_a_constructor_takes_the_default_of_an_argument_left_out():
+    got = generate(str(FIXTURES / "datatype_field_types.dfy"), GenerateOptions(simplify=True))
+    assert not _unsupported(got), got.diagnostics
+    fail = next(tc for tc in got.cases if tc.method == "Fail")
+    assert fail.outputs["s"] == f"Err({fail.inputs['c']}, 7)"
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("fixture, statuses", [("function_fields.dfy", {"passed"}),
+                                                ("function_fields_bug.dfy", {"passed", "failed"})])
+def test_tests_with_function_fields_run_and_find_the_planted_bug(tmp_path, fixture, statuses):
+    report = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / fixture), "--bva", "--json", str(report)],
+                   capture_output=True, text=True, timeout=600)
+    tests = json.loads(report.read_text())["tests"]
+    assert {t["status"] for t in tests} == statuses
+    if "failed" in statuses:
+        assert {t["method"] for t in tests if t["status"] == "failed"} == {"Digest"}
