@@ -254,6 +254,7 @@ class CallsMixin(EncoderBase):
             return args
         out = list(args)
         for p in formals[len(args):]:
+            assert p.default is not None  # checked above
             known = {q.name: a for q, a in zip(formals, out)}
             out.append(self.enc(p.default, Env(known, scope, expect=self.resolver.rtype(p.type, scope))))
         return out
