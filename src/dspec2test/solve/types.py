@@ -49,6 +49,7 @@ def rtype_str(t: RType) -> str:
 
 
 DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
+FIELD_CAP = 3  # longest collection held in a datatype's field
 
 
 @dataclass(frozen=True)
@@ -388,14 +389,20 @@ class Types:
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint, depth=depth)
         elif b.kind == "data" and depth > 0 and self.has_wf(b):
-            # a field's own type constraint (a `nat`, a `u8`, a byte sequence) holds in every value built
-            for info in self.ctors_of(b):
-                inner_wf = [w for _, ft, acc in info.fields if self.has_wf(ft)
-                            for w in self.wf(self.from_rep(acc(tv.v), ft), limited, encode_constraint,
-                                             depth=depth - 1)]
-                if inner_wf:
-                    out.append(z3.Implies(info.test(tv.v), and_(inner_wf)) if len(b.datatype[0].ctors) > 1
-                               else and_(inner_wf))
+            # a field's own type constraint (a `nat`, a `u8`, a byte sequence) holds in every value built;
+            # collections in fields are kept short: a machine state holds dozens, and each costs its
+            # shape's terms (a field a contract wants longer is rare, and then a bound of its own)
+            cap, self.cap = self.cap, min(self.cap, FIELD_CAP) if limited else self.cap
+            try:
+                for info in self.ctors_of(b):
+                    inner_wf = [w for _, ft, acc in info.fields if self.has_wf(ft)
+                                for w in self.wf(self.from_rep(acc(tv.v), ft), limited, encode_constraint,
+                                                 depth=depth - 1)]
+                    if inner_wf:
+                        out.append(z3.Implies(info.test(tv.v), and_(inner_wf)) if len(b.datatype[0].ctors) > 1
+                                   else and_(inner_wf))
+            finally:
+                self.cap = cap
         return out
 
     def dims(self, tv: TV) -> list:
