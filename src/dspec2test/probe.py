@@ -27,24 +27,57 @@ PROBE_S = 2.0  # CPU seconds a test's checks may take on the Python target
 
 
 def reaches_recursion(contract: Contract, program: ast.Program, kinds: frozenset[str] | None = None) -> bool:
-    """Whether the contract (its clauses of `kinds`, default all) calls, directly or through other
-    functions, a function that calls itself (or is part of a cycle of calls)."""
-    bodies = {f.name: f.body for _, f in iter_members(program.decls)
-              if isinstance(f, ast.Function) and f.body is not None}
+    """Whether the contract (its clauses of `kinds`, default all; its inputs' type constraints count as
+    requires) calls, directly or through other functions, a function that calls itself (or is part of a
+    cycle of calls)."""
+    bodies, refined = {}, {}
+    for _, d in iter_members(program.decls):
+        if isinstance(d, ast.Function) and d.body is not None:
+            bodies[d.name] = d.body
+        elif isinstance(d, (ast.SubsetType, ast.Newtype)) and d.constraint is not None:
+            refined[d.name] = d
     calls = {name: called_names(body) & set(bodies) for name, body in bodies.items()}
     clauses = [c for c in contract.clauses if kinds is None or c.kind in kinds]
     start = set().union(*(called_names(c.expr) for c in clauses)) & set(bodies) if clauses else set()
-    for root in start:
-        seen: set[str] = set()
-        stack = list(calls[root])
-        while stack:
-            name = stack.pop()
-            if name == root:
-                return True
-            if name not in seen:
-                seen.add(name)
-                stack += calls.get(name, ())
+    if kinds is None or "requires" in kinds:
+        start |= _constraint_calls([v.type for v in contract.params], refined) & set(bodies)
+    reached: set[str] = set()
+    stack = list(start)
+    while stack:
+        name = stack.pop()
+        if name not in reached:
+            reached.add(name)
+            stack += calls[name]
+    return any(_in_cycle(name, calls) for name in reached)
+
+
+def _in_cycle(root: str, calls: dict[str, set[str]]) -> bool:
+    seen: set[str] = set()
+    stack = list(calls[root])
+    while stack:
+        name = stack.pop()
+        if name == root:
+            return True
+        if name not in seen:
+            seen.add(name)
+            stack += calls.get(name, ())
     return False
+
+
+def _constraint_calls(types: Iterable[ast.Type], refined: dict[str, ast.SubsetType | ast.Newtype]) -> set[str]:
+    """The functions the constraints of these types (and of the types they refine) call."""
+    out: set[str] = set()
+    seen: set[str] = set()
+    todo = list(types)
+    while todo:
+        for node in ast.preorder(todo.pop()):
+            name = node.name.split(".")[-1] if isinstance(node, ast.NamedType) else None
+            if name is not None and name in refined and name not in seen:
+                seen.add(name)
+                decl = refined[name]
+                out |= called_names(decl.constraint) if decl.constraint is not None else set()
+                todo.append(decl.base)
+    return out
 
 
 def probeable(contract: Contract, program: ast.Program) -> bool:

@@ -56,3 +56,13 @@ def test_a_generic_datatype_member_reads_t_as_the_receiver_instantiates_it():
     pos, same = cases["Pos"], cases["Same"]
     assert pos.outputs["r"] == str(int(pos.inputs["b"].removeprefix("Box(").rstrip(")")) > 0).lower()
     assert same.outputs["r"] == same.inputs["b"].removeprefix("Box(").rstrip(")")
+
+
+def test_a_function_named_as_a_value_and_a_module_an_opened_import_brings():
+    """`Spec.Apply(Spec.Double, x)` in a module that opens Core, which imports Defs.Spec: Spec was an unknown
+    module (libraries' Numbers opens Core, which imports Spec) and a function as a value unsupported."""
+    got = generate(str(FIXTURES / "function_values.dfy"), GenerateOptions())
+    assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
+    cases = {tc.method: tc for tc in got.cases}
+    assert int(cases["Top.Inner.Client.Twice"].outputs["r"]) == 2 * int(cases["Top.Inner.Client.Twice"].inputs["x"])
+    assert int(cases["Top.Inner.Client.Plus"].outputs["r"]) == 2 * int(cases["Top.Inner.Client.Plus"].inputs["x"]) + 1

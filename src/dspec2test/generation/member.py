@@ -322,7 +322,13 @@ class MemberGeneration:
                            outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique), model
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
-        if solver.admits(inputs, [cl.expr for cl in c.requires], raw) is False:
+        admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
+        if admitted is None and self.options.strict_admission:
+            self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
+                      f"and input types (solved with their recursive functions left open); no test written")
+            return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
+                           message="the solved inputs are not known to meet the requires and input types"), None
+        if admitted is False:
             # the literals a test would hold break a requires or a type constraint: never written
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
                       f"constraint; no test written")

@@ -24,5 +24,8 @@ class GenerateOptions:
     # recursive functions uninterpreted in the solver: set for the second try of a member whose solver
     # hung on their definitions (Z3 4.8.12 can ignore both its resource limit and interrupts there)
     opaque_recursion: bool = False
+    # a test only for literals shown to meet the requires and input types: set where those call a function
+    # the solver left open, so the solved inputs may break them
+    strict_admission: bool = False
     target: str = "py"  # the language the tests run in: externs with no code for it are not tested
     cache_dir: str | None = None  # reuse members' tests from here and keep new ones here (gencache.py)

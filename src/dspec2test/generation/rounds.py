@@ -46,23 +46,26 @@ def _afresh(gen: MemberGeneration, report: Report) -> MemberResult:
 def retried(gens: Sequence[MemberGeneration], results: list[Outcome], options: GenerateOptions) -> list[Outcome]:
     """Members stopped before any test whose contract reaches a recursive function, generated once more
     with recursive functions left open to the solver: its inputs then meet every clause but those calls,
-    and the tests still check every clause at run time. Not where a requires calls one: an input could
-    break it, and the test would be bad input."""
+    and the tests still check every clause at run time. Where a requires or an input's type calls one,
+    an input could break it: a test is written only for literals shown to meet them (computed)."""
     if options.opaque_recursion:
         return results
     again = [i for i, (g, r) in enumerate(zip(gens, results))
              if isinstance(r, Failed) and not (isinstance(r.partial, MemberResult) and r.partial.tests)
-             and reaches_recursion(g.contract, g.ctx.program)
-             and not reaches_recursion(g.contract, g.ctx.program, frozenset({"requires"}))]
+             and reaches_recursion(g.contract, g.ctx.program)]
     if not again:
         return results
     # no concrete expected values (--simplify): the outputs of a model with open functions mean nothing
     opts = replace(options, opaque_recursion=True, simplify=False,
                    member_timeout_s=min(options.member_timeout_s, RETRY_S))
+    strict = replace(opts, strict_admission=True)
     factory = default_solver_factory(opts)
     out = list(results)
-    for i, r in zip(again, run_members([MemberGeneration(gens[i].contract, gens[i].ctx, opts, factory)
-                                        for i in again], opts)):
+    members = [MemberGeneration(gens[i].contract, gens[i].ctx,
+                                strict if reaches_recursion(gens[i].contract, gens[i].ctx.program,
+                                                            frozenset({"requires"})) else opts, factory)
+               for i in again]
+    for i, r in zip(again, run_members(members, opts)):
         first = results[i]
         if isinstance(r, MemberResult) and r.tests and isinstance(first, Failed):
             note = gens[i].warning(f"the solver did not finish with its recursive functions ({first.reason}); its "

@@ -212,9 +212,30 @@ class Resolver:
                                                              for k in range(1, len(parts) + 1)) else None
             if found is not None:
                 return found
+            found = self._through_opened(path, parts, depth)
+            if found is not None:
+                return found
             if not path:
                 return None
             path = path[:-1]
+
+    def _through_opened(self, path: tuple[str, ...], parts: list[str] | tuple[str, ...],
+                        depth: int) -> tuple[str, ...] | None:
+        """A module name an opened import brings: `import opened Core` where Core has `import Spec`
+        makes `Spec.Maybe` a name of the importing module, as Dafny reads it."""
+        if depth >= _ALIAS_DEPTH:
+            return None
+        for imp in self.imports.get(path, []):
+            if not imp.opened:
+                continue
+            opened = self._import_target(path, imp, depth + 1)
+            for inner in self.imports.get(opened, []) if opened is not None else []:
+                if _import_name(inner) == parts[0]:
+                    target = self._import_target(opened, inner, depth + 1)  # type: ignore[arg-type]
+                    found = self._descend(target, parts[1:], depth + 1) if target is not None else None
+                    if found is not None:
+                        return found
+        return None
 
     def _import_target(self, path: tuple[str, ...], imp: ast.Import, depth: int) -> tuple[str, ...] | None:
         """The module an import of the module at `path` denotes: its target, read from the module's

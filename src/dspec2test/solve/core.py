@@ -128,6 +128,7 @@ class SolverCore:
         self._prover_z: Z3Context | None = None
         self._linear_z: Z3Context | None = None
         self._objects_differ: list[z3.BoolRef] = []
+        self._admitter: Encoder | None = None  # probing.py: a second encoder, for literals' admission
         self._element_facts: ObjectFacts | None = None  # objects held in collections (solve/objects.py)
         self._objects = objects
         if objects.roots or objects.elements:

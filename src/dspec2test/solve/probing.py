@@ -13,11 +13,25 @@ from dspec2test.model.resolve import Resolver, RType
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
+from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_
 
 
 class Probing(SolverCore):
+    def _concrete(self) -> Encoder:
+        """The encoder that decides clauses on literals: the solver's own, or, where it leaves recursive
+        functions open (the second try of a member), one that defines them: a literal's admission must
+        be computed, not assumed."""
+        if not self.encoder.opaque_recursion:
+            return self.encoder
+        if self._admitter is None:
+            e = self.encoder
+            # the same definitions list: the queries' contexts define what either encoder makes
+            self._admitter = Encoder(e.resolver, e.types, prove=e.prove, pre_state=e.pre_state, width=e.width,
+                                     rec_defs=e.rec_defs, context=("concrete", e.context), pre_heap=e.pre_heap)
+        return self._admitter
+
     def holds(self, e: ast.Expr, model: Model) -> bool | None:
         """The truth of e on the model's values (None: not decided without a query, e.g. a value with no
         plain Z3 constant, or a formula that does not simplify to a constant)."""
@@ -51,7 +65,7 @@ class Probing(SolverCore):
                 if tv is None:
                     return None
                 values[name] = tv
-            formula = z3.simplify(admission(self.encoder, self.types, values, constraints, self.scope))
+            formula = z3.simplify(admission(self._concrete(), self.types, values, constraints, self.scope))
         except (Unsupported, KeyError, z3.Z3Exception):
             return None
         if z3.is_true(formula) or z3.is_false(formula):

@@ -55,6 +55,7 @@ class EncoderBase:
     _recfuns: dict = field(default_factory=dict)
     rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
     _recursive: dict = field(default_factory=dict)
+    _lambda_unfold: dict = field(default_factory=dict)  # id(function) -> its unfoldings in progress
     # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
     context: object = None
     # the heap state before the call (a TV of a values.Heap), which old() reads fields in; None: no objects

@@ -12,6 +12,9 @@ from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, 
 from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
 
 
+LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda before it is unsupported
+
+
 class CallsMixin(EncoderBase):
     def field_of(self, obj: TV, name: str, node, env: Env) -> TV:
         """The value of field `name` of an object, in the environment's heap state."""
@@ -151,7 +154,18 @@ class CallsMixin(EncoderBase):
             return self._construct(decl, scope, [], node, env.expect)
         if isinstance(decl, ast.Function) and not decl.params:
             return self._call_function(decl, scope, [], node, env)
+        if isinstance(decl, ast.Function) and (decl.static or not isinstance(scope.cls, (ast.ClassDecl, ast.Datatype))):
+            return self._function_value(decl, node, env)
         raise _u(f"name {name} ({type(decl).__name__.lower()})", node)
+
+    def _function_value(self, f: ast.Function, node, env: Env) -> TV:
+        """A function named as a value (`frac.SplitFrom?(cs, Spec.Frac)`): the lambda that calls it."""
+        names = tuple(f"#{f.name}.{p.name}" for p in f.params)  # no Dafny name: shadows none
+        body = ast.Call(node, tuple(ast.Name(n, span=node.span) for n in names), span=node.span)
+        ptypes = tuple(ANY for _ in f.params) if f.type_params else \
+            tuple(self.resolver.rtype(p.type, self.resolver.scope_of(f)) for p in f.params)
+        lam = LambdaV(names, body, env, node)
+        return TV(lam, RType("arrow", (*ptypes, self._lambda_result(lam, ptypes))))
 
     def e_Call(self, e, env):
         if e.label is not None:
@@ -306,8 +320,18 @@ class CallsMixin(EncoderBase):
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
             return self.coerce(out, rtype)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
-        if lam is not None:  # a Z3 definition takes terms, and a lambda is none
-            raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
+        if lam is not None:
+            # a Z3 definition takes terms, and a lambda is none: the body is unfolded instead, a few times
+            # (what looks recursive may call another type's member of the same name: `cs.SplitFrom?(cs0)`)
+            depth = self._lambda_unfold.get(id(f), 0)
+            if depth >= LAMBDA_UNFOLD:
+                raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
+            self._lambda_unfold[id(f)] = depth + 1
+            try:
+                binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
+                return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
+            finally:
+                self._lambda_unfold[id(f)] = depth
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
         # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold
