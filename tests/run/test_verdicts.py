@@ -40,6 +40,10 @@ def test_an_unknown_check_id_is_our_internal_error() -> None:
 def test_where_a_crash_or_hang_happened_decides_whose_it_is() -> None:
     assert verdict_of(TC, obs(End.CRASHED, Phase.CALLED, message="IndexError: x"), 60).status is Status.CRASHED
     assert verdict_of(TC, obs(End.HALTED, Phase.CALLED, message="own"), 60).status is Status.CRASHED
+    # a member that promises nothing, stopped by its own expect: refused the input, no finding
+    helper = replace(TC, checks=tuple(c for c in TC.checks if c.kind not in (CheckKind.ENSURES, CheckKind.VALUE)))
+    refused = verdict_of(helper, obs(End.HALTED, Phase.CALLED, message="T.dfy(44,4): within 3 sigma"), 60)
+    assert refused.status is Status.NOT_TESTED and "own expect" in refused.message and "(44,4)" in refused.message
     assert verdict_of(TC, obs(End.CRASHED, Phase.SETUP), 60).status is Status.NOT_TESTED
     hung = verdict_of(TC, obs(End.HUNG, Phase.CALLED), 7)
     assert hung.status is Status.TIMEOUT and "7 s" in hung.message

@@ -75,6 +75,14 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
     detail = f": {obs.message}" if obs.message else ""
     if obs.phase is Phase.SETUP:
         return Status.NOT_TESTED, f"the test {how} before calling {member}{detail}: dspec2test's bug"
+    if obs.end is End.HALTED and obs.phase is Phase.CALLED and tc is not None \
+            and not any(c.kind in (CheckKind.ENSURES, CheckKind.VALUE) for c in tc.checks):
+        # only an `expect` halts a Dafny program (ours are markers, read as failed checks): a member that
+        # promises nothing (no ensures: a test helper, a run-time check) refused an input its requires
+        # allow. With an ensures, a halt breaks the promise (a TDD stub's `expect false`): crashed.
+        return Status.NOT_TESTED, (f"the program's own expect stopped the call{detail}: {member} has no ensures, "
+                                   f"and a run-time check its requires do not state refused the input (state it "
+                                   f"as a requires to have it respected); not a finding")
     where = " while checking the contract on the result" if obs.phase is Phase.RETURNED else ""
     return Status.CRASHED, f"{how}{where}{detail}"
 
