@@ -12,6 +12,7 @@ import z3
 
 from dspec2test.model.resolve import RType
 from dspec2test.solve.funcs import Rule, rule_of, rule_text
+from dspec2test.solve.recursive import Read
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV
 
@@ -121,7 +122,9 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         info = next((i for i in types.ctors_of(b) if i.ctor.name == val.decl().name()), None)
         if info is None:
             return Data("?", ())
-        return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
+        # a field held as a list (recursive.py) is walked: the model need not interpret the function reading it
+        return Data(info.ctor.name, tuple(read_term(model, acc.in_model(model, term) if isinstance(acc, Read) else acc(term),
+                                                    ft, types) for _, ft, acc in info.fields))
     raise ValueError(f"cannot read a {k} value")
 
 
@@ -167,13 +170,13 @@ def real_lit(x: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def _sort_key(pv, t: RType):
+def _sort_key(pv, t: RType, types: Types | None):
     k = t.base.kind
     if isinstance(pv, Atom):
         return (0, pv.id, "")
     if k in ("int", "char", "bv", "real", "bool"):
         return (0, pv, "")
-    return (1, 0, literal(pv, t, None))
+    return (1, 0, literal(pv, t, types))  # a datatype value's text needs the types (a set of them)
 
 
 def literal(pv, t: RType, types: Types | None) -> str:
@@ -198,13 +201,13 @@ def literal(pv, t: RType, types: Types | None) -> str:
         inner = RType("array2", b.args) if k == "array3" else RType("seq", b.args)
         return "[" + ", ".join(literal(x, inner, types) for x in pv) + "]"
     if k == "set":  # (a set of sequences may list an element twice: its rep is not canonical)
-        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0]))
+        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0], types))
         return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "multiset":
-        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0], types))
         return "multiset{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "map":
-        items = sorted(pv, key=lambda kv: _sort_key(kv[0], b.args[0]))
+        items = sorted(pv, key=lambda kv: _sort_key(kv[0], b.args[0], types))
         return "map[" + ", ".join(f"{literal(kk, b.args[0], types)} := {literal(v, b.args[1], types)}"
                                   for kk, v in items) + "]"
     if k == "tuple":

@@ -22,6 +22,7 @@ from dspec2test.dafny import ast
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.model.classes import ClassIndex
+from dspec2test.solve.recursive import Group, Make, Read, data_group, key
 from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_, unsupported
 
 ORDERED = ("int", "real", "char", "bv")
@@ -52,9 +53,9 @@ def rtype_str(t: RType) -> str:
 class CtorInfo:
     dt: RType
     ctor: ast.Ctor
-    make: z3.FuncDeclRef
+    make: z3.FuncDeclRef | Make  # Make: converts the fields held as lists (recursive.py)
     test: z3.FuncDeclRef
-    fields: tuple[tuple[str, RType, z3.FuncDeclRef], ...]
+    fields: tuple[tuple[str, RType, z3.FuncDeclRef | Read], ...]
 
 
 class Types:
@@ -74,6 +75,9 @@ class Types:
         self._fresh = 0
         self._classes: ClassIndex | None = None
         self._slots = 0  # objects declared so far
+        # (function, formals, body) of the Z3 recursive functions sorts need (recursive.py): the encoder
+        # adds its own to the same list, which a solver's Z3 context defines them from
+        self.rec_defs: list = []
 
     @property
     def classes(self) -> ClassIndex:
@@ -147,50 +151,37 @@ class Types:
         raise Unsupported(f"{rtype_str(b)} inside a collection or datatype")
 
     def _create_datatypes(self, root: RType) -> None:
-        """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group."""
-        group: list[RType] = []
-        todo = [root]
-        while todo:
-            d = todo.pop()
-            d = RType(d.kind, d.args, d.width, d.name, d.decl, d.scope)
-            if d in group or RType(d.kind, d.args, d.width, d.name) in self._sorts:
-                continue
-            group.append(d)
+        """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group,
+        with the datatypes recursive with it through collections and tuples (recursive.py)."""
+        members = data_group(self.resolver, root, lambda k: k in self._sorts)
+        group = Group(self, members)
+        fields = {}
+        for d in members:
             for c in d.datatype[0].ctors:
-                for _, ft in self.resolver.ctor_fields(d, c):
-                    if ft.base.kind == "data":
-                        todo.append(ft.base)
-        decls = {d: z3.Datatype(rtype_str(d)) for d in group}
-        for d in group:
-            for c in d.datatype[0].ctors:
-                fields = []
-                for i, (fname, ft) in enumerate(self.resolver.ctor_fields(d, c)):
-                    fb = ft.base
-                    if fb.kind == "data" and fb in decls:
-                        srt = decls[fb]
-                    else:
-                        srt = self._sort_outside(fb, decls)
-                    fields.append((f"{c.name}.{fname or i}", srt))
-                decls[d].declare(c.name, *fields)
-        created = z3.CreateDatatypes(*decls.values())
-        for d, srt in zip(decls, created):
-            self._sorts[RType(d.kind, d.args, d.width, d.name)] = srt
-            for i, c in enumerate(d.datatype[0].ctors):
                 fts = self.resolver.ctor_fields(d, c)
-                info = CtorInfo(d, c, srt.constructor(i), srt.recognizer(i),
-                                tuple((fn, ft, srt.accessor(i, j)) for j, (fn, ft) in enumerate(fts)))
-                self.ctors[(RType(d.kind, d.args, d.width, d.name), c.name)] = info
+                fields[(key(d), c.name)] = fts
+                group.decls[key(d)].declare(c.name, *[(f"{c.name}.{fname or i}", group.field_sort(ft))
+                                                      for i, (fname, ft) in enumerate(fts)])
+        group.create()
+        for k, srt in group.sorts.items():
+            if k.kind == "map":  # a map field's lists: the map's own sort holds sequences
+                continue
+            self._sorts[k] = srt
+            if k.kind == "tuple":
+                self.tuple_make[k] = (srt.constructor(0), tuple(srt.accessor(0, i) for i in range(len(k.args))))
+        for d in members:
+            srt = group.sorts[key(d)]
+            for i, c in enumerate(d.datatype[0].ctors):
+                fts = fields[(key(d), c.name)]
+                conv = [group.field(ft) for _, ft in fts]
+                accs = [srt.accessor(i, j) for j in range(len(fts))]
+                make = Make(srt.constructor(i), tuple(f.write for f in conv)) \
+                    if any(f.write is not None for f in conv) else srt.constructor(i)
+                info = CtorInfo(d, c, make, srt.recognizer(i),
+                                tuple((fn, ft, Read(acc, f) if f.read is not None else acc)
+                                      for (fn, ft), acc, f in zip(fts, accs, conv)))
+                self.ctors[(key(d), c.name)] = info
                 self.ctor_of_z3[srt.constructor(i).name()] = info
-
-    def _sort_outside(self, t: RType, group: dict) -> z3.SortRef:
-        names = {d.name for d in group}
-
-        def mentions(x: RType) -> bool:
-            return (x.kind == "data" and x.name in names) or any(mentions(a) for a in x.args)
-
-        if mentions(t):
-            raise Unsupported("datatype recursive through a collection or tuple")
-        return self.sort(t)
 
     def ctor_info(self, dt: RType, name: str) -> CtorInfo:
         b = dt.base

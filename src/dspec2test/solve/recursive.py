@@ -1,0 +1,283 @@
+"""Datatypes recursive through a collection or tuple (`datatype Tree = Leaf(int) | Node(kids: seq<Tree>)`).
+
+Z3 4.8.12 cannot declare a datatype with a field of sort Seq(itself) (it crashes), so inside a group of
+mutually recursive datatypes such a field is held as a list datatype declared in the same group (#nil,
+#cons) and converted where the field is read or built: reading turns the list into the Seq the rest of
+the encoder works on (a Z3 recursive function), building turns the Seq into the list. A Seq has one
+list, so equality of datatype values stays structural. A set's or multiset's rep is a Seq too, so it is
+held the same way; a map field is a pair of lists; a tuple that holds a group datatype is declared in the
+group (its sort is the one it has outside). Collections of such collections are not supported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterator
+
+import z3
+
+from dspec2test.errors import Unsupported
+from dspec2test.model.resolve import Resolver, RType
+
+if TYPE_CHECKING:
+    from dspec2test.solve.types import Types
+
+SEQS = ("seq", "array", "set", "multiset")  # kinds whose rep is a Seq of their element
+REACH_LIMIT = 400  # datatype instantiations explored (polymorphic recursion would make them without end)
+
+
+def key(t: RType) -> RType:
+    """A type as sorts are cached (declaration and scope dropped)."""
+    return RType(t.kind, t.args, t.width, t.name)
+
+
+def _datatypes_in(t: RType, direct: bool = True) -> Iterator[tuple[RType, bool]]:
+    """The datatypes a field of type t holds, and whether each is the field itself; objects and
+    functions hold none (an object is an identity, a function is never stored)."""
+    b = t.base
+    if b.kind == "data":
+        yield b, direct
+    elif b.kind not in ("class", "arrow"):
+        for a in b.args:
+            yield from _datatypes_in(a, False)
+
+
+class _Reach:
+    """Which datatypes each datatype reaches through its fields (any position), memoised."""
+
+    def __init__(self, resolver: Resolver):
+        self.resolver = resolver
+        self.full: dict[RType, RType] = {}  # key -> the type with its declaration
+        self._succ: dict[RType, list[RType]] = {}
+
+    def succ(self, d: RType, direct_only: bool = False) -> list[RType]:
+        out = []
+        for c in d.datatype[0].ctors:
+            for _, ft in self.resolver.ctor_fields(d, c):
+                for x, direct in _datatypes_in(ft):
+                    if direct or not direct_only:
+                        self.full.setdefault(key(x), x)
+                        out.append(key(x))
+        return out
+
+    def reach(self, d: RType) -> set[RType]:
+        seen: set[RType] = set()
+        todo = [key(d)]
+        self.full.setdefault(key(d), d)
+        while todo and len(seen) < REACH_LIMIT:
+            k = todo.pop()
+            if k not in self._succ:
+                try:
+                    self._succ[k] = self.succ(self.full[k])
+                except Unsupported:  # a field type of its own: reported if the datatype is ever declared
+                    self._succ[k] = []
+            for n in self._succ[k]:
+                if n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return seen
+
+
+def data_group(resolver: Resolver, root: RType, created) -> list[RType]:
+    """root and every datatype it reaches through direct fields (one Z3 group), joined by every datatype
+    reached through a collection or tuple that is mutually recursive with a member (so it must be
+    declared with it). `created(key)`: that sort exists already."""
+    graph = _Reach(resolver)
+    group: dict[RType, RType] = {}
+
+    def close(start: RType) -> None:
+        todo = [start]
+        while todo:
+            d = todo.pop()
+            k = key(d)
+            if k in group or created(k):
+                continue
+            group[k] = RType(d.kind, d.args, d.width, d.name, d.decl, d.scope)
+            todo += [graph.full[x] for x in graph.succ(d, direct_only=True)]
+
+    close(root)
+    changed = True
+    while changed:
+        changed = False
+        reached = {x for g in group.values() for x in graph.reach(g)} - set(group)
+        for k in sorted(reached, key=str):
+            if not created(k) and any(k in graph.reach(group[g]) for g in graph.reach(graph.full[k]) & set(group)):
+                close(graph.full[k])
+                changed = True
+    return list(group.values())
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """A group datatype's field: `read` turns the stored term into the field's rep, `write` the rep into
+    what is stored (None: stored as its rep); `walk(model, term)` reads the rep of a stored term in a
+    model by walking its lists (a model need not interpret the recursive functions `read` applies)."""
+
+    read: Callable | None = None
+    write: Callable | None = None
+    walk: Callable | None = None
+
+
+@dataclass(frozen=True)
+class Make:
+    """A constructor that converts the fields held as lists."""
+
+    raw: z3.FuncDeclRef
+    writes: tuple[Callable | None, ...]
+
+    def __call__(self, *args):
+        return self.raw(*[w(a) if w is not None else a for w, a in zip(self.writes, args)])
+
+    def name(self) -> str:
+        return self.raw.name()
+
+
+@dataclass(frozen=True)
+class Read:
+    """A destructor of a field held as a list: the field's rep."""
+
+    raw: z3.FuncDeclRef
+    conversion: Conversion
+
+    def __call__(self, term):
+        assert self.conversion.read is not None
+        return self.conversion.read(self.raw(term))
+
+    def in_model(self, model: z3.ModelRef, term):
+        """The field's rep in a model, as a term without recursive functions (in the main context)."""
+        assert self.conversion.walk is not None
+        return self.conversion.walk(model, self.raw(term))
+
+
+class Group:
+    """The Z3 declarations of one group of mutually recursive datatypes and of the list, tuple and map
+    datatypes their fields need inside it."""
+
+    def __init__(self, types: Types, members: list[RType]):
+        self.types = types
+        self.members = {key(d): d for d in members}
+        self.decls = {k: z3.Datatype(_name(d)) for k, d in self.members.items()}
+        self.lists: dict[RType, z3.Datatype] = {}  # element type -> its list declaration
+        self.tuples: dict[RType, z3.Datatype] = {}
+        self.maps: dict[RType, z3.Datatype] = {}
+        self.sorts: dict[RType, z3.DatatypeSortRef] = {}  # members', tuples' and maps', once created
+        self.list_sorts: dict[RType, z3.DatatypeSortRef] = {}
+        self._codecs: dict[RType, tuple[z3.FuncDeclRef, z3.FuncDeclRef]] = {}  # list: (to Seq, from Seq)
+
+    def mentions(self, t: RType) -> bool:
+        return any(key(x) in self.members for x, _ in _datatypes_in(t))
+
+    def field_sort(self, t: RType):
+        """The sort (or the declaration, inside the group) a field of type t is stored as."""
+        b = t.base
+        if not self.mentions(b):
+            return self.types.sort(b)
+        if b.kind == "data":
+            return self.decls[key(b)]
+        if b.kind == "tuple":
+            return self._declare(self.tuples, b, lambda d: d.declare("mk", *[(f"_{i}", self._elem_sort(a))
+                                                                            for i, a in enumerate(b.args)]))
+        if b.kind in SEQS:
+            return self._list(b.args[0])
+        if b.kind == "map":
+            return self._declare(self.maps, b, lambda d: d.declare("mk", ("keys", self._list(b.args[0])),
+                                                                   ("vals", self._list(b.args[1]))))
+        raise Unsupported(f"{_name(b)} holding a recursive datatype")
+
+    def _elem_sort(self, t: RType):
+        """An element stored as it is outside the group (a list's element, a tuple's component)."""
+        b = t.base
+        if self.mentions(b) and b.kind not in ("data", "tuple"):
+            raise Unsupported("collection of collections of a recursive datatype")
+        return self.field_sort(b)
+
+    def _list(self, elem: RType) -> z3.Datatype:
+        k = key(elem.base)
+        if k not in self.lists:
+            d = z3.Datatype(f"#List<{_name(elem.base)}>")
+            self.lists[k] = d
+            d.declare("#nil")
+            d.declare("#cons", ("#head", self._elem_sort(elem)), ("#tail", d))
+        return self.lists[k]
+
+    def _declare(self, table: dict, b: RType, body: Callable) -> z3.Datatype:
+        k = key(b)
+        if k not in table:
+            table[k] = z3.Datatype(_name(b))
+            body(table[k])
+        return table[k]
+
+    def create(self) -> None:
+        """Create every declaration (the sorts of members, tuples, lists and maps)."""
+        tables = [self.decls, self.tuples, self.lists, self.maps]
+        order = [(i, k) for i, table in enumerate(tables) for k in table]
+        created = z3.CreateDatatypes(*[tables[i][k] for i, k in order])
+        for (i, k), srt in zip(order, created):
+            (self.list_sorts if i == 2 else self.sorts)[k] = srt  # a list is keyed by its element type
+        for k, srt in self.list_sorts.items():
+            self._codecs[k] = _list_functions(srt, self.types.rec_defs)
+
+    def field(self, t: RType) -> Conversion:
+        """How a field of type t is read and built (after create)."""
+        b = t.base
+        if not self.mentions(b) or b.kind in ("data", "tuple"):
+            return Conversion()
+        if b.kind in SEQS:
+            to_seq, from_seq = self._codecs[key(b.args[0].base)]
+            return Conversion(to_seq, from_seq, _walk)
+        assert b.kind == "map", b.kind
+        inside = self.sorts[key(b)]
+        outside = self.types.sort(b)
+        keys, vals = self._codecs[key(b.args[0].base)], self._codecs[key(b.args[1].base)]
+
+        def read(x):
+            return outside.constructor(0)(keys[0](inside.accessor(0, 0)(x)), vals[0](inside.accessor(0, 1)(x)))
+
+        def write(m):
+            return inside.constructor(0)(keys[1](outside.accessor(0, 0)(m)), vals[1](outside.accessor(0, 1)(m)))
+
+        def walk(model, x):
+            return outside.constructor(0)(_walk(model, inside.accessor(0, 0)(x)), _walk(model, inside.accessor(0, 1)(x)))
+
+        return Conversion(read, write, walk)
+
+
+def _walk(model: z3.ModelRef, lst):
+    """A list's value in a model (lst: a term of the main context) as a Seq term of its elements' values."""
+    v = model.eval(lst.translate(model.ctx), model_completion=True)
+    elems = []
+    while v.num_args() == 2:  # #cons(head, tail); #nil has none
+        elems.append(z3.Unit(v.arg(0)))
+        v = v.arg(1)
+    if not elems:
+        out = z3.Empty(z3.SeqSort(v.sort().constructor(1).domain(0)))
+    else:
+        out = elems[0] if len(elems) == 1 else z3.Concat(*elems)
+    return out.translate(z3.main_ctx())
+
+
+def _list_functions(lst: z3.DatatypeSortRef, rec_defs: list) -> tuple[z3.FuncDeclRef, z3.FuncDeclRef]:
+    """A list's Seq and a Seq's list, as Z3 recursive functions (the same definitions for the same name, so
+    solvers that declare the same list share them); each is added to `rec_defs`, which a solver's own Z3
+    context defines them from (context.py)."""
+    nil, cons = lst.constructor(0), lst.constructor(1)
+    is_nil, head, tail = lst.recognizer(0), lst.accessor(1, 0), lst.accessor(1, 1)
+    seq = z3.SeqSort(cons.domain(0))
+    to_seq = z3.RecFunction(f"#toSeq{lst.name()[5:]}", lst, seq)
+    x = z3.Const("#l", lst)
+    body = z3.If(is_nil(x), z3.Empty(seq), z3.Concat(z3.Unit(head(x)), to_seq(tail(x))))
+    z3.RecAddDefinition(to_seq, [x], body)
+    rec_defs.append((to_seq, [x], body))
+    from_seq = z3.RecFunction(f"#fromSeq{lst.name()[5:]}", seq, lst)
+    s = z3.Const("#s", seq)
+    rest = z3.Extract(s, 1, z3.Length(s) - 1)
+    body = z3.If(z3.Length(s) == 0, nil(), cons(s[0], from_seq(rest)))
+    z3.RecAddDefinition(from_seq, [s], body)
+    rec_defs.append((from_seq, [s], body))
+    return to_seq, from_seq
+
+
+def _name(t: RType) -> str:
+    from dspec2test.solve.types import rtype_str  # types imports this module
+
+    return rtype_str(t)
