@@ -18,6 +18,7 @@ SCALARS = ("int", "bool", "real", "char")
 TypeDecl = ast.Datatype | ast.ClassDecl | ast.SubsetType | ast.Newtype
 # what a name denotes: a declaration, or a datatype's constructor
 Named = ast.Decl | ast.Ctor
+TYPE_DECLS = (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.SubsetType, ast.TypeSynonym)
 
 
 @dataclass(frozen=True)
@@ -145,8 +146,10 @@ class Resolver:
 
     # ---------------------------------------------------------------- names
 
-    def lookup(self, scope: Scope, name: str) -> tuple[Named, Scope] | None:
-        """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in."""
+    def lookup(self, scope: Scope, name: str, types: bool = False) -> tuple[Named, Scope] | None:
+        """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in;
+        `types`: only a type declaration (a type and a function may share a name: `function JSON(js: JSON)`
+        of a module that opens the one declaring the type)."""
         parts = name.split(".")
         if len(parts) > 1:
             mod = self._module_path(scope, parts[:-1])
@@ -164,21 +167,21 @@ class Resolver:
                     if getattr(m, "name", None) == parts[-1]:
                         return m, Scope(self, s.module, d)
             return None
-        if scope.cls is not None:
+        if scope.cls is not None and not types:
             for m in getattr(scope.cls, "members", ()):
                 if getattr(m, "name", None) == name:
                     return m, scope
         path = scope.module
         while True:  # the enclosing modules, innermost first (lenient: Dafny needs imports for outer ones)
             found = self._in_module(path, name)
-            if found:
+            if found and (not types or isinstance(found[0], TYPE_DECLS)):
                 return found
             for imp in self.imports.get(path, []):
                 if imp.opened:
                     target = self._module_path(Scope(self, path), imp.target.split("."))
                     if target is not None:
                         found = self._in_module(target, name)
-                        if found:
+                        if found and (not types or isinstance(found[0], TYPE_DECLS)):
                             return found
             if not path:
                 return None
@@ -306,7 +309,7 @@ class Resolver:
             return RType("class", name="object" + "?" * nullable)
         if name == "ORDINAL" or name.startswith("array"):
             raise Unsupported(f"type {name}", line, col)
-        found = self.lookup(scope, name)
+        found = self.lookup(scope, name, types=True) or self.lookup(scope, name)
         if found is None:
             raise Unsupported(f"unknown type {name}", line, col)
         decl, dscope = found

@@ -5,8 +5,8 @@ mutually recursive datatypes such a field is held as a list datatype declared in
 #cons) and converted where the field is read or built: reading turns the list into the Seq the rest of
 the encoder works on (a Z3 recursive function), building turns the Seq into the list. A Seq has one
 list, so equality of datatype values stays structural. A set's or multiset's rep is a Seq too, so it is
-held the same way; a map field is a pair of lists; a tuple that holds a group datatype is declared in the
-group (its sort is the one it has outside). Collections of such collections are not supported.
+held the same way; a map field is a list of entries; a tuple that holds a group datatype is declared in
+the group (its sort is the one it has outside). Collections of such collections are not supported.
 """
 
 from __future__ import annotations
@@ -150,19 +150,18 @@ class Read:
 
 
 class Group:
-    """The Z3 declarations of one group of mutually recursive datatypes and of the list, tuple and map
-    datatypes their fields need inside it."""
+    """The Z3 declarations of one group of mutually recursive datatypes and of the list and tuple datatypes
+    their fields need inside it. A list of a map field holds its entries (a key and a value per cell), so
+    its keys and values have one length."""
 
     def __init__(self, types: Types, members: list[RType]):
         self.types = types
         self.members = {key(d): d for d in members}
         self.decls = {k: z3.Datatype(_name(d)) for k, d in self.members.items()}
-        self.lists: dict[RType, z3.Datatype] = {}  # element type -> its list declaration
         self.tuples: dict[RType, z3.Datatype] = {}
-        self.maps: dict[RType, z3.Datatype] = {}
-        self.sorts: dict[RType, z3.DatatypeSortRef] = {}  # members', tuples' and maps', once created
-        self.list_sorts: dict[RType, z3.DatatypeSortRef] = {}
-        self._codecs: dict[RType, tuple[z3.FuncDeclRef, z3.FuncDeclRef]] = {}  # list: (to Seq, from Seq)
+        self.lists: dict[tuple[RType, ...], z3.Datatype] = {}  # by the types of a cell's heads
+        self.sorts: dict[RType, z3.DatatypeSortRef] = {}  # members' and tuples', once created
+        self._codecs: dict[tuple[RType, ...], tuple[tuple[z3.FuncDeclRef, ...], z3.FuncDeclRef]] = {}
 
     def mentions(self, t: RType) -> bool:
         return any(key(x) in self.members for x, _ in _datatypes_in(t))
@@ -175,13 +174,13 @@ class Group:
         if b.kind == "data":
             return self.decls[key(b)]
         if b.kind == "tuple":
-            return self._declare(self.tuples, b, lambda d: d.declare("mk", *[(f"_{i}", self._elem_sort(a))
-                                                                            for i, a in enumerate(b.args)]))
-        if b.kind in SEQS:
-            return self._list(b.args[0])
-        if b.kind == "map":
-            return self._declare(self.maps, b, lambda d: d.declare("mk", ("keys", self._list(b.args[0])),
-                                                                   ("vals", self._list(b.args[1]))))
+            k = key(b)
+            if k not in self.tuples:
+                self.tuples[k] = z3.Datatype(_name(b))
+                self.tuples[k].declare("mk", *[(f"_{i}", self._elem_sort(a)) for i, a in enumerate(b.args)])
+            return self.tuples[k]
+        if b.kind in SEQS or b.kind == "map":
+            return self._list(b.args)
         raise Unsupported(f"{_name(b)} holding a recursive datatype")
 
     def _elem_sort(self, t: RType):
@@ -191,90 +190,82 @@ class Group:
             raise Unsupported("collection of collections of a recursive datatype")
         return self.field_sort(b)
 
-    def _list(self, elem: RType) -> z3.Datatype:
-        k = key(elem.base)
+    def _list(self, heads: tuple[RType, ...]) -> z3.Datatype:
+        k = tuple(key(h.base) for h in heads)
         if k not in self.lists:
-            d = z3.Datatype(f"#List<{_name(elem.base)}>")
+            d = z3.Datatype(f"#List<{', '.join(_name(h.base) for h in heads)}>")
             self.lists[k] = d
             d.declare("#nil")
-            d.declare("#cons", ("#head", self._elem_sort(elem)), ("#tail", d))
+            d.declare("#cons", *[(f"#head{i}", self._elem_sort(h)) for i, h in enumerate(heads)], ("#tail", d))
         return self.lists[k]
 
-    def _declare(self, table: dict, b: RType, body: Callable) -> z3.Datatype:
-        k = key(b)
-        if k not in table:
-            table[k] = z3.Datatype(_name(b))
-            body(table[k])
-        return table[k]
-
     def create(self) -> None:
-        """Create every declaration (the sorts of members, tuples, lists and maps)."""
-        tables = [self.decls, self.tuples, self.lists, self.maps]
+        """Create every declaration (the sorts of members, tuples and lists) and the lists' functions."""
+        tables: list[dict] = [self.decls, self.tuples, self.lists]
         order = [(i, k) for i, table in enumerate(tables) for k in table]
         created = z3.CreateDatatypes(*[tables[i][k] for i, k in order])
         for (i, k), srt in zip(order, created):
-            (self.list_sorts if i == 2 else self.sorts)[k] = srt  # a list is keyed by its element type
-        for k, srt in self.list_sorts.items():
-            self._codecs[k] = _list_functions(srt, self.types.rec_defs)
+            if i < 2:
+                self.sorts[k] = srt
+            else:
+                self._codecs[k] = _list_functions(srt, self.types.rec_defs)
 
     def field(self, t: RType) -> Conversion:
         """How a field of type t is read and built (after create)."""
         b = t.base
         if not self.mentions(b) or b.kind in ("data", "tuple"):
             return Conversion()
+        to_seqs, from_seqs = self._codecs[tuple(key(h.base) for h in b.args)]
         if b.kind in SEQS:
-            to_seq, from_seq = self._codecs[key(b.args[0].base)]
-            return Conversion(to_seq, from_seq, _walk)
-        assert b.kind == "map", b.kind
-        inside = self.sorts[key(b)]
-        outside = self.types.sort(b)
-        keys, vals = self._codecs[key(b.args[0].base)], self._codecs[key(b.args[1].base)]
-
-        def read(x):
-            return outside.constructor(0)(keys[0](inside.accessor(0, 0)(x)), vals[0](inside.accessor(0, 1)(x)))
-
-        def write(m):
-            return inside.constructor(0)(keys[1](outside.accessor(0, 0)(m)), vals[1](outside.accessor(0, 1)(m)))
-
-        def walk(model, x):
-            return outside.constructor(0)(_walk(model, inside.accessor(0, 0)(x)), _walk(model, inside.accessor(0, 1)(x)))
-
-        return Conversion(read, write, walk)
+            return Conversion(to_seqs[0], from_seqs, lambda model, x: _walk(model, x)[0])
+        outside = self.types.sort(b)  # a map: a datatype of its key and value sequences
+        mk, keys, vals = outside.constructor(0), outside.accessor(0, 0), outside.accessor(0, 1)
+        return Conversion(lambda x: mk(to_seqs[0](x), to_seqs[1](x)), lambda m: from_seqs(keys(m), vals(m)),
+                          lambda model, x: mk(*_walk(model, x)))
 
 
-def _walk(model: z3.ModelRef, lst):
-    """A list's value in a model (lst: a term of the main context) as a Seq term of its elements' values."""
+def _walk(model: z3.ModelRef, lst) -> tuple:
+    """A list's value in a model (lst: a term of the main context): per head, the Seq of its values."""
     v = model.eval(lst.translate(model.ctx), model_completion=True)
-    elems = []
-    while v.num_args() == 2:  # #cons(head, tail); #nil has none
-        elems.append(z3.Unit(v.arg(0)))
-        v = v.arg(1)
-    if not elems:
-        out = z3.Empty(z3.SeqSort(v.sort().constructor(1).domain(0)))
-    else:
-        out = elems[0] if len(elems) == 1 else z3.Concat(*elems)
-    return out.translate(z3.main_ctx())
+    lst_sort = v.sort()
+    n = lst_sort.constructor(1).arity() - 1
+    cells = []
+    while v.num_args() == n + 1:  # #cons(heads..., tail); #nil has none
+        cells.append([v.arg(i) for i in range(n)])
+        v = v.arg(n)
+    out = []
+    for i in range(n):
+        units = [z3.Unit(c[i]) for c in cells]
+        seq = z3.Empty(z3.SeqSort(lst_sort.constructor(1).domain(i))) if not units \
+            else units[0] if len(units) == 1 else z3.Concat(*units)
+        out.append(seq.translate(z3.main_ctx()))
+    return tuple(out)
 
 
-def _list_functions(lst: z3.DatatypeSortRef, rec_defs: list) -> tuple[z3.FuncDeclRef, z3.FuncDeclRef]:
-    """A list's Seq and a Seq's list, as Z3 recursive functions (the same definitions for the same name, so
-    solvers that declare the same list share them); each is added to `rec_defs`, which a solver's own Z3
-    context defines them from (context.py)."""
+def _list_functions(lst: z3.DatatypeSortRef, rec_defs: list) -> tuple[tuple[z3.FuncDeclRef, ...], z3.FuncDeclRef]:
+    """Per head, the Seq of a list's heads; and the list of Seqs (of one length), as Z3 recursive functions
+    (the same definitions for the same name, so solvers that declare the same list share them); each is
+    added to `rec_defs`, which a solver's own Z3 context defines them from (context.py)."""
     nil, cons = lst.constructor(0), lst.constructor(1)
-    is_nil, head, tail = lst.recognizer(0), lst.accessor(1, 0), lst.accessor(1, 1)
-    seq = z3.SeqSort(cons.domain(0))
-    to_seq = z3.RecFunction(f"#toSeq{lst.name()[5:]}", lst, seq)
+    n = cons.arity() - 1
+    is_nil, tail = lst.recognizer(0), lst.accessor(1, n)
+    seqs = [z3.SeqSort(cons.domain(i)) for i in range(n)]
+    tail_name = lst.name()[len("#List"):]
+    to_seqs = []
     x = z3.Const("#l", lst)
-    body = z3.If(is_nil(x), z3.Empty(seq), z3.Concat(z3.Unit(head(x)), to_seq(tail(x))))
-    z3.RecAddDefinition(to_seq, [x], body)
-    rec_defs.append((to_seq, [x], body))
-    from_seq = z3.RecFunction(f"#fromSeq{lst.name()[5:]}", seq, lst)
-    s = z3.Const("#s", seq)
-    rest = z3.Extract(s, 1, z3.Length(s) - 1)
-    body = z3.If(z3.Length(s) == 0, nil(), cons(s[0], from_seq(rest)))
-    z3.RecAddDefinition(from_seq, [s], body)
-    rec_defs.append((from_seq, [s], body))
-    return to_seq, from_seq
+    for i in range(n):
+        to_seq = z3.RecFunction(f"#toSeq{i}{tail_name}", lst, seqs[i])
+        body = z3.If(is_nil(x), z3.Empty(seqs[i]), z3.Concat(z3.Unit(lst.accessor(1, i)(x)), to_seq(tail(x))))
+        z3.RecAddDefinition(to_seq, [x], body)
+        rec_defs.append((to_seq, [x], body))
+        to_seqs.append(to_seq)
+    from_seqs = z3.RecFunction(f"#fromSeqs{tail_name}", *seqs, lst)
+    ss = [z3.Const(f"#s{i}", seqs[i]) for i in range(n)]
+    rest = [z3.Extract(s, 1, z3.Length(s) - 1) for s in ss]
+    body = z3.If(z3.Length(ss[0]) == 0, nil(), cons(*[s[0] for s in ss], from_seqs(*rest)))
+    z3.RecAddDefinition(from_seqs, ss, body)
+    rec_defs.append((from_seqs, ss, body))
+    return tuple(to_seqs), from_seqs
 
 
 def _name(t: RType) -> str:

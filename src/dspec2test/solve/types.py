@@ -164,8 +164,6 @@ class Types:
                                                       for i, (fname, ft) in enumerate(fts)])
         group.create()
         for k, srt in group.sorts.items():
-            if k.kind == "map":  # a map field's lists: the map's own sort holds sequences
-                continue
             self._sorts[k] = srt
             if k.kind == "tuple":
                 self.tuple_make[k] = (srt.constructor(0), tuple(srt.accessor(0, i) for i in range(len(k.args))))
