@@ -110,6 +110,9 @@ class Resolver:
     def __init__(self, program: ast.Program):
         self.program = program
         self.modules: dict[tuple[str, ...], dict[str, Named]] = {}
+        # a module's type declarations by name: a constructor or function may have a type's name
+        # (`datatype SubParser_ = SubParser(...)` and `type SubParser = ...`), the table above keeps the first
+        self.type_decls: dict[tuple[str, ...], dict[str, Named]] = {}
         self.imports: dict[tuple[str, ...], list[ast.Import]] = {}
         self.member_scope: dict[int, Scope] = {}  # id(member) -> scope
         self._index((), program.decls, None)
@@ -128,6 +131,7 @@ class Resolver:
                 self.imports.setdefault(path, []).append(d)
             elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
                 table.setdefault(d.name, d)
+                self.type_decls.setdefault(path, {}).setdefault(d.name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)  # where its own clauses' names resolve
                 if isinstance(d, ast.Datatype):
                     for c in d.ctors:
@@ -137,6 +141,8 @@ class Resolver:
                     self.member_scope[id(m)] = scope
             elif isinstance(name := getattr(d, "name", None), str):  # a member (a nameless export set aside)
                 table.setdefault(name, d)
+                if isinstance(d, TYPE_DECLS):  # a subset type
+                    self.type_decls.setdefault(path, {}).setdefault(name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)
 
     def scope_of(self, member: object | None) -> Scope:
@@ -154,7 +160,7 @@ class Resolver:
         if len(parts) > 1:
             mod = self._module_path(scope, parts[:-1])
             if mod is not None:
-                return self._in_module(mod, parts[-1])
+                return self._in_module(mod, parts[-1], types)
             # Type.member (static member or constructor qualified by its datatype)
             head = self.lookup(scope, ".".join(parts[:-1]))
             if head and isinstance(head[0], (ast.Datatype, ast.ClassDecl)):
@@ -173,22 +179,22 @@ class Resolver:
                     return m, scope
         path = scope.module
         while True:  # the enclosing modules, innermost first (lenient: Dafny needs imports for outer ones)
-            found = self._in_module(path, name)
-            if found and (not types or isinstance(found[0], TYPE_DECLS)):
+            found = self._in_module(path, name, types)
+            if found:
                 return found
             for imp in self.imports.get(path, []):
                 if imp.opened:
                     target = self._module_path(Scope(self, path), imp.target.split("."))
                     if target is not None:
-                        found = self._in_module(target, name)
-                        if found and (not types or isinstance(found[0], TYPE_DECLS)):
+                        found = self._in_module(target, name, types)
+                        if found:
                             return found
             if not path:
                 return None
             path = path[:-1]
 
-    def _in_module(self, path: tuple[str, ...], name: str) -> tuple[Named, Scope] | None:
-        d = self.modules.get(path, {}).get(name)
+    def _in_module(self, path: tuple[str, ...], name: str, types: bool = False) -> tuple[Named, Scope] | None:
+        d = (self.type_decls if types else self.modules).get(path, {}).get(name)
         if d is None:
             return None
         if isinstance(d, ast.Module):
