@@ -15,7 +15,7 @@ import pytest
 from dspec2test.dafny.parser import parse_program
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.solve import Solver
-from tests.solve.build import T, call, n
+from tests.solve.build import T, call, card, i, n, op, sel
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
 
@@ -55,6 +55,15 @@ def test_fields_read_through_lists_constrain_nested_values():
     assert m.values["t"].startswith("Node([") and len(m.raw["t"].args[0]) == 2
 
 
+def test_children_stay_within_the_length_cap():
+    """A list's sorts bound its length by the solver's cap: no model holds more children than that."""
+    s = Solver(PROGRAM, [("t", T("Tree"), False)], length_limit=3)
+    kids = card(sel(n("t"), "kids"))
+    m = s.solve([op(">=", kids, i(3))])
+    assert m is not None and len(m.raw["t"].args[0]) == 3
+    assert s.solve([op(">=", kids, i(4))]) is None
+
+
 def test_tuples_sets_and_maps_of_the_datatype_inside_it():
     _, m = solve("j", "J", "Fields")
     fields = m.raw["j"].args[0]
@@ -70,6 +79,15 @@ def test_a_contract_over_a_tree_of_sequences_gets_nested_tests():
     assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
     inputs = [tc.inputs["t"] for tc in got.cases]
     assert any(t.startswith("Node([Leaf(") for t in inputs) and any(t.startswith("Leaf(") for t in inputs)
+
+
+def test_a_recursive_predicate_quantifying_over_children_is_encoded():
+    """`forall i :: 0 <= i < |kids| ==> AllPos(kids[i])` in a recursive predicate: the children are within
+    the length cap by their sort, so the quantifier expands (a Z3 quantifier is no part of a recursive
+    definition: it was an internal error)."""
+    got = generate(str(FIXTURES / "seq_tree_quantified.dfy"), GenerateOptions(bva=100))
+    assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
+    assert any(tc.inputs["t"].startswith("Node([Leaf(") for tc in got.cases)
 
 
 @pytest.mark.dafny

@@ -81,7 +81,7 @@ class SolverCore:
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1,
-                               opaque_recursion=opaque_recursion, rec_defs=self.types.rec_defs)
+                               opaque_recursion=opaque_recursion)
         contract = member_contract(program, member) if member is not None else None
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \

@@ -112,7 +112,8 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         srt = types.sort(b)
         keys = read_term(model, srt.accessor(0, 0)(term), RType("seq", (b.args[0],)), types)
         vals = read_term(model, srt.accessor(0, 1)(term), RType("seq", (b.args[1],)), types)
-        return tuple(zip(keys, vals))
+        # a key twice (a map held in a datatype has no canonical rep): the solver reads the first one's value
+        return tuple((kk, v) for i, (kk, v) in enumerate(zip(keys, vals)) if kk not in keys[:i])
     if k == "tuple":
         _, accs = types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
         return tuple(read_term(model, acc(term), et, types) for acc, et in zip(accs, b.args))

@@ -1,14 +1,17 @@
 """Datatypes recursive through a collection or tuple (`datatype Tree = Leaf(int) | Node(kids: seq<Tree>)`).
 
 Z3 4.8.12 cannot declare a datatype with a field of sort Seq(itself) (it crashes), so inside a group of
-mutually recursive datatypes such a field is held as a list datatype declared in the same group (#nil,
-#cons) and converted where the field is read or built: reading turns the list into the Seq the rest of
-the encoder works on (a Z3 recursive function), building turns the Seq into the list. A Seq has one
-list, so equality of datatype values stays structural. A set's or multiset's rep is a Seq too, so it is
-held the same way; a map field is a list of entries; a tuple that holds a group datatype is declared in
-the group (its sort is the one it has outside). Collections of such collections are not supported.
+mutually recursive datatypes such a field is held as a list declared in the same group and converted where
+the field is read or built: reading turns the list into the Seq the rest of the encoder works on, building
+turns the Seq into the list. The list is as long as the solver's length cap at most, by its sorts: a list
+of at most k cells is #nil or #cons(head, a list of at most k - 1 cells), so the conversions are terms
+of cap levels (no recursive function, no quantifier), a field's length is provably within the cap (a
+quantifier over its indices expands), and a model cannot hold a longer list than the cap; a longer Seq
+built in a contract loses its cells beyond the cap. A Seq has one list, so equality of datatype values
+stays structural. A set's or multiset's rep is a Seq too, so it is held the same way; a map field is a
+list of entries (a key and a value per cell); a tuple that holds a group datatype is declared in the group
+(its sort is the one it has outside). Collections of such collections are not supported.
 """
-
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -159,9 +162,9 @@ class Group:
         self.members = {key(d): d for d in members}
         self.decls = {k: z3.Datatype(_name(d)) for k, d in self.members.items()}
         self.tuples: dict[RType, z3.Datatype] = {}
-        self.lists: dict[tuple[RType, ...], z3.Datatype] = {}  # by the types of a cell's heads
+        self.lists: dict[tuple[RType, ...], list[z3.Datatype]] = {}  # by the types of a cell's heads
         self.sorts: dict[RType, z3.DatatypeSortRef] = {}  # members' and tuples', once created
-        self._codecs: dict[tuple[RType, ...], tuple[tuple[z3.FuncDeclRef, ...], z3.FuncDeclRef]] = {}
+        self._codecs: dict[tuple[RType, ...], ListCodec] = {}
 
     def mentions(self, t: RType) -> bool:
         return any(key(x) in self.members for x, _ in _datatypes_in(t))
@@ -191,81 +194,96 @@ class Group:
         return self.field_sort(b)
 
     def _list(self, heads: tuple[RType, ...]) -> z3.Datatype:
+        """A list of at most `cap` cells of the heads' types: one declaration per length bound, the
+        field's is the last."""
         k = tuple(key(h.base) for h in heads)
         if k not in self.lists:
-            d = z3.Datatype(f"#List<{', '.join(_name(h.base) for h in heads)}>")
-            self.lists[k] = d
-            d.declare("#nil")
-            d.declare("#cons", *[(f"#head{i}", self._elem_sort(h)) for i, h in enumerate(heads)], ("#tail", d))
-        return self.lists[k]
+            name = ", ".join(_name(h.base) for h in heads)
+            levels = [z3.Datatype(f"#List{n}<{name}>") for n in range(max(self.types.cap, 1) + 1)]
+            self.lists[k] = levels
+            levels[0].declare("#nil0")
+            for n in range(1, len(levels)):
+                levels[n].declare(f"#nil{n}")
+                levels[n].declare(f"#cons{n}", *[(f"#head{n}.{i}", self._elem_sort(h)) for i, h in enumerate(heads)],
+                                  (f"#tail{n}", levels[n - 1]))
+        return self.lists[k][-1]
 
     def create(self) -> None:
-        """Create every declaration (the sorts of members, tuples and lists) and the lists' functions."""
-        tables: list[dict] = [self.decls, self.tuples, self.lists]
-        order = [(i, k) for i, table in enumerate(tables) for k in table]
-        created = z3.CreateDatatypes(*[tables[i][k] for i, k in order])
-        for (i, k), srt in zip(order, created):
-            if i < 2:
-                self.sorts[k] = srt
-            else:
-                self._codecs[k] = _list_functions(srt, self.types.rec_defs)
+        """Create every declaration (the sorts of members, tuples and lists)."""
+        decls = [*self.decls.values(), *self.tuples.values(), *[d for levels in self.lists.values() for d in levels]]
+        created = iter(z3.CreateDatatypes(*decls))
+        for k in [*self.decls, *self.tuples]:
+            self.sorts[k] = next(created)
+        for heads, levels in self.lists.items():
+            self._codecs[heads] = ListCodec(tuple(next(created) for _ in levels),
+                                            tuple(z3.SeqSort(self._sort_of(h)) for h in heads))
+
+    def _sort_of(self, t: RType) -> z3.SortRef:
+        return self.sorts[t] if t in self.sorts else self.types.sort(t)
 
     def field(self, t: RType) -> Conversion:
         """How a field of type t is read and built (after create)."""
         b = t.base
         if not self.mentions(b) or b.kind in ("data", "tuple"):
             return Conversion()
-        to_seqs, from_seqs = self._codecs[tuple(key(h.base) for h in b.args)]
+        codec = self._codecs[tuple(key(h.base) for h in b.args)]
         if b.kind in SEQS:
-            return Conversion(to_seqs[0], from_seqs, lambda model, x: _walk(model, x)[0])
+            return Conversion(lambda x: codec.to_seqs(x)[0], codec.from_seqs, lambda model, x: codec.walk(model, x)[0])
         outside = self.types.sort(b)  # a map: a datatype of its key and value sequences
         mk, keys, vals = outside.constructor(0), outside.accessor(0, 0), outside.accessor(0, 1)
-        return Conversion(lambda x: mk(to_seqs[0](x), to_seqs[1](x)), lambda m: from_seqs(keys(m), vals(m)),
-                          lambda model, x: mk(*_walk(model, x)))
+        return Conversion(lambda x: mk(*codec.to_seqs(x)), lambda m: codec.from_seqs(keys(m), vals(m)),
+                          lambda model, x: mk(*codec.walk(model, x)))
 
 
-def _walk(model: z3.ModelRef, lst) -> tuple:
-    """A list's value in a model (lst: a term of the main context): per head, the Seq of its values."""
-    v = model.eval(lst.translate(model.ctx), model_completion=True)
-    lst_sort = v.sort()
-    n = lst_sort.constructor(1).arity() - 1
-    cells = []
-    while v.num_args() == n + 1:  # #cons(heads..., tail); #nil has none
-        cells.append([v.arg(i) for i in range(n)])
-        v = v.arg(n)
-    out = []
-    for i in range(n):
-        units = [z3.Unit(c[i]) for c in cells]
-        seq = z3.Empty(z3.SeqSort(lst_sort.constructor(1).domain(i))) if not units \
-            else units[0] if len(units) == 1 else z3.Concat(*units)
-        out.append(seq.translate(z3.main_ctx()))
-    return tuple(out)
+@dataclass(frozen=True)
+class ListCodec:
+    """A bounded list's sorts (levels[n]: at most n cells) and its conversions to and from the Seqs of its
+    heads (one Seq per head: a map's keys and values)."""
+
+    levels: tuple[z3.DatatypeSortRef, ...]
+    seqs: tuple[z3.SeqSortRef, ...]
+
+    def to_seqs(self, x) -> tuple:
+        out = [z3.Empty(s) for s in self.seqs]
+        cells = []  # (is #nil, heads) of each level from the field's down
+        for n in range(len(self.levels) - 1, 0, -1):
+            lst = self.levels[n]
+            cells.append((lst.recognizer(0)(x), [lst.accessor(1, i)(x) for i in range(len(self.seqs))]))
+            x = lst.accessor(1, len(self.seqs))(x)
+        for nil, heads in reversed(cells):
+            out = [z3.If(nil, z3.Empty(s), z3.Concat(z3.Unit(h), o)) for s, h, o in zip(self.seqs, heads, out)]
+        return tuple(out)
+
+    def from_seqs(self, *ss):
+        """The list of the Seqs' elements (cells beyond the cap dropped); the first Seq's length counts."""
+        top = len(self.levels) - 1
+        out = self.levels[0].constructor(0)()
+        for n in range(1, top + 1):
+            at = top - n  # the index this level's cell holds
+            lst = self.levels[n]
+            cell = lst.constructor(1)(*[s[at] for s in ss], out)
+            out = z3.If(z3.Length(ss[0]) <= at, lst.constructor(0)(), cell)
+        return out
+
+    def walk(self, model: z3.ModelRef, x) -> tuple:
+        """The Seqs of a list's value in a model (x: a term of the main context), of the heads' values."""
+        v = model.eval(x.translate(model.ctx), model_completion=True)
+        n = len(self.seqs)
+        cells = []
+        while v.num_args() == n + 1:  # #cons(heads..., tail); #nil has none
+            cells.append([v.arg(i) for i in range(n)])
+            v = v.arg(n)
+        out = []
+        for i, srt in enumerate(self.seqs):
+            units = [z3.Unit(c[i]) for c in cells]
+            seq = z3.Empty(_sort_in(srt, model.ctx)) if not units else units[0] if len(units) == 1 else z3.Concat(*units)
+            out.append(seq.translate(z3.main_ctx()))
+        return tuple(out)
 
 
-def _list_functions(lst: z3.DatatypeSortRef, rec_defs: list) -> tuple[tuple[z3.FuncDeclRef, ...], z3.FuncDeclRef]:
-    """Per head, the Seq of a list's heads; and the list of Seqs (of one length), as Z3 recursive functions
-    (the same definitions for the same name, so solvers that declare the same list share them); each is
-    added to `rec_defs`, which a solver's own Z3 context defines them from (context.py)."""
-    nil, cons = lst.constructor(0), lst.constructor(1)
-    n = cons.arity() - 1
-    is_nil, tail = lst.recognizer(0), lst.accessor(1, n)
-    seqs = [z3.SeqSort(cons.domain(i)) for i in range(n)]
-    tail_name = lst.name()[len("#List"):]
-    to_seqs = []
-    x = z3.Const("#l", lst)
-    for i in range(n):
-        to_seq = z3.RecFunction(f"#toSeq{i}{tail_name}", lst, seqs[i])
-        body = z3.If(is_nil(x), z3.Empty(seqs[i]), z3.Concat(z3.Unit(lst.accessor(1, i)(x)), to_seq(tail(x))))
-        z3.RecAddDefinition(to_seq, [x], body)
-        rec_defs.append((to_seq, [x], body))
-        to_seqs.append(to_seq)
-    from_seqs = z3.RecFunction(f"#fromSeqs{tail_name}", *seqs, lst)
-    ss = [z3.Const(f"#s{i}", seqs[i]) for i in range(n)]
-    rest = [z3.Extract(s, 1, z3.Length(s) - 1) for s in ss]
-    body = z3.If(z3.Length(ss[0]) == 0, nil(), cons(*[s[0] for s in ss], from_seqs(*rest)))
-    z3.RecAddDefinition(from_seqs, ss, body)
-    rec_defs.append((from_seqs, ss, body))
-    return tuple(to_seqs), from_seqs
+def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
+    # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
+    return z3.Const("_", sort).translate(ctx).sort()
 
 
 def _name(t: RType) -> str:

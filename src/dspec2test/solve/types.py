@@ -75,9 +75,6 @@ class Types:
         self._fresh = 0
         self._classes: ClassIndex | None = None
         self._slots = 0  # objects declared so far
-        # (function, formals, body) of the Z3 recursive functions sorts need (recursive.py): the encoder
-        # adds its own to the same list, which a solver's Z3 context defines them from
-        self.rec_defs: list = []
 
     @property
     def classes(self) -> ClassIndex:
