@@ -9,7 +9,9 @@ datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterp
 (variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
 also has its class, when it may be built as several, and fields of its own: values.ObjV); array2<T>
 and array3<T>: a datatype of the lengths and a nested Z3 array of the elements (`a[i, j]` is
-`data[i][j]`), which Z3 decides far better than nested sequences.
+`data[i][j]`), which Z3 decides far better than nested sequences. Inside a group of mutually recursive
+datatypes, a field that holds one of them through a sequence, set or map is stored as a list bounded by
+the cap and read and built as the rep above (recursive.py).
 """
 
 from __future__ import annotations
