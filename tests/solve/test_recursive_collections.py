@@ -59,9 +59,10 @@ def test_children_stay_within_the_length_cap():
     """A list's sorts bound its length by the solver's cap: no model holds more children than that."""
     s = Solver(PROGRAM, [("t", T("Tree"), False)], length_limit=3)
     kids = card(sel(n("t"), "kids"))
-    m = s.solve([op(">=", kids, i(3))])
+    node = sel(n("t"), "Node?")
+    m = s.solve([node, op(">=", kids, i(3))])
     assert m is not None and len(m.raw["t"].args[0]) == 3
-    assert s.solve([op(">=", kids, i(4))]) is None
+    assert s.solve([node, op(">=", kids, i(4))]) is None
 
 
 def test_tuples_sets_and_maps_of_the_datatype_inside_it():
@@ -87,7 +88,14 @@ def test_a_recursive_predicate_quantifying_over_children_is_encoded():
     definition: it was an internal error)."""
     got = generate(str(FIXTURES / "seq_tree_quantified.dfy"), GenerateOptions(bva=100))
     assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
-    assert any(tc.inputs["t"].startswith("Node([Leaf(") for tc in got.cases)
+    assert any(tc.inputs["t"].startswith("Node([") and tc.inputs["t"] != "Node([])" for tc in got.cases)
+
+
+def test_trees_are_preferred_with_children():
+    """Minimal models leave a node's children empty; a node of two children or more is preferred."""
+    s = Solver(PROGRAM, [("t", T("Tree"), False)])
+    m = s.solve([sel(n("t"), "Node?")])
+    assert m is not None and len(m.raw["t"].args[0]) >= 2
 
 
 @pytest.mark.dafny

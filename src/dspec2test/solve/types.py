@@ -188,6 +188,14 @@ class Types:
     def ctors_of(self, dt: RType) -> list[CtorInfo]:
         return [self.ctor_info(dt, c.name) for c in dt.base.datatype[0].ctors]
 
+    def list_fields(self, tv: TV) -> list[tuple[z3.BoolRef, z3.SeqRef]]:
+        """(it is built by the constructor, the sequence) of each sequence field of a datatype value held as a
+        list (recursive.py): the children of a tree, which minimal models leave empty."""
+        if tv.t.base.kind != "data":
+            return []
+        return [(info.test(tv.v), acc(tv.v)) for info in self.ctors_of(tv.t) for _, ft, acc in info.fields
+                if isinstance(acc, Read) and ft.base.kind in ("seq", "array")]
+
     # ---------------------------------------------------------------- reps <-> values
 
     def from_rep(self, term, t: RType) -> TV:
