@@ -123,7 +123,7 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         info = next((i for i in types.ctors_of(b) if i.ctor.name == val.decl().name()), None)
         if info is None:
             return Data("?", ())
-        # a field held as a list (recursive.py) is walked: the model need not interpret the function reading it
+        # a field held as a list (recursive.py): its cells walked, into a term of the values they hold
         return Data(info.ctor.name, tuple(read_term(model, acc.in_model(model, term) if isinstance(acc, Read) else acc(term),
                                                     ft, types) for _, ft, acc in info.fields))
     raise ValueError(f"cannot read a {k} value")

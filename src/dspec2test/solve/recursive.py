@@ -10,7 +10,7 @@ quantifier over its indices expands), and a model cannot hold a longer list than
 built in a contract loses its cells beyond the cap. A Seq has one list, so equality of datatype values
 stays structural. A set's or multiset's rep is a Seq too, so it is held the same way; a map field is a
 list of entries (a key and a value per cell); a tuple that holds a group datatype is declared in the group
-(its sort is the one it has outside). Collections of such collections are not supported.
+(its sort is the one it has outside). A collection of them inside a collection or tuple is not supported.
 """
 from __future__ import annotations
 
@@ -114,7 +114,7 @@ def data_group(resolver: Resolver, root: RType, created) -> list[RType]:
 class Conversion:
     """A group datatype's field: `read` turns the stored term into the field's rep, `write` the rep into
     what is stored (None: stored as its rep); `walk(model, term)` reads the rep of a stored term in a
-    model by walking its lists (a model need not interpret the recursive functions `read` applies)."""
+    model by walking its list's value cell by cell (a term of values, which the model reads as it is)."""
 
     read: Callable | None = None
     write: Callable | None = None
@@ -147,7 +147,7 @@ class Read:
         return self.conversion.read(self.raw(term))
 
     def in_model(self, model: z3.ModelRef, term):
-        """The field's rep in a model, as a term without recursive functions (in the main context)."""
+        """The field's rep in a model, as a term of the values its list holds (in the main context)."""
         assert self.conversion.walk is not None
         return self.conversion.walk(model, self.raw(term))
 
@@ -190,7 +190,7 @@ class Group:
         """An element stored as it is outside the group (a list's element, a tuple's component)."""
         b = t.base
         if self.mentions(b) and b.kind not in ("data", "tuple"):
-            raise Unsupported("collection of collections of a recursive datatype")
+            raise Unsupported(f"{_name(b)} inside a collection or tuple (a recursive datatype's field)")
         return self.field_sort(b)
 
     def _list(self, heads: tuple[RType, ...]) -> z3.Datatype:
