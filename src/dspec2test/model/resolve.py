@@ -193,6 +193,15 @@ class Resolver:
                 return None
             path = path[:-1]
 
+    def ctor_named(self, module: tuple[str, ...], name: str) -> ast.Ctor | None:
+        """The constructor `name` of a datatype of `module` (where a type of that name hides it)."""
+        for d in self.modules.get(module, {}).values():
+            if isinstance(d, ast.Datatype):
+                found = next((c for c in d.ctors if c.name == name), None)
+                if found is not None:
+                    return found
+        return None
+
     def _in_module(self, path: tuple[str, ...], name: str, types: bool = False) -> tuple[Named, Scope] | None:
         d = (self.type_decls if types else self.modules).get(path, {}).get(name)
         if d is None:

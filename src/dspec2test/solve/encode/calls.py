@@ -184,6 +184,10 @@ class CallsMixin(EncoderBase):
             raise _u(f"unknown function {name}", e)
         decl, scope = found
         args = [self.enc(a, env) for a in e.args]
+        if isinstance(decl, (ast.Datatype, ast.SubsetType, ast.TypeSynonym, ast.Newtype)):
+            # a constructor named as a type (`Chain(previous, v)` of datatype Chain, `Writer(0, Empty)` of
+            # datatype Writer_ beside `type Writer = w: Writer_ | ...`): the type took the name's entry
+            decl = self.resolver.ctor_named(scope.module, name.split(".")[-1]) or decl
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e, env.expect)
         if isinstance(decl, ast.Function):
