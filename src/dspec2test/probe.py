@@ -91,8 +91,10 @@ def probeable(contract: Contract, program: ast.Program) -> bool:
 
 def probe_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext) -> str:
     """The test of `tc` with the call replaced by the outputs the solver found."""
-    assigned = [f"var {v.name}: {print_type(v.type)} := {tc.outputs[v.name]};" for v in contract.outputs
-                if v.name in tc.outputs]
+    # the type named in full from the member's module, as the test's inputs are (`Writers.Writer` opened there)
+    scope = ctx.names.scope(contract.member)
+    assigned = [f"var {v.name}: {print_type(ctx.names.type(v.type, scope))} := {tc.outputs[v.name]};"
+                for v in contract.outputs if v.name in tc.outputs]
     return emit_test(contract, tc, checks, ctx, False, instead_of_call=assigned)
 
 

@@ -24,9 +24,10 @@ class TestNames:
     def scope(self, member: object) -> Scope:
         return self.resolver.scope_of(member)
 
-    def qualified(self, name: str, scope: Scope) -> str | None:
-        """The full path of the declaration `name` denotes from `scope`, when it lies in a module."""
-        found = self.resolver.lookup(scope, name)
+    def qualified(self, name: str, scope: Scope, types: bool = False) -> str | None:
+        """The full path of the declaration `name` denotes from `scope`, when it lies in a module; `types`:
+        a type's (the resolver's lookup of type names)."""
+        found = (self.resolver.lookup(scope, name, types=True) if types else None) or self.resolver.lookup(scope, name)
         if found is None:
             return None
         decl, where = found
@@ -42,7 +43,7 @@ class TestNames:
     def type(self, t: ast.Type, scope: Scope) -> ast.Type:
         def fn(n: ast.Node) -> ast.Node | None:
             if isinstance(n, ast.NamedType) and n.name.rstrip("?") not in _BUILTIN_TYPES:
-                q = self.qualified(n.name.rstrip("?"), scope)
+                q = self.qualified(n.name.rstrip("?"), scope, types=True)
                 if q is not None:
                     return ast.NamedType(q + "?" * n.name.endswith("?"), n.args, span=n.span)
             return None

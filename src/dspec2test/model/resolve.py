@@ -18,6 +18,7 @@ SCALARS = ("int", "bool", "real", "char")
 TypeDecl = ast.Datatype | ast.ClassDecl | ast.SubsetType | ast.Newtype
 # what a name denotes: a declaration, or a datatype's constructor
 Named = ast.Decl | ast.Ctor
+TYPE_DECLS = (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.SubsetType, ast.TypeSynonym)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,9 @@ class Resolver:
     def __init__(self, program: ast.Program):
         self.program = program
         self.modules: dict[tuple[str, ...], dict[str, Named]] = {}
+        # a module's type declarations by name: a constructor or function may have a type's name
+        # (`datatype SubParser_ = SubParser(...)` and `type SubParser = ...`), the table above keeps the first
+        self.type_decls: dict[tuple[str, ...], dict[str, Named]] = {}
         self.imports: dict[tuple[str, ...], list[ast.Import]] = {}
         self.member_scope: dict[int, Scope] = {}  # id(member) -> scope
         self._index((), program.decls, None)
@@ -127,6 +131,7 @@ class Resolver:
                 self.imports.setdefault(path, []).append(d)
             elif isinstance(d, (ast.ClassDecl, ast.Datatype, ast.Newtype, ast.TypeSynonym)):
                 table.setdefault(d.name, d)
+                self.type_decls.setdefault(path, {}).setdefault(d.name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)  # where its own clauses' names resolve
                 if isinstance(d, ast.Datatype):
                     for c in d.ctors:
@@ -136,6 +141,8 @@ class Resolver:
                     self.member_scope[id(m)] = scope
             elif isinstance(name := getattr(d, "name", None), str):  # a member (a nameless export set aside)
                 table.setdefault(name, d)
+                if isinstance(d, TYPE_DECLS):  # a subset type
+                    self.type_decls.setdefault(path, {}).setdefault(name, d)
                 self.member_scope[id(d)] = Scope(self, path, cls)
 
     def scope_of(self, member: object | None) -> Scope:
@@ -145,13 +152,15 @@ class Resolver:
 
     # ---------------------------------------------------------------- names
 
-    def lookup(self, scope: Scope, name: str) -> tuple[Named, Scope] | None:
-        """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in."""
+    def lookup(self, scope: Scope, name: str, types: bool = False) -> tuple[Named, Scope] | None:
+        """The declaration `name` (possibly dotted) denotes from `scope`, with the scope it lives in;
+        `types`: only a type declaration (a type and a function may share a name: `function JSON(js: JSON)`
+        of a module that opens the one declaring the type)."""
         parts = name.split(".")
         if len(parts) > 1:
             mod = self._module_path(scope, parts[:-1])
             if mod is not None:
-                return self._in_module(mod, parts[-1])
+                return self._in_module(mod, parts[-1], types)
             # Type.member (static member or constructor qualified by its datatype)
             head = self.lookup(scope, ".".join(parts[:-1]))
             if head and isinstance(head[0], (ast.Datatype, ast.ClassDecl)):
@@ -164,28 +173,37 @@ class Resolver:
                     if getattr(m, "name", None) == parts[-1]:
                         return m, Scope(self, s.module, d)
             return None
-        if scope.cls is not None:
+        if scope.cls is not None and not types:
             for m in getattr(scope.cls, "members", ()):
                 if getattr(m, "name", None) == name:
                     return m, scope
         path = scope.module
         while True:  # the enclosing modules, innermost first (lenient: Dafny needs imports for outer ones)
-            found = self._in_module(path, name)
+            found = self._in_module(path, name, types)
             if found:
                 return found
             for imp in self.imports.get(path, []):
                 if imp.opened:
                     target = self._module_path(Scope(self, path), imp.target.split("."))
                     if target is not None:
-                        found = self._in_module(target, name)
+                        found = self._in_module(target, name, types)
                         if found:
                             return found
             if not path:
                 return None
             path = path[:-1]
 
-    def _in_module(self, path: tuple[str, ...], name: str) -> tuple[Named, Scope] | None:
-        d = self.modules.get(path, {}).get(name)
+    def ctor_named(self, module: tuple[str, ...], name: str) -> ast.Ctor | None:
+        """The constructor `name` of a datatype of `module` (where a type of that name hides it)."""
+        for d in self.modules.get(module, {}).values():
+            if isinstance(d, ast.Datatype):
+                found = next((c for c in d.ctors if c.name == name), None)
+                if found is not None:
+                    return found
+        return None
+
+    def _in_module(self, path: tuple[str, ...], name: str, types: bool = False) -> tuple[Named, Scope] | None:
+        d = (self.type_decls if types else self.modules).get(path, {}).get(name)
         if d is None:
             return None
         if isinstance(d, ast.Module):
@@ -327,7 +345,7 @@ class Resolver:
             return RType("class", name="object" + "?" * nullable)
         if name == "ORDINAL" or name.startswith("array"):
             raise Unsupported(f"type {name}", line, col)
-        found = self.lookup(scope, name)
+        found = self.lookup(scope, name, types=True) or self.lookup(scope, name)
         if found is None:
             raise Unsupported(f"unknown type {name}", line, col)
         decl, dscope = found

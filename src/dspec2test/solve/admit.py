@@ -79,8 +79,9 @@ def _wf(encoder, types, tv: TV) -> list[z3.BoolRef]:
     if b.kind == "data" and types.has_wf(b):
         # a literal's fields, constructor by constructor (a `nat` or byte field of a machine state)
         v = z3.simplify(tv.v)
-        info = next((i for i in types.ctors_of(b) if z3.is_app(v) and v.decl().eq(i.make)), None)
+        info = next((i for i in types.ctors_of(b) if z3.is_true(z3.simplify(i.test(v)))), None)
         if info is None:
             return types.wf(tv, False, encoder.constraint_of)
-        return [f for (_, ft, _), arg in zip(info.fields, v.children()) for f in _wf(encoder, types, types.from_rep(arg, ft))]
+        # a field's rep through its reader: a field held as a list (recursive.py) reads as its Seq
+        return [f for _, ft, acc in info.fields for f in _wf(encoder, types, types.from_rep(z3.simplify(acc(v)), ft))]
     return []  # ints, booleans, reals, maps, functions: no constraint of their own

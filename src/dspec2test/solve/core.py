@@ -184,9 +184,7 @@ class SolverCore:
 
     @property
     def _collections(self) -> frozenset[str]:
-        # a datatype's fields hold collections of a shorter limit (types.FIELD_CAP): widened alike
-        return frozenset(v.name for v in self.vars if v.tv.t.base.kind in ("seq", "array", "set", "multiset", "map")
-                         or (v.tv.t.base.kind == "data" and self.types.has_wf(v.tv.t)))
+        return frozenset(v.name for v in self.vars if v.tv.t.base.kind in ("seq", "array", "set", "multiset", "map"))
 
     def _encode(self, constraints: Sequence[ast.Expr]) -> list[z3.BoolRef]:
         out = []

@@ -12,6 +12,7 @@ import z3
 
 from dspec2test.model.resolve import RType
 from dspec2test.solve.funcs import Rule, rule_of, rule_text
+from dspec2test.solve.recursive import Read
 from dspec2test.solve.types import Types
 from dspec2test.solve.values import TV, FuncV, MapV, MultisetV, ObjV, SetV
 
@@ -111,7 +112,8 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         srt = types.sort(b)
         keys = read_term(model, srt.accessor(0, 0)(term), RType("seq", (b.args[0],)), types)
         vals = read_term(model, srt.accessor(0, 1)(term), RType("seq", (b.args[1],)), types)
-        return tuple(zip(keys, vals))
+        # a key twice (a map held in a datatype has no canonical rep): the solver reads the first one's value
+        return tuple((kk, v) for i, (kk, v) in enumerate(zip(keys, vals)) if kk not in keys[:i])
     if k == "tuple":
         _, accs = types.tuple_make[RType(b.kind, b.args, b.width, b.name)]
         return tuple(read_term(model, acc(term), et, types) for acc, et in zip(accs, b.args))
@@ -121,7 +123,9 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         info = next((i for i in types.ctors_of(b) if i.ctor.name == val.decl().name()), None)
         if info is None:
             return Data("?", ())
-        return Data(info.ctor.name, tuple(read_term(model, acc(term), ft, types) for _, ft, acc in info.fields))
+        # a field held as a list (recursive.py): its cells walked, into a term of the values they hold
+        return Data(info.ctor.name, tuple(read_term(model, acc.in_model(model, term) if isinstance(acc, Read) else acc(term),
+                                                    ft, types) for _, ft, acc in info.fields))
     if k == "arrow":  # a function held in a datatype or collection: an array, stores over a constant
         return _read_table(model, val, b, types)
     raise ValueError(f"cannot read a {k} value")
@@ -200,13 +204,13 @@ def real_lit(x: Fraction) -> str:
     return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
-def _sort_key(pv, t: RType):
+def _sort_key(pv, t: RType, types: Types | None):
     k = t.base.kind
     if isinstance(pv, Atom):
         return (0, pv.id, "")
     if k in ("int", "char", "bv", "real", "bool"):
         return (0, pv, "")
-    return (1, 0, literal(pv, t, None))
+    return (1, 0, literal(pv, t, types))  # a datatype value's text needs the types (a set of them)
 
 
 def literal(pv, t: RType, types: Types | None) -> str:
@@ -231,13 +235,13 @@ def literal(pv, t: RType, types: Types | None) -> str:
         inner = RType("array2", b.args) if k == "array3" else RType("seq", b.args)
         return "[" + ", ".join(literal(x, inner, types) for x in pv) + "]"
     if k == "set":  # (a set of sequences may list an element twice: its rep is not canonical)
-        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0]))
+        items = sorted(dict.fromkeys(pv), key=lambda x: _sort_key(x, b.args[0], types))
         return "{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "multiset":
-        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0]))
+        items = sorted(pv, key=lambda x: _sort_key(x, b.args[0], types))
         return "multiset{" + ", ".join(literal(x, b.args[0], types) for x in items) + "}"
     if k == "map":
-        items = sorted(pv, key=lambda kv: _sort_key(kv[0], b.args[0]))
+        items = sorted(pv, key=lambda kv: _sort_key(kv[0], b.args[0], types))
         return "map[" + ", ".join(f"{literal(kk, b.args[0], types)} := {literal(v, b.args[1], types)}"
                                   for kk, v in items) + "]"
     if k == "tuple":

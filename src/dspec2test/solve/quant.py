@@ -149,14 +149,14 @@ def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str]) -> tuple[
         hi = his[0] if his else None
         lo_v = None
         if lo is not None:
-            lo_v = enc._int(enc.enc(lo[0], env)) + (1 if lo[1] else 0)
+            lo_v = enc._int(enc.enc(lo[0], env), lo[0]) + (1 if lo[1] else 0)
         elif t.kind == "subset" and t.name == "nat":
             lo_v = z3.IntVal(0)
         hi_v = None
         if hi is not None:
-            hi_v = enc._int(enc.enc(hi[0], env)) + (0 if hi[1] else 1)
+            hi_v = enc._int(enc.enc(hi[0], env), hi[0]) + (0 if hi[1] else 1)
         if lo_v is not None:
-            more = tuple(enc._int(enc.enc(h, env)) + (0 if strict else 1) for h, strict in his[1:])
+            more = tuple(enc._int(enc.enc(h, env), h) + (0 if strict else 1) for h, strict in his[1:])
             return Source("int", lo=lo_v, hi=hi_v, more_his=more), t
     return Source("free"), t
 

@@ -75,7 +75,7 @@ class ReadableModels(SolverCore):
                 # (nor on which calls make a driven object: the fewer the more readable)
                 [(v.name, v.tv) for v in self.vars if not (v.output and "." in v.name) and not is_drive_op(v.name)],
                 self.limit, turn,
-                self.types.dims)
+                self.types.dims, self.types.list_fields)
         return self._nontrivial_cache[turn % 2]
 
     def _distinct(self) -> list[z3.BoolRef]:

@@ -117,7 +117,7 @@ class Relevance:
 
 
 def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0,
-               dims_of=None) -> list[tuple[str, int, z3.BoolRef]]:
+               dims_of=None, lists_of=None) -> list[tuple[str, int, z3.BoolRef]]:
     """Preferences (name, rank, formula) for telling values: each numeric variable away from 0 and 1
     (rank 0), then above 1 (rank 1); the elements of a numeric sequence away from 0 (rank 0), at
     least three of them (rank 1), not sorted either way, and all positive or of both signs in turn
@@ -152,6 +152,9 @@ def nontrivial(vars: list[tuple[str, TV]], limit: int, turn: int = 0,
         elif b.kind in ("array2", "array3") and dims_of is not None:
             # at least two of each extent: a loop that skips the last row or column shows
             out.append((name, 1, and_([d >= 2 for d in dims_of(tv)])))
+        elif b.kind == "data" and lists_of is not None and (fields := lists_of(tv)):
+            # a node of a recursive datatype with two children or more (`Node(kids: seq<Tree>)`), not none
+            out.append((name, 1, and_([z3.Implies(built, z3.Length(s) >= 2) for built, s in fields])))
     return out
 
 

@@ -9,7 +9,9 @@ datatypes: Z3 datatypes (generic ones instantiated); function types: an uninterp
 (variables only); objects (class, trait and `object` types): an Int identity, 0 for null (a variable
 also has its class, when it may be built as several, and fields of its own: values.ObjV); array2<T>
 and array3<T>: a datatype of the lengths and a nested Z3 array of the elements (`a[i, j]` is
-`data[i][j]`), which Z3 decides far better than nested sequences.
+`data[i][j]`), which Z3 decides far better than nested sequences. Inside a group of mutually recursive
+datatypes, a field that holds one of them through a sequence, set or map is stored as a list bounded by
+the cap and read and built as the rep above (recursive.py).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dspec2test.dafny import ast
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.model.classes import ClassIndex
+from dspec2test.solve.recursive import Group, Make, Read, data_group, key
 from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_, unsupported
 
 ORDERED = ("int", "real", "char", "bv")
@@ -49,16 +52,15 @@ def rtype_str(t: RType) -> str:
 
 
 DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
-FIELD_CAP = 3  # longest collection held in a datatype's field
 
 
 @dataclass(frozen=True)
 class CtorInfo:
     dt: RType
     ctor: ast.Ctor
-    make: z3.FuncDeclRef
+    make: z3.FuncDeclRef | Make  # Make: converts the fields held as lists (recursive.py)
     test: z3.FuncDeclRef
-    fields: tuple[tuple[str, RType, z3.FuncDeclRef], ...]
+    fields: tuple[tuple[str, RType, z3.FuncDeclRef | Read], ...]
 
 
 class Types:
@@ -166,50 +168,35 @@ class Types:
         return self.tuple_make[RType("tuple", params)][0]
 
     def _create_datatypes(self, root: RType) -> None:
-        """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group."""
-        group: list[RType] = []
-        todo = [root]
-        while todo:
-            d = todo.pop()
-            d = RType(d.kind, d.args, d.width, d.name, d.decl, d.scope)
-            if d in group or RType(d.kind, d.args, d.width, d.name) in self._sorts:
-                continue
-            group.append(d)
+        """Create root and every datatype it reaches through direct fields, as one (mutually recursive) group,
+        with the datatypes recursive with it through collections and tuples (recursive.py)."""
+        members = data_group(self.resolver, root, lambda k: k in self._sorts)
+        group = Group(self, members)
+        fields = {}
+        for d in members:
             for c in d.datatype[0].ctors:
-                for _, ft in self.resolver.ctor_fields(d, c):
-                    if ft.base.kind == "data":
-                        todo.append(ft.base)
-        decls = {d: z3.Datatype(rtype_str(d)) for d in group}
-        for d in group:
-            for c in d.datatype[0].ctors:
-                fields = []
-                for i, (fname, ft) in enumerate(self.resolver.ctor_fields(d, c)):
-                    fb = ft.base
-                    if fb.kind == "data" and fb in decls:
-                        srt = decls[fb]
-                    else:
-                        srt = self._sort_outside(fb, decls)
-                    fields.append((f"{c.name}.{fname or i}", srt))
-                decls[d].declare(c.name, *fields)
-        created = z3.CreateDatatypes(*decls.values())
-        for d, srt in zip(decls, created):
-            self._sorts[RType(d.kind, d.args, d.width, d.name)] = srt
-            for i, c in enumerate(d.datatype[0].ctors):
                 fts = self.resolver.ctor_fields(d, c)
-                info = CtorInfo(d, c, srt.constructor(i), srt.recognizer(i),
-                                tuple((fn, ft, srt.accessor(i, j)) for j, (fn, ft) in enumerate(fts)))
-                self.ctors[(RType(d.kind, d.args, d.width, d.name), c.name)] = info
+                fields[(key(d), c.name)] = fts
+                group.decls[key(d)].declare(c.name, *[(f"{c.name}.{fname or i}", group.field_sort(ft))
+                                                      for i, (fname, ft) in enumerate(fts)])
+        group.create()
+        for k, srt in group.sorts.items():
+            self._sorts[k] = srt
+            if k.kind == "tuple":
+                self.tuple_make[k] = (srt.constructor(0), tuple(srt.accessor(0, i) for i in range(len(k.args))))
+        for d in members:
+            srt = group.sorts[key(d)]
+            for i, c in enumerate(d.datatype[0].ctors):
+                fts = fields[(key(d), c.name)]
+                conv = [group.field(ft) for _, ft in fts]
+                accs = [srt.accessor(i, j) for j in range(len(fts))]
+                make = Make(srt.constructor(i), tuple(f.write for f in conv)) \
+                    if any(f.write is not None for f in conv) else srt.constructor(i)
+                info = CtorInfo(d, c, make, srt.recognizer(i),
+                                tuple((fn, ft, Read(acc, f) if f.read is not None else acc)
+                                      for (fn, ft), acc, f in zip(fts, accs, conv)))
+                self.ctors[(key(d), c.name)] = info
                 self.ctor_of_z3[srt.constructor(i).name()] = info
-
-    def _sort_outside(self, t: RType, group: dict) -> z3.SortRef:
-        names = {d.name for d in group}
-
-        def mentions(x: RType) -> bool:
-            return (x.kind == "data" and x.name in names) or any(mentions(a) for a in x.args)
-
-        if mentions(t):
-            raise Unsupported("datatype recursive through a collection or tuple")
-        return self.sort(t)
 
     def ctor_info(self, dt: RType, name: str) -> CtorInfo:
         b = dt.base
@@ -218,6 +205,14 @@ class Types:
 
     def ctors_of(self, dt: RType) -> list[CtorInfo]:
         return [self.ctor_info(dt, c.name) for c in dt.base.datatype[0].ctors]
+
+    def list_fields(self, tv: TV) -> list[tuple[z3.BoolRef, z3.SeqRef]]:
+        """(it is built by the constructor, the sequence) of each sequence field of a datatype value held as a
+        list (recursive.py): the children of a tree, which minimal models leave empty."""
+        if tv.t.base.kind != "data":
+            return []
+        return [(info.test(tv.v), acc(tv.v)) for info in self.ctors_of(tv.t) for _, ft, acc in info.fields
+                if isinstance(acc, Read) and ft.base.kind in ("seq", "array")]
 
     # ---------------------------------------------------------------- reps <-> values
 
@@ -291,18 +286,16 @@ class Types:
             return TV(ObjV(name, z3.Int(name), kinds, cls, self._slots), t)
         return self.from_rep(z3.Const(name, self.sort(t)), t)
 
-    def has_wf(self, t: RType, seen: frozenset = frozenset()) -> bool:
+    def has_wf(self, t: RType) -> bool:
         b = t.base
         if t.kind in ("subset", "newtype") or b.kind in ("char", "set", "multiset", "map", "class"):
             return True
         if b.kind in ("seq", "array", "array2", "array3"):
             return True  # at least a length limit when limited
         if b.kind == "tuple":
-            return any(self.has_wf(a, seen) for a in b.args)
+            return any(self.has_wf(a) for a in b.args)
         if b.kind == "data":
-            key = RType(b.kind, b.args, b.width, b.name)
-            return key not in seen and any(self.has_wf(ft, seen | {key}) for c in b.datatype[0].ctors
-                                           for _, ft in self.resolver.ctor_fields(b, c))
+            return self._refined(b)
         return False
 
     def wf(self, tv: TV, limited: bool, encode_constraint, inner: bool = False,
@@ -346,7 +339,7 @@ class Types:
                 out += [z3.Length(s) <= self.cap, shape]
                 if self.has_wf(et):
                     out += [z3.Implies(z3.IntVal(i) < z3.Length(s),
-                                       and_(self.wf(self.from_rep(e, et), limited, encode_constraint, True)))
+                                       and_(self.wf(self.from_rep(e, et), limited, encode_constraint, True, depth)))
                             for i, e in enumerate(es)]
                 return out
             if limited:
@@ -354,22 +347,22 @@ class Types:
             if self.has_wf(et):
                 if limited:
                     for i in range(self.cap):
-                        inner = and_(self.wf(self.from_rep(s[i], et), limited, encode_constraint))
+                        inner = and_(self.wf(self.from_rep(s[i], et), limited, encode_constraint, depth=depth))
                         out.append(z3.Implies(z3.IntVal(i) < z3.Length(s), inner))
                 else:
                     k = z3.Int(self.fresh("k"))
-                    inner = and_(self.wf(self.from_rep(s[k], et), limited, encode_constraint))
+                    inner = and_(self.wf(self.from_rep(s[k], et), limited, encode_constraint, depth=depth))
                     out.append(z3.ForAll([k], z3.Implies(z3.And(k >= 0, k < z3.Length(s)), inner)))
         elif b.kind in ("set", "multiset"):
             w = tv.v.rep
             out += [z3.Length(w) <= self.cap]
-            out += self._elements(w, b.args[0], b.kind == "set", limited, encode_constraint)
+            out += self._elements(w, b.args[0], b.kind == "set", limited, encode_constraint, depth)
         elif b.kind == "map":
             srt = self.sort(b)
             keys, vals = srt.accessor(0, 0)(tv.v.rep), srt.accessor(0, 1)(tv.v.rep)
             out += [z3.Length(keys) <= self.cap, z3.Length(vals) == z3.Length(keys)]
-            out += self._elements(keys, b.args[0], True, limited, encode_constraint)
-            out += self._elements(vals, b.args[1], None, limited, encode_constraint)
+            out += self._elements(keys, b.args[0], True, limited, encode_constraint, depth)
+            out += self._elements(vals, b.args[1], None, limited, encode_constraint, depth)
         elif b.kind in ("array2", "array3"):
             dims = self.dims(tv)
             out += [d >= 0 for d in dims]
@@ -382,27 +375,67 @@ class Types:
                 for idx in cells(len(dims), self.cap):
                     inside = and_(z3.IntVal(i) < d for i, d in zip(idx, dims))
                     out.append(z3.Implies(inside, and_(self.wf(self.cell(tv, [z3.IntVal(i) for i in idx]), limited,
-                                                               encode_constraint))))
+                                                               encode_constraint, depth=depth))))
         elif b.kind == "tuple":
             make, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
             for acc, et in zip(accs, b.args):
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint, depth=depth)
-        elif b.kind == "data" and depth > 0 and self.has_wf(b):
-            # a field's own type constraint (a `nat`, a `u8`, a byte sequence) holds in every value built;
-            # collections in fields are kept short: a machine state holds dozens, and each costs its
-            # shape's terms (a field a contract wants longer is rare, and then a bound of its own)
-            cap, self.cap = self.cap, min(self.cap, FIELD_CAP) if limited else self.cap
-            try:
-                for info in self.ctors_of(b):
-                    inner_wf = [w for _, ft, acc in info.fields if self.has_wf(ft)
-                                for w in self.wf(self.from_rep(acc(tv.v), ft), limited, encode_constraint,
-                                                 depth=depth - 1)]
-                    if inner_wf:
-                        out.append(z3.Implies(info.test(tv.v), and_(inner_wf)) if len(b.datatype[0].ctors) > 1
-                                   else and_(inner_wf))
-            finally:
-                self.cap = cap
+        elif b.kind == "data" and depth > 0:
+            out += self._data_wf(tv, encode_constraint, depth)
+        return out
+
+    def _refined(self, t: RType, seen: frozenset = frozenset()) -> bool:
+        """Whether values of t held in a datatype's field have a constraint of their own to keep: a subset
+        type or newtype somewhere in it (a length limit is no constraint: fields have none; nor are a
+        string's characters kept in range, which cost a constraint per character for little)."""
+        b = t.base
+        if t.kind in ("subset", "newtype"):
+            return True
+        if b.kind == "data":
+            k = RType(b.kind, b.args, b.width, b.name)
+            return k not in seen and any(self._refined(ft, seen | {k}) for c in b.datatype[0].ctors
+                                         for _, ft in self.resolver.ctor_fields(b, c))
+        return b.kind in ("seq", "array", "set", "multiset", "map", "tuple") and any(self._refined(a, seen)
+                                                                                    for a in b.args)
+
+    def _data_wf(self, tv: TV, encode_constraint, depth: int) -> list[z3.BoolRef]:
+        """A datatype value's fields keep their types' constraints (a `nat`, a `u8`, a byte sequence),
+        `depth` constructors deep, for the elements of a collection up to the length cap; no length limit or
+        shape (a machine state holds dozens of collections, and each shape costs its terms)."""
+        out = []
+        ctors = self.ctors_of(tv.t.base)
+        for info in ctors:
+            inner = [w for _, ft, acc in info.fields if self._refined(ft)
+                     for w in self._field_wf(self.from_rep(acc(tv.v), ft), encode_constraint, depth - 1)]
+            if inner:
+                out.append(z3.Implies(info.test(tv.v), and_(inner)) if len(ctors) > 1 else and_(inner))
+        return out
+
+    def _field_wf(self, tv: TV, encode_constraint, depth: int) -> list[z3.BoolRef]:
+        t, b = tv.t, tv.t.base
+        if t.kind in ("subset", "newtype"):
+            out = self._field_wf(TV(tv.v, t.args[0]), encode_constraint, depth)
+            if t.name == "nat":
+                return out + [tv.v >= 0]
+            return out + ([encode_constraint(t, TV(tv.v, t.args[0]))] if t.constraint is not None else [])
+        if b.kind == "data":
+            return self._data_wf(tv, encode_constraint, depth) if depth > 0 else []
+        if b.kind == "tuple" and self._refined(b):
+            _, accs = self.tuple_make[RType(b.kind, b.args, b.width, b.name)]
+            return [w for acc, et in zip(accs, b.args) for w in self._field_wf(self.from_rep(acc(tv.v), et),
+                                                                                 encode_constraint, depth)]
+        reps = [(tv.v, b.args[0])] if b.kind in ("seq", "array") and isinstance(tv.v, z3.SeqRef) else \
+            [(tv.v.rep, b.args[0])] if b.kind in ("set", "multiset") and getattr(tv.v, "rep", None) is not None else []
+        if b.kind == "map" and tv.v.rep is not None:
+            srt = self.sort(b)
+            reps = [(srt.accessor(0, 0)(tv.v.rep), b.args[0]), (srt.accessor(0, 1)(tv.v.rep), b.args[1])]
+        out = []
+        for s, et in reps:
+            if self._refined(et):
+                out += [z3.Implies(z3.IntVal(i) < z3.Length(s),
+                                   and_(self._field_wf(self.from_rep(s[i], et), encode_constraint, depth)))
+                        for i in range(self.cap)]
         return out
 
     def dims(self, tv: TV) -> list:
@@ -440,26 +473,27 @@ class Types:
             shape = t if shape is None else z3.If(z3.Length(s) == n, t, shape)
         return s == shape, es
 
-    def _elements(self, w, et: RType, strict: bool | None, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+    def _elements(self, w, et: RType, strict: bool | None, limited: bool, encode_constraint,
+                  depth: int = DATA_DEPTH) -> list[z3.BoolRef]:
         """Shape, canonical order (`strict` None: none) and well-formedness of the elements of a set's,
         multiset's or map's sequence. Elements that are sequences themselves are constrained through the
         shape's fresh elements rather than `w[i]`, which Z3's sequence solver (4.8.12) leaves undecided."""
         if not _nested(et) or self.is_atom(et):
             out = [self._shape(w)]
             out += self._ordered(w, et, strict) if strict is not None else []
-            return out + self._elems_wf(w, et, limited, encode_constraint)
+            return out + self._elems_wf(w, et, limited, encode_constraint, depth)
         shape, es = self._shape_of(w)
         out = [shape]
         if self.has_wf(et):
             out += [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(e, et), limited,
-                                                                           encode_constraint, True)))
+                                                                           encode_constraint, True, depth)))
                     for i, e in enumerate(es)]
         return out
 
-    def _elems_wf(self, w, et: RType, limited: bool, encode_constraint) -> list[z3.BoolRef]:
+    def _elems_wf(self, w, et: RType, limited: bool, encode_constraint, depth: int = DATA_DEPTH) -> list[z3.BoolRef]:
         if not self.has_wf(et):
             return []
-        return [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(w[i], et), limited, encode_constraint)))
+        return [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(w[i], et), limited, encode_constraint, depth=depth)))
                 for i in range(self.cap)]
 
     def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:

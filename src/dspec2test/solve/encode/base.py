@@ -219,10 +219,13 @@ class EncoderBase:
             raise _u(f"comparison of {x.sort()} with {y.sort()}", node)
         return x == y
 
-    def _int(self, tv: TV):
+    def _int(self, tv: TV, node=None):
         tv = self.coerce(tv, INT)
         if tv.t.base.kind == "bv":
             return z3.BV2Int(tv.v)
+        if not isinstance(tv.v, z3.ArithRef):  # `forall d | d < self` of a datatype: d ranges over its parts
+            k = tv.t.base.kind
+            raise _u("< on datatype values (rank)" if k == "data" else f"{k} value where a number is needed", node)
         return tv.v
 
     def _seq_bound(self, s: TV, node, required: bool = True) -> int | None:

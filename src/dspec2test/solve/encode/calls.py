@@ -6,6 +6,7 @@ from __future__ import annotations
 import z3
 
 from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import BOOL, INT, RType, Scope
 from dspec2test.model.walk import dotted
 from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
@@ -197,6 +198,10 @@ class CallsMixin(EncoderBase):
             raise _u(f"unknown function {name}", e)
         decl, scope = found
         args = [self.enc(a, env) for a in e.args]
+        if isinstance(decl, (ast.Datatype, ast.SubsetType, ast.TypeSynonym, ast.Newtype)):
+            # a constructor named as a type (`Chain(previous, v)` of datatype Chain, `Writer(0, Empty)` of
+            # datatype Writer_ beside `type Writer = w: Writer_ | ...`): the type took the name's entry
+            decl = self.resolver.ctor_named(scope.module, name.split(".")[-1]) or decl
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e, env.expect)
         if isinstance(decl, ast.Function):
@@ -350,8 +355,16 @@ class CallsMixin(EncoderBase):
                 receiver = z3.Const(self.types.fresh("this"), sorts[0])
                 formals = [receiver] + formals
                 binds[THIS] = self.types.from_rep(receiver, value.t)
-            body = self.coerce(self.enc(f.body, Env({**shared, **binds}, fscope, 0, rtype)), rtype)
-            rep = self.types.to_rep(body)
+            # a quantifier in the body expands as anywhere (`forall i :: 0 <= i < |kids| ==> P(kids[i])` over a
+            # tree's capped children); one left a Z3 quantifier, Z3 does not take in a recursive definition
+            try:
+                body = self.coerce(self.enc(f.body, Env({**shared, **binds}, fscope, expect=rtype)), rtype)
+                rep = self.types.to_rep(body)
+                if _quantified(rep):
+                    raise _u(f"quantifier over an unbounded range in the recursive function {f.name}", node)
+            except Unsupported:
+                del self._recfuns[key]  # not defined: a later call must not use it
+                raise
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
@@ -391,3 +404,19 @@ class CallsMixin(EncoderBase):
                             todo.append((hit[0], self.resolver.scope_of(hit[0])))
             self._recursive[id(f)] = found
         return self._recursive[id(f)]
+
+
+def _quantified(term) -> bool:
+    """Does a Z3 term hold a quantifier (shared subterms visited once)?"""
+    seen: set[int] = set()
+    todo = [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_quantifier(t):
+            return True
+        if z3.is_app(t):
+            todo += t.children()
+    return False

@@ -65,6 +65,8 @@ class OperatorsMixin(EncoderBase):
             raise _u(f"sequence operator {op}", node)
         if k == "bv":
             return self._bv_op(op, a, b, node)
+        if op in COMPARE and k in ("data", "tuple"):  # `d < self`: d is a part of self (its rank is less)
+            raise _u(f"{op} on datatype values (rank)", node)
         if op in COMPARE:
             x, y = a.v, b.v
             return TV(ORDER[op](x, y), BOOL)  # one term built, not all four
