@@ -31,6 +31,29 @@ def test_members_with_a_recursive_contract_are_probed_unless_an_output_has_no_li
     assert not reaches_recursion(c["Double"], prog)
 
 
+DEEP = """
+function Count(s: seq<int>): nat { if s == [] then 0 else Count(s[1..]) + 1 }
+function Norm(s: seq<int>): nat { Count(s) + 1 }
+predicate Short(s: seq<int>) { Count(s) < 5 }
+type ShortSeq = s: seq<int> | Short(s)
+method Through(s: seq<int>) returns (n: nat)
+  ensures n == Norm(s)
+method Typed(s: ShortSeq) returns (n: nat)
+  ensures n == |s|
+"""
+
+
+def test_recursion_below_a_called_function_and_in_an_input_type_is_found():
+    """Norm is not recursive but calls Count, which is (it was missed: only the called function itself was
+    looked at); an input's subset type whose constraint reaches Count counts as a requires."""
+    prog = parse_program(DEEP, "p.dfy")
+    c = {m.name: m for m in select(prog)}
+    assert reaches_recursion(c["Through"], prog)
+    assert not reaches_recursion(c["Through"], prog, frozenset({"requires"}))
+    assert reaches_recursion(c["Typed"], prog, frozenset({"requires"}))
+    assert not reaches_recursion(c["Typed"], prog, frozenset({"ensures"}))
+
+
 def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
     # dafny refused to start (under a memory cap): every probe is not-tested, none ran, none is slow
     tcs = [records.TestCase(name=f"Test_Size_p1_s{k}", method="Size", file="p.dfy", line=5, partition=1, scenario=k,
@@ -52,3 +75,4 @@ def test_a_probe_that_never_ran_leaves_the_tests_in_and_says_why(monkeypatch):
     monkeypatch.setattr(probe_module, "run_tests", one_hung)
     got = probe_module.probe("p.dfy", [[(tc, "") for tc in tcs]], [])
     assert got.slow == frozenset({"Test_Size_p1_s1"}) and not got.skipped
+

@@ -62,3 +62,19 @@ def test_rules_over_interval_tests_print_as_a_chain_of_bounds():
     assert rule_text(mixed, ["x"], real_lit) == "if (x % 3) == 1 then (2 * x) else -5"
     # a sequence, or a name the model does not define: no rule (the value at a point stands)
     assert rule_of(model, z3.Length(z3.Const("q", z3.SeqSort(z3.IntSort()))) > v) is None
+
+
+def test_with_recursive_functions_left_open_admission_is_still_computed():
+    """The second try of a member solves with recursive functions uninterpreted; a literal's admission
+    must not be assumed through them (`s: Light` where Light's constraint calls a recursive function)."""
+    from pathlib import Path
+
+    from dspec2test.dafny.parser import parse_program
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "model" / "recursive_input_type.dfy"
+    prog = parse_program(fixture.read_text(), str(fixture))
+    light = A.NamedType("Light")
+    for opaque in (False, True):
+        s = Solver(prog, [("s", light, False)], opaque_recursion=opaque)
+        assert s.admits({"s": "[1, 2, 5]"}, []) is True
+        assert s.admits({"s": "[1, 5, 7]"}, []) is False
