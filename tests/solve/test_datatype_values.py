@@ -75,3 +75,16 @@ def test_tests_with_function_fields_run_and_find_the_planted_bug(tmp_path, fixtu
     assert {t["status"] for t in tests} == statuses
     if "failed" in statuses:
         assert {t["method"] for t in tests if t["status"] == "failed"} == {"Digest"}
+
+
+def test_let_or_fail_propagates_the_failure_or_goes_on_with_the_value():
+    """`var h :- Half(x); Half(h)` was `unsupported: let with :-` (libraries' PartitionCodeUnitSequenceChecked,
+    reached once a generic datatype's members had their T)."""
+    got = generate(str(FIXTURES / "let_or_fail.dfy"), GenerateOptions(bva=100, simplify=True))
+    assert not _unsupported(got), got.diagnostics
+    qs = [tc for tc in got.cases if tc.method == "Q"]
+    assert qs
+    for tc in qs:
+        x = int(tc.inputs["x"])
+        want = f"Ok({x // 4})" if x % 4 == 0 else f"Err({x // 2})" if x % 2 == 0 else f"Err({x})"
+        assert tc.outputs["r"] == want, (x, tc.outputs)

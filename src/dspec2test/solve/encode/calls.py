@@ -265,6 +265,13 @@ class CallsMixin(EncoderBase):
         reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
         return TV(info.make(*reps) if reps else info.make(), dt)
 
+    def failure_member(self, value: TV, name: str, node, env: Env, expect: RType | None = None) -> TV:
+        """`value.IsFailure()`, `.PropagateFailure()` or `.Extract()` of a failure-compatible type (`:-`)."""
+        member = self._datatype_member(value, name) if value.t.base.kind == "data" else None
+        if member is None:
+            raise _u(f":- on a value without {name}", node)
+        return self._call_function(member, self.resolver.scope_of(member), [], node, env, this=value, expect=expect)
+
     def _with_defaults(self, formals: tuple[ast.Formal, ...], args: list[TV], scope: Scope) -> list[TV]:
         """The arguments with the default values of the trailing formals a call leaves out
         (`ERROR(STACK_UNDERFLOW)` for `ERROR(error: Error, gas: nat := 0)`); a default may read the
@@ -285,7 +292,7 @@ class CallsMixin(EncoderBase):
         raise _u("constructor outside a datatype", ctor)
 
     def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
-                       this: TV | None = None) -> TV:
+                       this: TV | None = None, expect: RType | None = None) -> TV:
         args = self._with_defaults(f.params, args, self.resolver.scope_of(f))
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
@@ -310,6 +317,8 @@ class CallsMixin(EncoderBase):
                            for pt, at in zip(formal.type.params, a.t.base.args))
                 args[i] = a = TV(a.v, RType("arrow", (*lp, self._lambda_result(a.v, lp))))
                 _match_type(formal.type, a.t, subst, tparams)
+        if expect is not None and f.result_type is not None:  # a type parameter only the result says
+            _match_type(f.result_type, expect, subst, tparams)
         for p in f.type_params:
             subst.setdefault(p.name, INT)
         ptypes = [self.resolver.rtype(p.type, fscope, subst) for p in f.params]

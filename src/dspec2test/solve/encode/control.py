@@ -48,7 +48,7 @@ class ControlMixin(EncoderBase):
         if e.such_that is not None:
             raise _u("let such that", e)
         if e.fail_op:
-            raise _u("let with :-", e)
+            return self._let_or_fail(e, env)
         if len(e.pats) != len(e.values):
             raise _u("let with mismatched patterns", e)
         binds: dict[str, TV] = {}
@@ -61,6 +61,22 @@ class ControlMixin(EncoderBase):
             conds.append(c)
             binds.update(b)
         return self.enc(e.body, env.bind(binds))
+
+    def _let_or_fail(self, e, env):
+        """`var x :- v; body`: v's failure propagated if it is one, else body with x := v.Extract()."""
+        if len(e.pats) != 1 or len(e.values) != 1:
+            raise _u("let with :- of several values", e)
+        v = self.enc(e.values[0], env)
+        failed = self.failure_member(v, "IsFailure", e, env)
+        value = self.failure_member(v, "Extract", e, env)
+        p = e.pats[0]
+        if isinstance(p, ast.PatVar) and p.type is not None:
+            value = self.coerce(value, self.resolver.rtype(p.type, env.scope))
+        _, binds = self.pattern(p, value, env)
+        rest = self.enc(e.body, env.bind(binds))
+        out = self.failure_member(v, "PropagateFailure", e, env, expect=rest.t)
+        a, b = self.unify(out, rest)
+        return self.ite(failed.v, a, b, e)
 
     def e_MatchExpr(self, e, env):
         scrut = self.enc(e.scrutinee, env)
