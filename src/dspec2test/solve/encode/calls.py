@@ -265,6 +265,24 @@ class CallsMixin(EncoderBase):
         reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
         return TV(info.make(*reps) if reps else info.make(), dt)
 
+    def _bound(self, a: TV, t: RType) -> TV:
+        """An argument as the parameter of an inlined body: of the parameter's type, unless it is a datatype
+        value of another instantiation (a `Structural<jcolon>` given for `Structural<View>`), whose sort is
+        its own: it keeps its type (relabelled, it would meet accessors of the other sort)."""
+        if t.base.kind == "data" and a.t.base.kind == "data" and isinstance(a.v, z3.ExprRef) \
+                and not a.v.sort().eq(self.types.sort(t)):
+            return a
+        return TV(a.v, t, a.lit)
+
+    def _reps_for(self, fn: z3.FuncDeclRef, skip: int, args: list[TV], node) -> list:
+        """The arguments' terms for a Z3 function; one of another sort than its parameter (a datatype value of
+        another instantiation) is unsupported, not an internal error."""
+        reps = [self.types.to_rep(a) for a in args]
+        for i, r in enumerate(reps):
+            if isinstance(r, z3.ExprRef) and not r.sort().eq(fn.domain(skip + i)):
+                raise _u(f"a {r.sort()} where a function over {fn.domain(skip + i)} is called", node)
+        return reps
+
     def failure_member(self, value: TV, name: str, node, env: Env, expect: RType | None = None) -> TV:
         """`value.IsFailure()`, `.PropagateFailure()` or `.Extract()` of a failure-compatible type (`:-`)."""
         member = self._datatype_member(value, name) if value.t.base.kind == "data" else None
@@ -330,7 +348,7 @@ class CallsMixin(EncoderBase):
         if recursive and self.opaque_recursion:
             return self._opaque(f, ptypes, rtype, args, heap)
         if not recursive:
-            binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
+            binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
             out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
             return self.coerce(out, rtype)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
@@ -342,7 +360,7 @@ class CallsMixin(EncoderBase):
                 raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
             self._lambda_unfold[id(f)] = depth + 1
             try:
-                binds = {p.name: TV(a.v, t, a.lit) for p, a, t in zip(f.params, args, ptypes)}
+                binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
                 return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
             finally:
                 self._lambda_unfold[id(f)] = depth
@@ -378,7 +396,7 @@ class CallsMixin(EncoderBase):
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
         receiver_arg = [self.types.to_rep(value)] if value is not None else []
-        return self.types.from_rep(rec(*receiver_arg, *[self.types.to_rep(a) for a in args]), rtype)
+        return self.types.from_rep(rec(*receiver_arg, *self._reps_for(rec, len(receiver_arg), args, node)), rtype)
 
     def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
         """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
@@ -390,7 +408,7 @@ class CallsMixin(EncoderBase):
         if key not in self._recfuns:
             sorts = [z3.IntSort()] * len(extra) + [self.types.sort(t) for t in ptypes]
             self._recfuns[key] = z3.Function(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
-        app = self._recfuns[key](*extra, *[self.types.to_rep(a) for a in args])
+        app = self._recfuns[key](*extra, *self._reps_for(self._recfuns[key], len(extra), args, f))
         return self.types.from_rep(app, rtype)
 
     def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
