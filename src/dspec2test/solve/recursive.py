@@ -15,15 +15,22 @@ list of entries (a key and a value per cell); a tuple that holds a group datatyp
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
 import z3
 
 from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import Resolver, RType
+from dspec2test.solve.spelling import rtype_str
 
-if TYPE_CHECKING:
-    from dspec2test.solve.types import Types
+
+class SortSource(Protocol):
+    """What a group needs of the solver's Types (types.py, which builds the groups): its sorts and cap."""
+
+    cap: int
+
+    def sort(self, t: RType) -> z3.SortRef: ...
+
 
 SEQS = ("seq", "array", "set", "multiset")  # kinds whose rep is a Seq of their element
 REACH_LIMIT = 400  # datatype instantiations explored (polymorphic recursion would make them without end)
@@ -157,10 +164,10 @@ class Group:
     their fields need inside it. A list of a map field holds its entries (a key and a value per cell), so
     its keys and values have one length."""
 
-    def __init__(self, types: Types, members: list[RType]):
+    def __init__(self, types: SortSource, members: list[RType]):
         self.types = types
         self.members = {key(d): d for d in members}
-        self.decls = {k: z3.Datatype(_name(d)) for k, d in self.members.items()}
+        self.decls = {k: z3.Datatype(rtype_str(d)) for k, d in self.members.items()}
         self.tuples: dict[RType, z3.Datatype] = {}
         self.lists: dict[tuple[RType, ...], list[z3.Datatype]] = {}  # by the types of a cell's heads
         self.sorts: dict[RType, z3.DatatypeSortRef] = {}  # members' and tuples', once created
@@ -179,18 +186,18 @@ class Group:
         if b.kind == "tuple":
             k = key(b)
             if k not in self.tuples:
-                self.tuples[k] = z3.Datatype(_name(b))
+                self.tuples[k] = z3.Datatype(rtype_str(b))
                 self.tuples[k].declare("mk", *[(f"_{i}", self._elem_sort(a)) for i, a in enumerate(b.args)])
             return self.tuples[k]
         if b.kind in SEQS or b.kind == "map":
             return self._list(b.args)
-        raise Unsupported(f"{_name(b)} holding a recursive datatype")
+        raise Unsupported(f"{rtype_str(b)} holding a recursive datatype")
 
     def _elem_sort(self, t: RType):
         """An element stored as it is outside the group (a list's element, a tuple's component)."""
         b = t.base
         if self.mentions(b) and b.kind not in ("data", "tuple"):
-            raise Unsupported(f"{_name(b)} inside a collection or tuple (a recursive datatype's field)")
+            raise Unsupported(f"{rtype_str(b)} inside a collection or tuple (a recursive datatype's field)")
         return self.field_sort(b)
 
     def _list(self, heads: tuple[RType, ...]) -> z3.Datatype:
@@ -198,7 +205,7 @@ class Group:
         field's is the last."""
         k = tuple(key(h.base) for h in heads)
         if k not in self.lists:
-            name = ", ".join(_name(h.base) for h in heads)
+            name = ", ".join(rtype_str(h.base) for h in heads)
             levels = [z3.Datatype(f"#List{n}<{name}>") for n in range(max(self.types.cap, 1) + 1)]
             self.lists[k] = levels
             levels[0].declare("#nil0")
@@ -284,9 +291,3 @@ class ListCodec:
 def _sort_in(sort: z3.SortRef, ctx: z3.Context) -> z3.SortRef:
     # SortRef.translate fails on sequence sorts in z3 4.8.12; a constant's translation carries the sort
     return z3.Const("_", sort).translate(ctx).sort()
-
-
-def _name(t: RType) -> str:
-    from dspec2test.solve.types import rtype_str  # types imports this module
-
-    return rtype_str(t)

@@ -25,30 +25,13 @@ from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.model.classes import ClassIndex
 from dspec2test.solve.recursive import Group, Make, Read, data_group, key
+from dspec2test.solve.spelling import rtype_str
 from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_, unsupported
 
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
 
 
-def rtype_str(t: RType) -> str:
-    """Dafny spelling of a resolved type (used in sort names and casts)."""
-    if t.kind in ("data", "subset", "newtype"):
-        if t.kind == "subset" and t.name == "nat":
-            return "nat"
-        return t.name + (f"<{', '.join(rtype_str(a) for a in t.args)}>" if t.kind == "data" and t.args else "")
-    if t.kind == "bv":
-        return f"bv{t.width}"
-    if t.kind == "seq" and t.is_string:
-        return "string"
-    if t.kind == "tuple":
-        return "(" + ", ".join(rtype_str(a) for a in t.args) + ")"
-    if t.kind == "arrow":
-        params = ", ".join(rtype_str(a) for a in t.args[:-1])
-        return f"({params}) -> {rtype_str(t.args[-1])}"
-    if t.args:
-        return f"{t.kind}<{', '.join(rtype_str(a) for a in t.args)}>"
-    return t.kind
 
 
 DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
