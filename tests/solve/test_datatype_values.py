@@ -48,6 +48,17 @@ def test_functions_held_in_a_datatype_are_solved_and_written_as_lambdas():
     assert int(cases["Digest"].inputs["h"].rsplit(",", 1)[1].rstrip(")")) >= 0
 
 
+def test_a_function_held_in_a_field_is_called_on_any_receiver():
+    """`h.hash(data)` in an ensures (and `sp.pre(cs)` on a parser value: libraries' SubParser members were
+    `unknown function pre`)."""
+    got = generate(str(FIXTURES / "function_fields.dfy"), GenerateOptions(simplify=True))
+    assert not _unsupported(got), got.diagnostics
+    call = next(tc for tc in got.cases if tc.method == "Call")
+    hash_ = _fields(call.inputs["h"], "Hooks")[0]
+    assert hash_.startswith("x => ") and "if" not in hash_  # one value for every argument
+    assert int(call.outputs["r"]) == 2 * int(hash_.removeprefix("x => "))
+
+
 def test_a_datatype_input_keeps_its_fields_types():
     got = generate(str(FIXTURES / "datatype_field_types.dfy"), GenerateOptions(bva=100))
     sums = [tc for tc in got.cases if tc.method == "Sum"]

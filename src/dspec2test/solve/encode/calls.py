@@ -189,6 +189,9 @@ class CallsMixin(EncoderBase):
             if member is not None:
                 return self._call_function(member, self.resolver.scope_of(member),
                                            [self.enc(a, env) for a in e.args], e, env, this=target)
+            held = self._datatype_field(target, callee.name) if target.t.base.kind == "data" else None
+            if held is not None and held.t.base.kind == "arrow":  # a function held in a field: `p.fn(cs)`
+                return self._apply(held, [self.enc(a, env) for a in e.args], e)
         name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
