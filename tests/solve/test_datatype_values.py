@@ -57,6 +57,7 @@ def test_a_function_held_in_a_field_is_called_on_any_receiver():
     hash_ = _fields(call.inputs["h"], "Hooks")[0]
     assert hash_.startswith("x => ") and "if" not in hash_  # one value for every argument
     assert int(call.outputs["r"]) == 2 * int(hash_.removeprefix("x => "))
+    assert [tc for tc in got.cases if tc.method == "Try"]  # `pass(x)` by its bare name in Gate's member
 
 
 def test_a_datatype_input_keeps_its_fields_types():

@@ -193,6 +193,11 @@ class CallsMixin(EncoderBase):
             if held is not None and held.t.base.kind == "arrow":  # a function held in a field: `p.fn(cs)`
                 return self._apply(held, [self.enc(a, env) for a in e.args], e)
         name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
+        if isinstance(callee, ast.Name) and THIS in env.vars and env.vars[THIS].t.base.kind == "data":
+            # a function held in a field of the datatype value a member belongs to (`pre(cs)` in SubParser)
+            held = self._datatype_field(env.vars[THIS], callee.name)
+            if held is not None and held.t.base.kind == "arrow":
+                return self._apply(held, [self.enc(a, env) for a in e.args], e)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
             return self._apply(fv, [self.enc(a, env) for a in e.args], e)
