@@ -72,3 +72,7 @@ class SolverLike(Protocol):
     def hidden_input_types(self) -> list[str]:
         """Input datatypes a test outside their module cannot construct."""
         ...
+
+    def inputs_out_of_reach(self) -> str | None:
+        """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small)."""
+        ...

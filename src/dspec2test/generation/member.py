@@ -163,6 +163,9 @@ class MemberGeneration:
             hidden = solver.hidden_input_types()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
+            out_of_reach = solver.inputs_out_of_reach()
+            if out_of_reach is not None:
+                raise Unsupported(out_of_reach, c.line, c.col, f"{c.name}: {out_of_reach}")
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
             # them too would leave no input exactly where the property is false
             usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)

@@ -12,10 +12,15 @@ from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import Resolver, RType
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.admit import admission, literal_value
+from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_
+
+
+LARGE_INPUTS = 30_000  # characters of the inputs' type constraints from which they are first solved alone
+REACH_MS = 5_000  # how long that takes at most
 
 
 class Probing(SolverCore):
@@ -74,6 +79,22 @@ class Probing(SolverCore):
         s.add(formula)
         r = self._run(s)
         return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
+
+    def inputs_out_of_reach(self) -> str | None:
+        """Large type constraints of the inputs (a machine state of nested datatypes, maps and sets: evm-dafny's
+        ExecutingState is 78 000 characters of Z3 terms) are first solved alone, briefly, in a context of
+        their own: where Z3 finds no value of them, every scenario would wait out the clock for nothing, so
+        the member is refused at once. Small ones are not asked (nor is any other query disturbed)."""
+        wf = self._wf()
+        size = sum(len(f.sexpr()) for f in wf)
+        if size < LARGE_INPUTS:
+            return None
+        s = Query(Z3Context(self.encoder.rec_defs, self.on_stall), REACH_MS)
+        s.add(*wf)
+        if s.check() == z3.sat:
+            return None
+        return (f"inputs out of the solver's reach: no value of their types found in {REACH_MS / 1000:g} s "
+                f"(their constraints alone are {size} characters of Z3 terms)")
 
     def hidden_input_types(self) -> list[str]:
         """Datatypes of inputs that tests, outside their module, cannot construct: the module's default
