@@ -100,3 +100,17 @@ def test_let_or_fail_propagates_the_failure_or_goes_on_with_the_value():
         x = int(tc.inputs["x"])
         want = f"Ok({x // 4})" if x % 4 == 0 else f"Err({x // 2})" if x % 2 == 0 else f"Err({x})"
         assert tc.outputs["r"] == want, (x, tc.outputs)
+
+
+@pytest.mark.dafny
+def test_a_constructor_name_two_datatypes_share_is_qualified(tmp_path):
+    """`End` of Abc and of Def: the literal is `Abc.End` (the tests did not build: 4 'false alarms' of
+    DafnyBench's ContainerRanks)."""
+    got = generate(str(FIXTURES / "shared_ctor_names.dfy"), GenerateOptions(bva=100))
+    inputs = {tc.inputs["v"] for tc in got.cases}
+    assert "Abc.End" in inputs and "End" not in inputs
+    assert any(v.startswith("Wrap(") for v in inputs)  # a name of one datatype only stays bare
+    report = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "shared_ctor_names.dfy"), "--bva",
+                    "--json", str(report)], capture_output=True, text=True, timeout=600)
+    assert {t["status"] for t in json.loads(report.read_text())["tests"]} == {"passed"}

@@ -250,7 +250,7 @@ def literal(pv, t: RType, types: Types | None) -> str:
         if types is None:
             raise ValueError("no literal for a datatype value without the solver's types")
         info = types.ctor_info(b, pv.ctor)
-        name = _ctor_text(b, pv.ctor)
+        name = _ctor_text(b, pv.ctor, types.shared_ctors())
         if not info.fields:
             return name
         return name + "(" + ", ".join(literal(x, ft, types) for x, (_, ft, _) in zip(pv.args, info.fields)) + ")"
@@ -262,9 +262,10 @@ def literal(pv, t: RType, types: Types | None) -> str:
     raise ValueError(f"no literal for {k}")
 
 
-def _ctor_text(dt: RType, ctor: str) -> str:
-    # In a nested module the datatype must be named: M.List.Cons; at top level the bare name is enough.
-    if dt.scope is not None and dt.scope.module:
+def _ctor_text(dt: RType, ctor: str, shared: frozenset[str] = frozenset()) -> str:
+    # In a nested module the datatype must be named: M.List.Cons; at top level the bare name is enough,
+    # unless another datatype has a constructor of that name (`End` of Abc and of Def: Abc.End)
+    if (dt.scope is not None and dt.scope.module) or ctor in shared:
         return f"{dt.name}.{ctor}"
     return ctor
 

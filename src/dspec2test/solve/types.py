@@ -60,6 +60,7 @@ class Types:
         self.ctors: dict[tuple[RType, str], CtorInfo] = {}
         self.ctor_of_z3: dict[str, CtorInfo] = {}
         self.tuple_make: dict[RType, tuple[z3.FuncDeclRef, tuple[z3.FuncDeclRef, ...]]] = {}
+        self._shared: frozenset[str] | None = None  # constructor names of several datatypes
         self._fresh = 0
         self._classes: ClassIndex | None = None
         self._slots = 0  # objects declared so far
@@ -185,6 +186,19 @@ class Types:
         b = dt.base
         self.sort(b)
         return self.ctors[(RType(b.kind, b.args, b.width, b.name), name)]
+
+    def shared_ctors(self) -> frozenset[str]:
+        """Constructor names more than one datatype of the program has: a literal must qualify them."""
+        if self._shared is None:
+            datatypes = {id(d): d for table in self.resolver.modules.values() for d in table.values()
+                         if isinstance(d, ast.Datatype)}  # a datatype is in its module's table under several names
+            seen: set[str] = set()
+            shared: set[str] = set()
+            for d in datatypes.values():
+                for c in d.ctors:
+                    (shared if c.name in seen else seen).add(c.name)
+            self._shared = frozenset(shared)
+        return self._shared
 
     def ctors_of(self, dt: RType) -> list[CtorInfo]:
         return [self.ctor_info(dt, c.name) for c in dt.base.datatype[0].ctors]
