@@ -76,3 +76,7 @@ class SolverLike(Protocol):
     def inputs_out_of_reach(self) -> str | None:
         """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small)."""
         ...
+
+    def defer_field_constraints(self) -> bool:
+        """Solve without datatype fields' own constraints, left to each test's admission (False: none to defer)."""
+        ...

@@ -96,6 +96,15 @@ class Probing(SolverCore):
         return (f"inputs out of the solver's reach: no value of their types found in {REACH_MS / 1000:g} s "
                 f"(their constraints alone are {size} characters of Z3 terms)")
 
+    def defer_field_constraints(self) -> bool:
+        """Datatype fields' subset-type constraints out of the queries: what Z3 could not solve with them
+        may be solved without, and the admission of each test's literals still checks every field."""
+        if self.types.field_depth == 0:
+            return False
+        self.types.field_depth = 0
+        self._wf_cache.clear()
+        return True
+
     def hidden_input_types(self) -> list[str]:
         """Datatypes of inputs that tests, outside their module, cannot construct: the module's default
         export set does not reveal them (`provides T` exports T opaque)."""

@@ -61,6 +61,7 @@ class Types:
         self.ctor_of_z3: dict[str, CtorInfo] = {}
         self.tuple_make: dict[RType, tuple[z3.FuncDeclRef, tuple[z3.FuncDeclRef, ...]]] = {}
         self._shared: frozenset[str] | None = None  # constructor names of several datatypes
+        self.field_depth = DATA_DEPTH  # 0: datatype fields' constraints are left to admission
         self._fresh = 0
         self._classes: ClassIndex | None = None
         self._slots = 0  # objects declared so far
@@ -378,8 +379,8 @@ class Types:
             for acc, et in zip(accs, b.args):
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint, depth=depth)
-        elif b.kind == "data" and depth > 0:
-            out += self._data_wf(tv, encode_constraint, depth)
+        elif b.kind == "data" and depth > 0 and self.field_depth > 0:
+            out += self._data_wf(tv, encode_constraint, min(depth, self.field_depth))
         return out
 
     def _refined(self, t: RType, seen: frozenset = frozenset()) -> bool:
