@@ -27,7 +27,7 @@ from dspec2test.solve.literal import literal, read_term, read_var, term_of
 from dspec2test.solve.objects import ObjectFacts, object_facts
 from dspec2test.solve.relevance import Relevance
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV, Env, FuncV
+from dspec2test.solve.values import TV, Env, FuncV, unsupported
 
 # Preference tiers, optimisation probes and bound proofs are limited by Z3's resource counter, not by
 # the clock, so the same input gives the same tests on a loaded machine as on an idle one. Roughly
@@ -191,7 +191,10 @@ class SolverCore:
         for c in constraints:
             key = (c, self._limits)  # AST nodes compare by structure (spans aside), so this is a safe key
             if key not in self._encoded:
-                self._encoded[key] = self.encoder.boolean(self.tuples.split(c), self.env)
+                try:
+                    self._encoded[key] = self.encoder.boolean(self.tuples.split(c), self.env)
+                except z3.Z3Exception as exc:  # a term we built wrong: this clause is unsupported, not the member
+                    raise unsupported(f"a term Z3 rejected ({exc})", c) from exc
             out.append(self._encoded[key])
         return out
 
