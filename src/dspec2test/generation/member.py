@@ -71,6 +71,7 @@ class MemberGeneration:
         self.refusals: list[Limitation] = []
         self.unchecked: tuple[UncheckedClause, ...] = ()
         self.capped = False
+        self.deferred = False  # datatype fields' constraints left to admission: a literal must be shown to meet them
         self.clauses: tuple[ClauseBranches, ...] | None = None  # the clauses partitioned on (clause coverage)
         self.unsatisfiable: list[Unsatisfiable] = []
         self.unsatisfiable_more = 0
@@ -166,6 +167,7 @@ class MemberGeneration:
             out_of_reach = solver.inputs_out_of_reach()
             if out_of_reach is not None and solver.defer_field_constraints():
                 again = solver.inputs_out_of_reach()
+                self.deferred = True
                 if again is None:
                     self.warn(f"{out_of_reach}; solved without their datatype fields' own constraints, which "
                               f"each test's literals are checked against before it is written")
@@ -332,7 +334,7 @@ class MemberGeneration:
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
         admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
-        if admitted is None and self.options.strict_admission:
+        if admitted is None and (self.options.strict_admission or self.deferred):
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
                       f"and input types (solved with their recursive functions left open); no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
