@@ -335,8 +335,9 @@ class MemberGeneration:
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
         admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
         if admitted is None and (self.options.strict_admission or self.deferred):
+            left = "datatype fields' constraints" if self.deferred else "recursive functions"
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
-                      f"and input types (solved with their recursive functions left open); no test written")
+                      f"and input types (solved with their {left} left open); no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the solved inputs are not known to meet the requires and input types"), None
         if admitted is False:

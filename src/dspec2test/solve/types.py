@@ -30,10 +30,6 @@ from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, S
 
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
-
-
-
-
 DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
 
 

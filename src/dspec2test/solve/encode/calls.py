@@ -189,15 +189,15 @@ class CallsMixin(EncoderBase):
             if member is not None:
                 return self._call_function(member, self.resolver.scope_of(member),
                                            [self.enc(a, env) for a in e.args], e, env, this=target)
-            held = self._datatype_field(target, callee.name) if target.t.base.kind == "data" else None
-            if held is not None and held.t.base.kind == "arrow":  # a function held in a field: `p.fn(cs)`
+            held = self._held_function(target, callee.name)  # `p.fn(cs)`
+            if held is not None:
                 return self._apply(held, [self.enc(a, env) for a in e.args], e)
         name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
-        if isinstance(callee, ast.Name) and THIS in env.vars and env.vars[THIS].t.base.kind == "data":
-            # a function held in a field of the datatype value a member belongs to (`pre(cs)` in SubParser)
-            held = self._datatype_field(env.vars[THIS], callee.name)
-            if held is not None and held.t.base.kind == "arrow":
-                return self._apply(held, [self.enc(a, env) for a in e.args], e)
+        # a function held in a field of the datatype value a member belongs to (`pre(cs)` in SubParser)
+        held = self._held_function(env.vars[THIS], callee.name) if isinstance(callee, ast.Name) and THIS in env.vars \
+            else None
+        if held is not None:
+            return self._apply(held, [self.enc(a, env) for a in e.args], e)
         if name is None or name.split(".")[0] in env.vars:
             fv = self.enc(callee, env)
             return self._apply(fv, [self.enc(a, env) for a in e.args], e)
@@ -272,6 +272,18 @@ class CallsMixin(EncoderBase):
             raise _u("constructor arity", node)
         reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
         return TV(info.make(*reps) if reps else info.make(), dt)
+
+    def _held_function(self, value: TV, name: str) -> TV | None:
+        """The function a datatype value holds in its field `name` (None: no such field, or not a function)."""
+        held = self._datatype_field(value, name) if value.t.base.kind == "data" else None
+        return held if held is not None and held.t.base.kind == "arrow" else None
+
+    def _inline(self, f: ast.Function, fscope: Scope, heap: dict, args: list[TV], ptypes: list[RType],
+                rtype: RType, env: Env) -> TV:
+        """The body of f with its parameters bound to the arguments, as the call's value."""
+        assert f.body is not None  # a function without one is opaque (_opaque)
+        binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
+        return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
 
     def _bound(self, a: TV, t: RType) -> TV:
         """An argument as the parameter of an inlined body: of the parameter's type, unless it is a datatype
@@ -356,9 +368,7 @@ class CallsMixin(EncoderBase):
         if recursive and self.opaque_recursion:
             return self._opaque(f, ptypes, rtype, args, heap)
         if not recursive:
-            binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
-            out = self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype))
-            return self.coerce(out, rtype)
+            return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
         if lam is not None:
             # a Z3 definition takes terms, and a lambda is none: the body is unfolded instead, a few times
@@ -368,8 +378,7 @@ class CallsMixin(EncoderBase):
                 raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
             self._lambda_unfold[id(f)] = depth + 1
             try:
-                binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
-                return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
+                return self._inline(f, fscope, heap, args, ptypes, rtype, env)
             finally:
                 self._lambda_unfold[id(f)] = depth
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
