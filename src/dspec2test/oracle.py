@@ -73,6 +73,10 @@ class SolverLike(Protocol):
         """Input datatypes a test outside their module cannot construct."""
         ...
 
+    def build_from_witnesses(self) -> list[str]:
+        """Build large inputs from their type's witness, solving only what the contract reads (what was done)."""
+        ...
+
     def inputs_out_of_reach(self) -> str | None:
         """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small)."""
         ...

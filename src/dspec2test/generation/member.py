@@ -164,6 +164,8 @@ class MemberGeneration:
             hidden = solver.hidden_input_types()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
+            for note in solver.build_from_witnesses():
+                self.warn(note)
             out_of_reach = solver.inputs_out_of_reach()
             if out_of_reach is not None and solver.defer_field_constraints():
                 again = solver.inputs_out_of_reach()

@@ -19,6 +19,7 @@ from dspec2test.dafny.parser import parse_program
 from dspec2test.model.resolve import RType, Scope
 from dspec2test.errors import DspecError
 from dspec2test.solve.values import TV, Env, LambdaV, MultisetV, SetV, and_
+from dspec2test.solve.witness import Built, built_wf
 
 _NAME = "dspec2test_input"
 
@@ -49,12 +50,17 @@ def literal_value(encoder, text: str, t: RType, scope: Scope) -> TV | None:
     return TV(tv.v, t, tv.lit, tv.view)
 
 
-def admission(encoder, types, values: dict[str, TV], constraints: Sequence[ast.Expr], scope: Scope) -> z3.BoolRef:
-    """The constraints and every value's type constraints, on the values (a closed formula)."""
+def admission(encoder, types, values: dict[str, TV], constraints: Sequence[ast.Expr], scope: Scope,
+              built: dict[str, Built] | None = None) -> z3.BoolRef:
+    """The constraints and every value's type constraints, on the values (a closed formula); a value
+    built from its type's witness (witness.py) meets those of its solved parts."""
     env = Env(dict(values), scope)
     facts = [encoder.boolean(c, env) for c in constraints]
-    for tv in values.values():
-        facts += _wf(encoder, types, tv)
+    for name, tv in values.items():
+        if built and name in built:
+            facts += built_wf(built[name], tv, types, lambda x: _wf(encoder, types, x), encoder.constraint_of)
+        else:
+            facts += _wf(encoder, types, tv)
     return and_(facts)
 
 

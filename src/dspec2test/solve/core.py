@@ -26,8 +26,9 @@ from dspec2test.solve.encode import AtomMisuse, Encoder
 from dspec2test.solve.literal import literal, read_term, read_var, term_of
 from dspec2test.solve.objects import ObjectFacts, object_facts
 from dspec2test.solve.relevance import Relevance
-from dspec2test.solve.types import Types
+from dspec2test.solve.types import DATA_DEPTH, Types
 from dspec2test.solve.values import TV, Env, FuncV, unsupported
+from dspec2test.solve.witness import Built, built_text, built_wf
 
 # Preference tiers, optimisation probes and bound proofs are limited by Z3's resource counter, not by
 # the clock, so the same input gives the same tests on a loaded machine as on an idle one. Roughly
@@ -86,6 +87,9 @@ class SolverCore:
         self.encoder = Encoder(self.resolver, self.types, prove=self._prove, width=length_limit + 1,
                                opaque_recursion=opaque_recursion)
         contract = member_contract(program, member) if member is not None else None
+        self.contract = contract
+        self.built: dict[str, Built] = {}  # inputs built from their type's witness (witness.py)
+        self.shallow: set[str] = set()  # large outputs: their datatype fields' constraints left out
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \
             if isinstance(member, (ast.Method, ast.Function)) else ()
@@ -172,7 +176,14 @@ class SolverCore:
             out = self._wf_cache[self._limits] = list(self._frame)
             try:
                 for v in self.vars:
-                    out += self.types.wf(v.tv, v.name not in self._unlimited, self.encoder.constraint_of)
+                    limited = v.name not in self._unlimited
+                    if v.name in self.built:
+                        out += built_wf(self.built[v.name], v.tv, self.types,
+                                        lambda tv, limited=limited: self.types.wf(tv, limited, self.encoder.constraint_of),
+                                        self.encoder.constraint_of)
+                    else:
+                        out += self.types.wf(v.tv, limited, self.encoder.constraint_of,
+                                             depth=0 if v.name in self.shallow else DATA_DEPTH)
             except BaseException:
                 del self._wf_cache[self._limits]
                 raise
@@ -236,7 +247,8 @@ class SolverCore:
 
     def _model(self, zm: z3.ModelRef) -> Model:
         raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
-        values = {v.name: literal(raw[v.name], v.type, self.types) for v in self.vars}
+        values = {v.name: built_text(self.built[v.name], raw[v.name], self.types) if v.name in self.built
+                  else literal(raw[v.name], v.type, self.types) for v in self.vars}
         facts = self._element_facts
         if facts is not None and facts.element_vars:  # what the test needs of objects held in collections
             idents = sorted({x for name in facts.element_vars for key in (name, pre_state_name(name))

@@ -17,6 +17,7 @@ from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_
+from dspec2test.solve.witness import Reads, build
 
 
 LARGE_INPUTS = 30_000  # characters of the inputs' type constraints from which they are first solved alone
@@ -64,13 +65,15 @@ class Probing(SolverCore):
             for name, text in inputs.items():
                 t = types[name]
                 # a literal that prints the value it came from is that value: no need to parse it back
-                exact = raw is not None and name in raw and literal(raw[name], t, self.types) == text
+                exact = raw is not None and name in raw and (name in self.built
+                                                             or literal(raw[name], t, self.types) == text)
                 term = term_of(raw[name], t, self.types) if raw is not None and exact else None
                 tv = self.types.from_rep(term, t) if term is not None else literal_value(self.encoder, text, t, self.scope)
                 if tv is None:
                     return None
                 values[name] = tv
-            formula = z3.simplify(admission(self._concrete(), self.types, values, constraints, self.scope))
+            formula = z3.simplify(admission(self._concrete(), self.types, values, constraints, self.scope,
+                                            self.built))
         except (Unsupported, KeyError, z3.Z3Exception):
             return None
         if z3.is_true(formula) or z3.is_false(formula):
@@ -79,6 +82,34 @@ class Probing(SolverCore):
         s.add(formula)
         r = self._run(s)
         return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
+
+    def build_from_witnesses(self) -> list[str]:
+        """Inputs whose type constraints are large (LARGE_INPUTS) and whose subset type has a witness are
+        built from it, solving only the fields the contract reads (witness.py); what was done, for the user."""
+        if self.contract is None:
+            return []
+        reads: Reads | None = None
+        out = []
+        for v in self.vars:
+            if v.name in self.built or v.name in self.shallow:
+                continue
+            size = sum(len(f.sexpr()) for f in self.types.wf(v.tv, True, self.encoder.constraint_of))
+            if size < LARGE_INPUTS:
+                continue
+            if v.output:  # made by the implementation: its fields' constraints would only slow the queries
+                self.shallow.add(v.name)
+                self._wf_cache.clear()
+                continue
+            if v.name not in {p.name for p in self.contract.params}:
+                continue
+            reads = reads or Reads(self.resolver.program)
+            built = build(self.contract, reads, v.type, self.resolver)
+            if built is not None:
+                self.built[v.name] = built
+                self._wf_cache.clear()
+                out.append(f"{v.name} is built from its type's witness ({built.text}) with only "
+                           f"{', '.join(built.solved()) or 'its constructor'} solved for (what the contract reads)")
+        return out
 
     def inputs_out_of_reach(self) -> str | None:
         """Large type constraints of the inputs (a machine state of nested datatypes, maps and sets: evm-dafny's
