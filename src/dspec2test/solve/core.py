@@ -178,9 +178,9 @@ class SolverCore:
                 for v in self.vars:
                     limited = v.name not in self._unlimited
                     if v.name in self.built:
-                        out += built_wf(self.built[v.name], v.tv, self.types,
-                                        lambda tv, limited=limited: self.types.wf(tv, limited, self.encoder.constraint_of),
-                                        self.encoder.constraint_of)
+                        def field_wf(tv: TV, limited: bool = limited) -> list[z3.BoolRef]:
+                            return self.types.wf(tv, limited, self.encoder.constraint_of)
+                        out += built_wf(self.built[v.name], v.tv, self.types, field_wf, self.encoder.constraint_of)
                     else:
                         out += self.types.wf(v.tv, limited, self.encoder.constraint_of,
                                              depth=0 if v.name in self.shallow else DATA_DEPTH)

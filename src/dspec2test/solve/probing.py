@@ -107,7 +107,7 @@ class Probing(SolverCore):
             if built is not None:
                 self.built[v.name] = built
                 self._wf_cache.clear()
-                out.append(f"{v.name} is built from its type's witness ({built.text}) with only "
+                out.append(f"{v.name} is built from its type's witness ({built.shown.text}) with only "
                            f"{', '.join(built.solved()) or 'its constructor'} solved for (what the contract reads)")
         return out
 

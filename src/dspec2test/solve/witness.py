@@ -52,10 +52,19 @@ class Level:
 
 
 @dataclass(frozen=True)
+class Shown:
+    """The witness's text at one level: a constructor applied to its arguments' texts, or a value's."""
+
+    text: str
+    ctor: str = ""  # the constructor applied here, as the tests file writes it ("" : not an application)
+    args: tuple["Shown", ...] = ()
+
+
+@dataclass(frozen=True)
 class Built:
     """An input built from its type's witness."""
 
-    text: str  # the witness, as the tests file writes it
+    shown: Shown  # the witness, as the tests file writes it
     root: Level
     read: frozenset[str]  # the names the contract (and the constraints that matter) read
     checked: frozenset[RType]  # the constrained types whose constraint reads a solved field
@@ -141,8 +150,8 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver) -> Bui
         return None
     decl, scope = layer.refinement
     assert decl.witness is not None
-    text = _text(decl.witness, scope, t.base, resolver)
-    if text is None:
+    shown = _shown(decl.witness, scope, t.base, resolver)
+    if shown is None:
         return None
     read = reads.of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
     constraints = _constraints(t, decl.witness, scope, resolver, _DEPTH)
@@ -162,7 +171,7 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver) -> Bui
     root = _level(t, decl.witness, scope, resolver, read, _DEPTH)
     if root is None or not any(not p.solved and p.inner is None for p in _all_parts(root)):
         return None
-    return Built(text, root, read, frozenset(checked))
+    return Built(shown, root, read, frozenset(checked))
 
 
 def _all_parts(level: Level) -> Iterable[Part]:
@@ -187,7 +196,7 @@ def _ctor_of(e: ast.Expr, scope: Scope, resolver: Resolver, depth: int = 8
     callee, args = (e.callee, e.args) if isinstance(e, ast.Call) and not e.arg_names else (e, ())
     if not isinstance(callee, ast.Name):
         return None
-    found = resolver.lookup(scope, callee.name)
+    found = _lookup(resolver, scope, callee.name)
     if found is None:
         return None
     decl, where = found
@@ -196,6 +205,16 @@ def _ctor_of(e: ast.Expr, scope: Scope, resolver: Resolver, depth: int = 8
     if isinstance(decl, ast.Const) and decl.value is not None and not args:
         return _ctor_of(decl.value, where, resolver, depth - 1)
     return None
+
+
+def _lookup(resolver: Resolver, scope: Scope, name: str):
+    """A name's declaration; a constructor named like its datatype (`datatype Raw = Raw(...)`) is the
+    constructor, as it is where a value is expected."""
+    found = resolver.lookup(scope, name)
+    if found is not None and isinstance(found[0], ast.Datatype):
+        ctor = next((c for c in found[0].ctors if c.name == name.split(".")[-1]), None)
+        return (ctor, found[1]) if ctor is not None else None
+    return found
 
 
 def _level(t: RType, w: ast.Expr, scope: Scope, resolver: Resolver, read: frozenset[str], depth: int) -> Level | None:
@@ -246,30 +265,33 @@ def _constraints(t: RType, w: ast.Expr, scope: Scope, resolver: Resolver, depth:
     return out
 
 
-def _text(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> str | None:
+def _shown(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> Shown | None:
     """A witness as the tests file writes it: constructors, module constants and literals (None: other)."""
     if isinstance(e, ast.IntLit):
-        return str(e.value)
+        return Shown(str(e.value))
     if isinstance(e, ast.BoolLit):
-        return "true" if e.value else "false"
+        return Shown("true" if e.value else "false")
     callee, args = (e.callee, e.args) if isinstance(e, ast.Call) and not e.arg_names else (e, ())
     if not isinstance(callee, ast.Name):
         return None
-    found = resolver.lookup(scope, callee.name)
+    found = _lookup(resolver, scope, callee.name)
     if found is None:
         return None
     decl, where = found
     if isinstance(decl, ast.Const) and not args and where.cls is None:
-        return where.prefix() + decl.name
+        return Shown(where.prefix() + decl.name)
     b = t.base
     if not isinstance(decl, ast.Ctor) or b.kind != "data" or decl not in b.datatype[0].ctors:
         return None
     dt, dscope = b.datatype
     name = dscope.prefix() + dt.name + "." + decl.name
     if not decl.params:
-        return name
-    texts = [_text(a, scope, ft, resolver) for a, (_, ft) in zip(args, resolver.ctor_fields(b, decl))]
-    return None if any(x is None for x in texts) else name + "(" + ", ".join(texts) + ")"  # type: ignore[arg-type]
+        return Shown(name)
+    shown = [_shown(a, scope, ft, resolver) for a, (_, ft) in zip(args, resolver.ctor_fields(b, decl))]
+    parts = tuple(x for x in shown if x is not None)
+    if len(parts) != len(shown):
+        return None
+    return Shown(name + "(" + ", ".join(x.text for x in parts) + ")", name, parts)
 
 
 # ---------------------------------------------------------------- constraints and literals
@@ -296,18 +318,24 @@ def _level_wf(built: Built, level: Level, v, types: Types, field_wf, encode_cons
 
 def built_text(built: Built, pv, types: Types) -> str:
     """The test's literal: the witness, with the solved fields of the model's value pv put in."""
-    return _level_text(built.root, pv, built.text, types)
+    return _level_text(built.root, pv, built.shown, types)
 
 
-def _level_text(level: Level, pv, base: str, types: Types) -> str:
+def _level_text(level: Level, pv, shown: Shown, types: Types) -> str:
     if not isinstance(pv, Data) or pv.ctor != level.ctor:
         raise ValueError(f"a value built from a witness of {level.ctor} is {pv}")
-    updates = []
+    if shown.ctor and len(shown.args) == len(level.parts):  # the constructor applied, arguments replaced
+        items = [_level_text(part.inner, arg, sub, types) if part.inner is not None
+                 else literal(arg, part.type, types) if part.solved else sub.text
+                 for part, arg, sub in zip(level.parts, pv.args, shown.args)]
+        return f"{shown.ctor}({', '.join(items)})"
+    updates = []  # a value: updated where solved (`W.(stack := W.stack.(contents := [1]))`)
     for part, arg in zip(level.parts, pv.args):
         if part.inner is not None:
-            inner = _level_text(part.inner, arg, f"{base}.{part.name}", types)
-            if inner != f"{base}.{part.name}":
+            below = Shown(f"{shown.text}.{part.name}")
+            inner = _level_text(part.inner, arg, below, types)
+            if inner != below.text:
                 updates.append(f"{part.name} := {inner}")
         elif part.solved:
             updates.append(f"{part.name} := {literal(arg, part.type, types)}")
-    return f"{base}.({', '.join(updates)})" if updates else base
+    return f"{shown.text}.({', '.join(updates)})" if updates else shown.text

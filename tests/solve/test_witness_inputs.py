@@ -1,0 +1,89 @@
+"""Large inputs built from their type's witness (solve/witness.py): evm-dafny's `ExecutingState` members
+had no input Z3 could find (a machine state whose type constraints alone are hundreds of kilobytes of Z3
+terms), though their contracts read only the stack. The fixture is such a state in miniature."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dspec2test.dafny import ast
+from dspec2test.dafny.parser import parse_program
+from dspec2test.generate import GenerateOptions, generate
+from dspec2test.model.contracts import iter_members, member_contract
+from dspec2test.model.resolve import Resolver
+from dspec2test.solve.witness import Reads, build
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "witness"
+
+
+def _built(name: str, text: str | None = None):
+    source = text if text is not None else (FIXTURES / "machine.dfy").read_text()
+    program = parse_program(source, "machine.dfy")
+    member = next(m for _, m in iter_members(program.decls) if getattr(m, "name", None) == name)
+    contract = member_contract(program, member)
+    assert contract is not None
+    resolver = Resolver(program)
+    t = resolver.rtype(contract.params[0].type, resolver.scope_of(member))
+    return build(contract, Reads(program), t, resolver)
+
+
+def test_only_the_fields_the_contract_reads_are_solved():
+    built = _built("Add")
+    assert built is not None
+    assert built.solved() == ["m.stack.contents"]
+    assert built.shown.text == "Machine.State.Running(Machine.WITNESS)"
+
+
+def test_a_constraint_on_a_solved_field_solves_every_field_it_reads():
+    """Balance reads the accounts; `0 in r.accounts && |r.memory| <= 4096` then concerns a solved field,
+    so it is checked, and the memory it reads is solved with them (the witness's memory need not fit the
+    solved accounts' constraint otherwise)."""
+    built = _built("Balance")
+    assert built is not None
+    assert built.solved() == ["m.accounts", "m.memory"]
+
+
+def test_a_witness_of_one_constructor_of_several_is_not_taken_apart():
+    """AnyState allows Running and Halted: fixing the witness's constructor would lose the other's tests."""
+    assert _built("Code") is None
+
+
+def test_a_contract_that_reads_every_field_builds_nothing():
+    text = (FIXTURES / "machine.dfy").read_text().replace(
+        "ensures b == s.m.accounts[0].balance",
+        "ensures b == s.m.accounts[0].balance\n    ensures |s.m.touched| + |s.m.logs| + s.m.gas + s.m.pc >= 0")
+    built = _built("Balance", text)
+    assert built is not None and built.solved() == ["m.accounts", "m.memory", "m.touched", "m.logs", "m.gas", "m.pc"]
+    whole = text.replace("s.m.pc >= 0", "s.m.pc + |s.m.stack.contents| >= 0")
+    assert _built("Balance", whole) is None
+
+
+def test_generated_literals_update_the_witness_and_small_inputs_are_solved_whole():
+    got = generate(str(FIXTURES / "machine.dfy"), GenerateOptions(bva=100))
+    adds = [tc for tc in got.cases if tc.method == "Machine.Add"]
+    assert {tc.inputs["s"] for tc in adds} >= {
+        "Machine.State.Running(Machine.WITNESS.(stack := Machine.WITNESS.stack.(contents := [])))"}
+    assert any("contents := [" in tc.inputs["s"] and "contents := []" not in tc.inputs["s"] for tc in adds)
+    notes = [d.message for d in got.diagnostics if "built from its type's witness" in d.message]
+    assert any("Machine.Add" in n and "m.stack.contents" in n for n in notes), notes
+    # a stack alone is small: solved whole, no witness
+    tops = [tc for tc in got.cases if tc.method == "Machine.Stack.Top"]
+    assert tops and all(".(" not in v for tc in tops for v in tc.inputs.values())
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("fixture, failing", [("machine.dfy", set()), ("machine_bug.dfy", {"Machine.Add"})])
+def test_tests_built_from_witnesses_run_and_find_the_planted_bug(tmp_path, fixture, failing):
+    report = tmp_path / "run.json"
+    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / fixture), "--bva", "--json", str(report)],
+                   capture_output=True, text=True, timeout=600)
+    tests = json.loads(report.read_text())["tests"]
+    built = [t for t in tests if "WITNESS.(" in json.dumps(t.get("inputs", {}))]
+    assert {t["method"] for t in built} >= {"Machine.Add", "Machine.Balance", "Machine.Push"}
+    assert {t["method"] for t in tests if t["status"] != "passed"} == failing
+    assert all(t["status"] in ("passed", "failed") for t in tests)
