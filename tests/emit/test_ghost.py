@@ -133,3 +133,20 @@ def test_two_members_of_one_name_leave_the_ghost_index_buildable():
     prog = parse_program("class A { function f(x: int): int { x } }\nclass B { function f(x: int): int { x } }\n"
                          "method M(x: int) returns (r: int) ensures r == x { r := x; }\n", "p.dfy")
     assert dict(EmitContext.of(prog).ghosts.formals).get("f") is None
+
+
+def test_a_set_of_values_that_hold_functions_is_unchecked_not_a_broken_build():
+    """`st' in {ERROR(A), ERROR(B)}` over a state that holds functions (evm-dafny's Create): Dafny has no
+    compiled equality for it, so the set exists in ghost code only; the tests file did not build."""
+    prog = parse_program("datatype Box = Box(f: int -> int)\n"
+                         "datatype S = Run(b: Box) | Err(code: int)\n"
+                         "datatype P = P(x: int)\n"
+                         "method M(x: int) returns (s: S, p: P)\n"
+                         "  ensures s.Run? || s in {Err(1), Err(2)}\n"
+                         "  ensures p in {P(1), P(x)}\n"
+                         "{ s := Err(1); p := P(1); }\n", "p.dfy")
+    [c] = select(prog)
+    checks = checks_of(c, EmitContext.of(prog))
+    assert [(cl.line, why) for cl, why in checks.unchecked] == [
+        (5, "a set of S values: S holds functions, so it has no compiled equality")]
+    assert [print_expr(e) for _, e in checks.ensures] == ["p in {P(1), P(x)}"]

@@ -30,6 +30,8 @@ class GhostIndex:
     # (`forall iv | valid(s, iv) :: ...`) has that parameter's type
     formals: tuple[tuple[str, tuple[ast.Type, ...]], ...] = ()
     types: TypeIndex = field(default_factory=lambda: TypeIndex({}), compare=False)
+    # constructor name -> its datatype's, where that datatype has no compiled equality (it holds a function)
+    no_equality: tuple[tuple[str, str], ...] = ()
 
     @staticmethod
     def of(program: ast.Program) -> "GhostIndex":
@@ -51,7 +53,48 @@ class GhostIndex:
         formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in
                         ((n, v) for n, v in named.items() if len(v) == 1)
                         if isinstance(d, ast.Function) and not d.type_params)
-        return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, TypeIndex.of(program))
+        types = TypeIndex.of(program)
+        return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, types,
+                          _without_equality(program, types))
+
+
+def _without_equality(program: ast.Program, types: TypeIndex) -> tuple[tuple[str, str], ...]:
+    """The constructors of datatypes whose values hold a function somewhere (by name, to a fixpoint):
+    Dafny compiles no equality for them, so a set of them exists only in ghost code."""
+    datatypes: list[tuple[str, ast.Datatype]] = []  # with their module's path ("A.B.")
+
+    def collect(decls: tuple[ast.Decl, ...], prefix: str) -> None:
+        for d in decls:
+            if isinstance(d, ast.Module):
+                collect(d.decls, prefix + d.name + ".")
+            elif isinstance(d, ast.Datatype):
+                datatypes.append((prefix, d))
+
+    collect(program.decls, "")
+    lacking: set[int] = set()  # ids of the datatypes found so far
+
+    def holds_function(t: ast.Node, prefix: str, params: set[str]) -> bool:
+        for n in ast.preorder(t):
+            if isinstance(n, ast.ArrowType):
+                return True
+            if isinstance(n, ast.NamedType) and n.name not in params:
+                # the module's own declaration first: a short name (`T`) is declared in many modules
+                b = types.base(ast.NamedType(prefix + n.name, n.args)) if prefix + n.name in types.decls \
+                    else types.base(n)
+                decl = types.decls.get(b.name) if isinstance(b, ast.NamedType) else None
+                if isinstance(b, ast.ArrowType) or id(decl) in lacking:
+                    return True
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for prefix, d in datatypes:
+            params = {tp.name for tp in d.type_params}
+            if id(d) not in lacking and any(holds_function(p.type, prefix, params) for c in d.ctors for p in c.params):
+                lacking.add(id(d))
+                changed = True
+    return tuple((c.name, d.name) for _, d in datatypes if id(d) in lacking for c in d.ctors)
 
 
 def unghosted(e: ast.Expr, ghosts: GhostIndex, depth: int = 3) -> ast.Expr | None:
@@ -106,6 +149,13 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             return f".{n.name} of a function is ghost"  # keywords: no field can have these names
         if isinstance(n, ast.MemberSelect) and n.name in ghosts.names:
             return f"{n.name} is ghost"
+        if isinstance(n, (ast.SetDisplay, ast.MultisetDisplay)) and ghosts.no_equality:
+            lacking = dict(ghosts.no_equality)
+            for x in n.elems:
+                callee = x.callee if isinstance(x, ast.Call) else x
+                name = callee.name.split(".")[-1] if isinstance(callee, ast.Name) else ""
+                if name in lacking:
+                    return f"a set of {lacking[name]} values: {lacking[name]} holds functions, so it has no compiled equality"
         if isinstance(n, (ast.Quantifier, ast.SetComprehension, ast.MapComprehension)):
             if getattr(n, "infinite", False):
                 return "infinite comprehension"
