@@ -29,14 +29,14 @@ def _built(name: str, text: str | None = None):
     assert contract is not None
     resolver = Resolver(program)
     t = resolver.rtype(contract.params[0].type, resolver.scope_of(member))
-    return build(contract, Reads(program), t, resolver)
+    return build(contract, Reads(program), t, resolver, contract.params[0].name)
 
 
 def test_only_the_fields_the_contract_reads_are_solved():
     built = _built("Add")
     assert built is not None
     assert built.solved() == ["m.stack.contents"]
-    assert built.shown.text == "Machine.State.Running(Machine.WITNESS)"
+    assert built.shown.text == "Machine.State.Running(Machine.WITNESS.(stack := Machine.WITNESS.stack.(contents := _)))"
 
 
 def test_a_constraint_on_a_solved_field_solves_every_field_it_reads():
@@ -69,7 +69,7 @@ def test_generated_literals_update_the_witness_and_small_inputs_are_solved_whole
     assert {tc.inputs["s"] for tc in adds} >= {
         "Machine.State.Running(Machine.WITNESS.(stack := Machine.WITNESS.stack.(contents := [])))"}
     assert any("contents := [" in tc.inputs["s"] and "contents := []" not in tc.inputs["s"] for tc in adds)
-    notes = [d.message for d in got.diagnostics if "built from its type's witness" in d.message]
+    notes = [d.message for d in got.diagnostics if "from its type's witnesses" in d.message]
     assert any("Machine.Add" in n and "m.stack.contents" in n for n in notes), notes
     # a stack alone is small: solved whole, no witness
     tops = [tc for tc in got.cases if tc.method == "Machine.Stack.Top"]

@@ -100,14 +100,14 @@ class Probing(SolverCore):
                 self.shallow.add(v.name)
                 self._wf_cache.clear()
                 continue
-            if v.name not in {p.name for p in self.contract.params}:
+            if v.name not in {p.name for p in self.contract.params} and not (v.name == "this" and self.contract.datatype):
                 continue
             reads = reads or Reads(self.resolver.program)
-            built = build(self.contract, reads, v.type, self.resolver)
+            built = build(self.contract, reads, v.type, self.resolver, v.name)
             if built is not None:
                 self.built[v.name] = built
                 self._wf_cache.clear()
-                out.append(f"{v.name} is built from its type's witness ({built.shown.text}) with only "
+                out.append(f"{v.name} is built as {built.shown.text}, from its type's witnesses, with only "
                            f"{', '.join(built.solved()) or 'its constructor'} solved for (what the contract reads)")
         return out
 

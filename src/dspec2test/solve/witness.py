@@ -34,21 +34,26 @@ _DEPTH = 4  # constructors deep that a witness is taken apart
 
 @dataclass(frozen=True)
 class Part:
-    """A field of the witness's constructor at one level: kept (the witness's), solved, or taken apart."""
+    """A field of the constructor at one level: kept (the witness's), solved, or taken apart."""
 
     name: str
     type: RType
     solved: bool
     inner: "Level | None" = None
+    text: str = ""  # the kept value, as the tests file writes it
 
 
 @dataclass(frozen=True)
 class Level:
-    """The witness's value at one level of the input: its constructor and what becomes of each field."""
+    """The value at one level of the input: its constructor and what becomes of each field. Written as
+    the constructor applied (`app`), or as the witness's value updated where solved (`base`)."""
 
     type: RType  # the declared type here (subset layers included)
     ctor: str
     parts: tuple[Part, ...]
+    app: str = ""  # the constructor, as the tests file writes it
+    base: str = ""  # the witness's value here, when written by updates
+    made: bool = False  # no witness here: built by its constructor, so its type's constraints are checked
 
 
 @dataclass(frozen=True)
@@ -61,10 +66,21 @@ class Shown:
 
 
 @dataclass(frozen=True)
+class Source:
+    """What is known of a value at one level: the expression it is (a witness or a part of one, through
+    constants) and its text. No expression: a value made by a constructor the contract's requires or the
+    type fixes, its fields taken from their own types' witnesses."""
+
+    expr: ast.Expr | None = None
+    scope: Scope | None = None
+    shown: Shown | None = None
+
+
+@dataclass(frozen=True)
 class Built:
     """An input built from its type's witness."""
 
-    shown: Shown  # the witness, as the tests file writes it
+    shown: Shown  # the root, as the tests file writes it before anything is solved
     root: Level
     read: frozenset[str]  # the names the contract (and the constraints that matter) read
     checked: frozenset[RType]  # the constrained types whose constraint reads a solved field
@@ -141,37 +157,73 @@ def _names(e: ast.Node, ctor_fields: dict[str, set[str]], bound: frozenset[str] 
     return out
 
 
-def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver) -> Built | None:
-    """How to build an input of type t from its witness (None: no witness to build from, or the
-    contract reads all of it)."""
-    layer = next((x for x in _layers(t) if isinstance(x.decl, ast.SubsetType) and x.decl.witness is not None
-                  and not x.decl.witness_kind), None)
-    if layer is None or t.base.kind != "data":
+def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: str) -> Built | None:
+    """How to build input `name` of type t from its witness, or where it has none, by the constructor its
+    requires fix (`requires this.EXECUTING?`) with its fields' types' witnesses (None: no witness to build
+    from, or the contract reads all of it)."""
+    if t.base.kind != "data":
         return None
-    decl, scope = layer.refinement
-    assert decl.witness is not None
-    shown = _shown(decl.witness, scope, t.base, resolver)
-    if shown is None:
-        return None
+    forced = _forced(contract, name)
     read = reads.of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
-    constraints = _constraints(t, decl.witness, scope, resolver, _DEPTH)
     checked: set[RType] = set()
     while True:  # a constraint that reads a solved field is checked: every field it reads is solved too
+        root = _root(t, resolver, read, forced)
+        if root is None:
+            return None
         more = set(read)
-        for c in constraints:
-            var = c.decl.var if isinstance(c.decl, (ast.SubsetType, ast.Newtype)) else None
-            names = reads.of([c.constraint], frozenset([var] if var else [])) if c.constraint is not None \
-                else frozenset()
-            if names & read:
-                checked.add(c)
-                more |= names
+        for level in _levels(root):
+            for x in _layers(level.type):
+                if x.constraint is None:
+                    continue
+                var = x.decl.var if isinstance(x.decl, (ast.SubsetType, ast.Newtype)) else None
+                names = reads.of([x.constraint], frozenset([var] if var else []))
+                if level.made or names & read:
+                    checked.add(x)
+                    more |= names
         if more == set(read):
             break
         read = frozenset(more)
-    root = _level(t, decl.witness, scope, resolver, read, _DEPTH)
-    if root is None or not any(not p.solved and p.inner is None for p in _all_parts(root)):
+    if not any(not p.solved and p.inner is None for p in _all_parts(root)):
         return None
-    return Built(shown, root, read, frozenset(checked))
+    return Built(Shown(built_text_of(root)), root, read, frozenset(checked))
+
+
+def _root(t: RType, resolver: Resolver, read: frozenset[str], forced: frozenset[str]) -> Level | None:
+    own = _witness(t, resolver)
+    level = _level(t, own, resolver, read, forced, _DEPTH) if own is not None else None
+    if level is None and forced:  # no witness, or one of another constructor than the requires want
+        level = _level(t, Source(), resolver, read, forced, _DEPTH)
+    return level
+
+
+def _forced(contract: Contract, name: str) -> frozenset[str]:
+    """The constructors the requires fix input `name` to (`requires x.C?`)."""
+    out = set()
+    for clause in contract.requires:
+        for c in conjuncts(clause.expr):
+            if isinstance(c, ast.MemberSelect) and c.name.endswith("?") and (
+                    (isinstance(c.obj, ast.Name) and c.obj.name == name)
+                    or (name == "this" and isinstance(c.obj, ast.ThisExpr))):
+                out.add(c.name[:-1])
+    return frozenset(out)
+
+
+def _witness(t: RType, resolver: Resolver) -> Source | None:
+    """The witness t's type declares (the outermost subset layer's that has one), if it can be written."""
+    layer = next((x for x in _layers(t) if isinstance(x.decl, ast.SubsetType) and x.decl.witness is not None
+                  and not x.decl.witness_kind), None)
+    if layer is None:
+        return None
+    decl, scope = layer.refinement
+    assert decl.witness is not None
+    return Source(decl.witness, scope, _shown(decl.witness, scope, t.base, resolver))
+
+
+def _levels(level: Level) -> Iterable[Level]:
+    yield level
+    for p in level.parts:
+        if p.inner is not None:
+            yield from _levels(p.inner)
 
 
 def _all_parts(level: Level) -> Iterable[Part]:
@@ -217,33 +269,66 @@ def _lookup(resolver: Resolver, scope: Scope, name: str):
     return found
 
 
-def _level(t: RType, w: ast.Expr, scope: Scope, resolver: Resolver, read: frozenset[str], depth: int) -> Level | None:
-    """The witness w of type t taken apart where the contract reads only some of its fields (None: it
-    cannot be, and the value is solved whole)."""
-    b = t.base
-    if depth == 0 or b.kind != "data":
-        return None
-    found = _ctor_of(w, scope, resolver)
-    if found is None:
+def _open(t: RType, src: Source, resolver: Resolver, forced: frozenset[str]
+          ) -> tuple[ast.Ctor, list[Source | None]] | None:
+    """The constructor of the value at this level and what is known of each of its fields."""
+    dt = t.base.datatype[0]
+    fields = resolver.ctor_fields(t.base, dt.ctors[0])
+    if src.expr is None:  # made: the one constructor, or the one the requires or the type fix
+        fixed = [c for c in dt.ctors if len(dt.ctors) == 1 or c.name in forced
+                 or any(_tests_ctor(x, c.name) for x in _layers(t))]
+        if len(fixed) != 1:
+            return None
+        fields = resolver.ctor_fields(t.base, fixed[0])
+        return fixed[0], [_witness(ft, resolver) for _, ft in fields]
+    assert src.scope is not None
+    found = _ctor_of(src.expr, src.scope, resolver)
+    if found is None or found[0] not in dt.ctors:
         return None
     ctor, args, where = found
-    dt = b.datatype[0]
-    if ctor not in dt.ctors:
+    # the witness's constructor is fixed: only where the type or the requires allow no other, else the
+    # tests would lose the scenarios of the others
+    if len(dt.ctors) > 1 and ctor.name not in forced and not any(_tests_ctor(x, ctor.name) for x in _layers(t)):
         return None
-    # the witness's constructor is fixed: only where the type allows no other (one constructor, or a
-    # constraint `x.C?`), else the tests would lose the scenarios of the others
-    if len(dt.ctors) > 1 and not any(_tests_ctor(x, ctor.name) for x in _layers(t)):
+    if forced and ctor.name not in forced:
         return None
+    fields = resolver.ctor_fields(t.base, ctor)
+    shown = src.shown
+    out: list[Source | None] = []
+    for i, ((fname, _), arg) in enumerate(zip(fields, args)):
+        if shown is not None and shown.ctor and len(shown.args) == len(args):
+            sub: Shown | None = shown.args[i]
+        else:
+            sub = Shown(f"{shown.text}.{fname}") if shown is not None and fname else None
+        out.append(Source(arg, where, sub))
+    return ctor, out
+
+
+def _level(t: RType, src: Source, resolver: Resolver, read: frozenset[str], forced: frozenset[str],
+           depth: int) -> Level | None:
+    """The value of type t taken apart where the contract reads only some of its fields (None: it cannot
+    be, and the value is solved whole)."""
+    if depth == 0 or t.base.kind != "data":
+        return None
+    opened = _open(t, src, resolver, forced)
+    if opened is None:
+        return None
+    ctor, subs = opened
+    b = t.base
+    dt, dscope = b.datatype
     parts = []
-    for (fname, ft), arg in zip(resolver.ctor_fields(b, ctor), args):
-        if fname not in read and f"{ctor.name}.{fname}" not in read:
-            parts.append(Part(fname, ft, False))
+    for (fname, ft), sub in zip(resolver.ctor_fields(b, ctor), subs):
+        if fname not in read and f"{ctor.name}.{fname}" not in read and sub is not None and sub.shown is not None:
+            parts.append(Part(fname, ft, False, text=sub.shown.text))
             continue
         if not fname:
             return None  # a field without a name cannot be updated
-        inner = _level(ft, arg, where, resolver, read, depth - 1)
-        parts.append(Part(fname, ft, inner is None, inner))
-    return Level(t, ctor.name, tuple(parts))
+        inner = _level(ft, sub if sub is not None else Source(), resolver, read, frozenset(), depth - 1)
+        parts.append(Part(fname, ft, inner is None, inner, sub.shown.text if sub is not None and sub.shown else ""))
+    app = dscope.prefix() + dt.name + "." + ctor.name
+    by_update = src.shown is not None and not src.shown.ctor
+    return Level(t, ctor.name, tuple(parts), app, src.shown.text if by_update and src.shown else "",
+                 made=src.expr is None)
 
 
 def _tests_ctor(t: RType, name: str) -> bool:
@@ -252,17 +337,6 @@ def _tests_ctor(t: RType, name: str) -> bool:
         return False
     return any(isinstance(c, ast.MemberSelect) and isinstance(c.obj, ast.Name) and c.obj.name == decl.var
                and c.name == name + "?" for c in conjuncts(decl.constraint))
-
-
-def _constraints(t: RType, w: ast.Expr, scope: Scope, resolver: Resolver, depth: int) -> list[RType]:
-    """The constrained types along the witness's structure: those a decision to keep a field rests on."""
-    out = [x for x in _layers(t) if x.constraint is not None]
-    found = _ctor_of(w, scope, resolver) if depth > 0 and t.base.kind == "data" else None
-    if found is not None and found[0] in t.base.datatype[0].ctors:
-        ctor, args, where = found
-        for (_, ft), arg in zip(resolver.ctor_fields(t.base, ctor), args):
-            out += _constraints(ft, arg, where, resolver, depth - 1)
-    return out
 
 
 def _shown(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> Shown | None:
@@ -318,24 +392,32 @@ def _level_wf(built: Built, level: Level, v, types: Types, field_wf, encode_cons
 
 def built_text(built: Built, pv, types: Types) -> str:
     """The test's literal: the witness, with the solved fields of the model's value pv put in."""
-    return _level_text(built.root, pv, built.shown, types)
+    return _level_text(built.root, pv, types)
 
 
-def _level_text(level: Level, pv, shown: Shown, types: Types) -> str:
-    if not isinstance(pv, Data) or pv.ctor != level.ctor:
+def built_text_of(level: Level) -> str:
+    """The value before anything is solved (solved parts shown as `_`), for the user's notes."""
+    return _level_text(level, None, None)
+
+
+def _level_text(level: Level, pv, types: Types | None) -> str:
+    if pv is not None and (not isinstance(pv, Data) or pv.ctor != level.ctor):
         raise ValueError(f"a value built from a witness of {level.ctor} is {pv}")
-    if shown.ctor and len(shown.args) == len(level.parts):  # the constructor applied, arguments replaced
-        items = [_level_text(part.inner, arg, sub, types) if part.inner is not None
-                 else literal(arg, part.type, types) if part.solved else sub.text
-                 for part, arg, sub in zip(level.parts, pv.args, shown.args)]
-        return f"{shown.ctor}({', '.join(items)})"
-    updates = []  # a value: updated where solved (`W.(stack := W.stack.(contents := [1]))`)
-    for part, arg in zip(level.parts, pv.args):
-        if part.inner is not None:
-            below = Shown(f"{shown.text}.{part.name}")
-            inner = _level_text(part.inner, arg, below, types)
-            if inner != below.text:
-                updates.append(f"{part.name} := {inner}")
-        elif part.solved:
-            updates.append(f"{part.name} := {literal(arg, part.type, types)}")
-    return f"{shown.text}.({', '.join(updates)})" if updates else shown.text
+    args = pv.args if pv is not None else (None,) * len(level.parts)
+
+    def solved(part: Part, arg) -> str:
+        return literal(arg, part.type, types) if arg is not None else "_"
+
+    if level.base:  # the witness's value, updated where solved (`W.(stack := W.stack.(contents := [1]))`)
+        updates = []
+        for part, arg in zip(level.parts, args):
+            if part.inner is not None:
+                inner = _level_text(part.inner, arg, types)
+                if inner != part.text:
+                    updates.append(f"{part.name} := {inner}")
+            elif part.solved:
+                updates.append(f"{part.name} := {solved(part, arg)}")
+        return f"{level.base}.({', '.join(updates)})" if updates else level.base
+    items = [_level_text(part.inner, arg, types) if part.inner is not None else solved(part, arg) if part.solved
+             else part.text for part, arg in zip(level.parts, args)]
+    return f"{level.app}({', '.join(items)})" if items else level.app
