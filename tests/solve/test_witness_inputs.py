@@ -53,6 +53,20 @@ def test_a_witness_of_one_constructor_of_several_is_not_taken_apart():
     assert _built("Code") is None
 
 
+def test_an_input_whose_requires_fix_another_constructor_is_made_by_it():
+    """AnyState's witness is Halted(0), but `requires s.Running?`: the value is made as Running, its field
+    taken from its own type's witness, with only the gas solved."""
+    built = _built("GasOf")
+    assert built is not None
+    assert built.shown.text == "Machine.State.Running(Machine.WITNESS.(gas := _))"
+
+
+def test_a_datatype_members_receiver_is_made_by_the_constructor_its_requires_want():
+    got = generate(str(FIXTURES / "machine.dfy"), GenerateOptions(bva=100, methods=("Machine.State.Pc",)))
+    assert got.cases
+    assert {tc.inputs["this"] for tc in got.cases} >= {"Machine.State.Running(Machine.WITNESS.(pc := 0))"}
+
+
 def test_a_contract_that_reads_every_field_builds_nothing():
     text = (FIXTURES / "machine.dfy").read_text().replace(
         "ensures b == s.m.accounts[0].balance",
