@@ -86,8 +86,8 @@ class Probing(SolverCore):
     def build_from_witnesses(self) -> list[str]:
         """Inputs whose type constraints are large (LARGE_INPUTS) and whose subset type has a witness are
         built from it, solving only the fields the contract reads (witness.py); what was done, for the user."""
-        if self.contract is None:
-            return []
+        if self.contract is None or sum(len(f.sexpr()) for f in self._wf()) < LARGE_INPUTS:
+            return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
         out = []
         for v in self.vars:

@@ -190,8 +190,8 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: 
 
 def _root(t: RType, resolver: Resolver, read: frozenset[str], forced: frozenset[str]) -> Level | None:
     own = _witness(t, resolver)
-    level = _level(t, own, resolver, read, forced, _DEPTH) if own is not None else None
-    if level is None and forced:  # no witness, or one of another constructor than the requires want
+    level = _level(t, own, resolver, read, forced, _DEPTH) if own is not None and own.expr is not None else None
+    if level is None:  # no witness, or one of another constructor than the requires want: made
         level = _level(t, Source(), resolver, read, forced, _DEPTH)
     return level
 
@@ -209,14 +209,46 @@ def _forced(contract: Contract, name: str) -> frozenset[str]:
 
 
 def _witness(t: RType, resolver: Resolver) -> Source | None:
-    """The witness t's type declares (the outermost subset layer's that has one), if it can be written."""
-    layer = next((x for x in _layers(t) if isinstance(x.decl, ast.SubsetType) and x.decl.witness is not None
+    """A value of t the tests can write: the witness its type declares (the outermost subset layer's that
+    has one), or, where no layer declares one, the default of its base, which Dafny then proved a value
+    of each layer (0, [], map[], a constructor of defaults)."""
+    layers = _layers(t)
+    layer = next((x for x in layers if isinstance(x.decl, ast.SubsetType) and x.decl.witness is not None
                   and not x.decl.witness_kind), None)
-    if layer is None:
+    if layer is not None:
+        decl, scope = layer.refinement
+        assert decl.witness is not None
+        return Source(decl.witness, scope, _shown(decl.witness, scope, t.base, resolver))
+    refined = [x.decl for x in layers[:-1]]
+    if any(getattr(d, "witness_kind", "") or getattr(d, "witness", None) is not None for d in refined) \
+            or (refined and t.base.kind == "data"):
+        return None  # `witness *`, a ghost one, one we cannot write, or a datatype's subset: no default
+    text = _default(t.base, resolver, _DEPTH)
+    return Source(shown=Shown(text)) if text is not None else None
+
+
+_DEFAULTS = {"int": "0", "bool": "false", "real": "0.0", "bv": "0", "seq": "[]", "set": "{}",
+             "multiset": "multiset{}", "map": "map[]"}
+
+
+def _default(t: RType, resolver: Resolver, depth: int) -> str | None:
+    """The default value of a type without constraints, as the tests file writes it (None: none we write)."""
+    if t.kind in ("subset", "newtype"):
+        return "0" if t.name == "nat" else None
+    if t.kind in _DEFAULTS:
+        return _DEFAULTS[t.kind]
+    if t.kind == "tuple" and t.args:
+        items = [_default(a, resolver, depth) for a in t.args]
+        return None if None in items else "(" + ", ".join(x for x in items if x is not None) + ")"
+    if t.kind != "data" or depth == 0:
         return None
-    decl, scope = layer.refinement
-    assert decl.witness is not None
-    return Source(decl.witness, scope, _shown(decl.witness, scope, t.base, resolver))
+    dt, dscope = t.datatype
+    for c in dt.ctors:
+        args = [_default(ft, resolver, depth - 1) for _, ft in resolver.ctor_fields(t, c)]
+        if None not in args:
+            name = dscope.prefix() + dt.name + "." + c.name
+            return name + ("(" + ", ".join(a for a in args if a is not None) + ")" if args else "")
+    return None
 
 
 def _levels(level: Level) -> Iterable[Level]:
