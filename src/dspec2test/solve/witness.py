@@ -66,7 +66,7 @@ class Shown:
 
 
 @dataclass(frozen=True)
-class Source:
+class Known:
     """What is known of a value at one level: the expression it is (a witness or a part of one, through
     constants) and its text. No expression: a value made by a constructor the contract's requires or the
     type fixes, its fields taken from their own types' witnesses."""
@@ -192,7 +192,7 @@ def _root(t: RType, resolver: Resolver, read: frozenset[str], forced: frozenset[
     own = _witness(t, resolver)
     level = _level(t, own, resolver, read, forced, _DEPTH) if own is not None and own.expr is not None else None
     if level is None:  # no witness, or one of another constructor than the requires want: made
-        level = _level(t, Source(), resolver, read, forced, _DEPTH)
+        level = _level(t, Known(), resolver, read, forced, _DEPTH)
     return level
 
 
@@ -208,7 +208,7 @@ def _forced(contract: Contract, name: str) -> frozenset[str]:
     return frozenset(out)
 
 
-def _witness(t: RType, resolver: Resolver) -> Source | None:
+def _witness(t: RType, resolver: Resolver) -> Known | None:
     """A value of t the tests can write: the witness its type declares (the outermost subset layer's that
     has one), or, where no layer declares one, the default of its base, which Dafny then proved a value
     of each layer (0, [], map[], a constructor of defaults)."""
@@ -218,13 +218,13 @@ def _witness(t: RType, resolver: Resolver) -> Source | None:
     if layer is not None:
         decl, scope = layer.refinement
         assert decl.witness is not None
-        return Source(decl.witness, scope, _shown(decl.witness, scope, t.base, resolver))
+        return Known(decl.witness, scope, _shown(decl.witness, scope, t.base, resolver))
     refined = [x.decl for x in layers[:-1]]
     if any(getattr(d, "witness_kind", "") or getattr(d, "witness", None) is not None for d in refined) \
             or (refined and t.base.kind == "data"):
         return None  # `witness *`, a ghost one, one we cannot write, or a datatype's subset: no default
     text = _default(t.base, resolver, _DEPTH)
-    return Source(shown=Shown(text)) if text is not None else None
+    return Known(shown=Shown(text)) if text is not None else None
 
 
 _DEFAULTS = {"int": "0", "bool": "false", "real": "0.0", "bv": "0", "seq": "[]", "set": "{}",
@@ -301,8 +301,8 @@ def _lookup(resolver: Resolver, scope: Scope, name: str):
     return found
 
 
-def _open(t: RType, src: Source, resolver: Resolver, forced: frozenset[str]
-          ) -> tuple[ast.Ctor, list[Source | None]] | None:
+def _open(t: RType, src: Known, resolver: Resolver, forced: frozenset[str]
+          ) -> tuple[ast.Ctor, list[Known | None]] | None:
     """The constructor of the value at this level and what is known of each of its fields."""
     dt = t.base.datatype[0]
     fields = resolver.ctor_fields(t.base, dt.ctors[0])
@@ -326,17 +326,17 @@ def _open(t: RType, src: Source, resolver: Resolver, forced: frozenset[str]
         return None
     fields = resolver.ctor_fields(t.base, ctor)
     shown = src.shown
-    out: list[Source | None] = []
+    out: list[Known | None] = []
     for i, ((fname, _), arg) in enumerate(zip(fields, args)):
         if shown is not None and shown.ctor and len(shown.args) == len(args):
             sub: Shown | None = shown.args[i]
         else:
             sub = Shown(f"{shown.text}.{fname}") if shown is not None and fname else None
-        out.append(Source(arg, where, sub))
+        out.append(Known(arg, where, sub))
     return ctor, out
 
 
-def _level(t: RType, src: Source, resolver: Resolver, read: frozenset[str], forced: frozenset[str],
+def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], forced: frozenset[str],
            depth: int) -> Level | None:
     """The value of type t taken apart where the contract reads only some of its fields (None: it cannot
     be, and the value is solved whole)."""
@@ -355,7 +355,7 @@ def _level(t: RType, src: Source, resolver: Resolver, read: frozenset[str], forc
             continue
         if not fname:
             return None  # a field without a name cannot be updated
-        inner = _level(ft, sub if sub is not None else Source(), resolver, read, frozenset(), depth - 1)
+        inner = _level(ft, sub if sub is not None else Known(), resolver, read, frozenset(), depth - 1)
         parts.append(Part(fname, ft, inner is None, inner, sub.shown.text if sub is not None and sub.shown else ""))
     app = dscope.prefix() + dt.name + "." + ctor.name
     by_update = src.shown is not None and not src.shown.ctor
