@@ -48,9 +48,16 @@ def test_a_constraint_on_a_solved_field_solves_every_field_it_reads():
     assert built.solved() == ["m.accounts", "m.memory"]
 
 
-def test_a_witness_of_one_constructor_of_several_is_not_taken_apart():
-    """AnyState allows Running and Halted: fixing the witness's constructor would lose the other's tests."""
-    assert _built("Code") is None
+def test_a_type_of_several_constructors_is_built_by_each_and_the_solver_picks():
+    """AnyState allows Running and Halted and nothing fixes one: the value is the witness's Halted(code) or
+    a Running made from T's witness; Code reads the code, so only that is solved."""
+    built = _built("Code")
+    assert built is not None
+    assert built.shown.text == "Machine.State.Running(Machine.WITNESS) or Machine.State.Halted(_)"
+    got = generate(str(FIXTURES / "machine.dfy"), GenerateOptions(bva=100, methods=("Machine.Code",)))
+    inputs = {tc.inputs["s"] for tc in got.cases}
+    assert "Machine.State.Running(Machine.WITNESS)" in inputs
+    assert any(v.startswith("Machine.State.Halted(") for v in inputs)
 
 
 def test_an_input_whose_requires_fix_another_constructor_is_made_by_it():

@@ -17,7 +17,7 @@ solver misjudged is a bad input, never a failure of the program.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import z3
 
@@ -27,7 +27,7 @@ from dspec2test.model.resolve import Resolver, RType, Scope
 from dspec2test.model.walk import bound_names, children, conjuncts
 from dspec2test.solve.literal import Data, literal
 from dspec2test.solve.types import Types
-from dspec2test.solve.values import TV
+from dspec2test.solve.values import TV, and_
 
 _DEPTH = 4  # constructors deep that a witness is taken apart
 
@@ -54,6 +54,9 @@ class Level:
     app: str = ""  # the constructor, as the tests file writes it
     base: str = ""  # the witness's value here, when written by updates
     made: bool = False  # no witness here: built by its constructor, so its type's constraints are checked
+    # the same value built by each other constructor its type allows, where nothing fixes one: the solver
+    # picks (`vm: TerminatedState`, RETURNS or ERROR)
+    others: tuple["Level", ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,11 +97,13 @@ class Built:
         out: list[str] = []
 
         def visit(level: Level, prefix: str) -> None:
-            for p in level.parts:
-                if p.solved:
-                    out.append(prefix + p.name)
-                elif p.inner is not None:
-                    visit(p.inner, prefix + p.name + ".")
+            for alt in (level, *level.others):
+                for p in alt.parts:
+                    path = prefix + p.name
+                    if p.solved and path not in out:
+                        out.append(path)
+                    elif p.inner is not None:
+                        visit(p.inner, path + ".")
 
         visit(self.root, "")
         return out
@@ -185,7 +190,7 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: 
         read = frozenset(more)
     if not any(not p.solved and p.inner is None for p in _all_parts(root)):
         return None
-    return Built(Shown(built_text_of(root)), root, read, frozenset(checked))
+    return Built(Shown(" or ".join(built_text_of(alt) for alt in (root, *root.others))), root, read, frozenset(checked))
 
 
 def _root(t: RType, resolver: Resolver, read: frozenset[str], forced: frozenset[str]) -> Level | None:
@@ -252,17 +257,16 @@ def _default(t: RType, resolver: Resolver, depth: int) -> str | None:
 
 
 def _levels(level: Level) -> Iterable[Level]:
-    yield level
-    for p in level.parts:
-        if p.inner is not None:
-            yield from _levels(p.inner)
+    for alt in (level, *level.others):
+        yield alt
+        for p in alt.parts:
+            if p.inner is not None:
+                yield from _levels(p.inner)
 
 
 def _all_parts(level: Level) -> Iterable[Part]:
-    for p in level.parts:
-        yield p
-        if p.inner is not None:
-            yield from _all_parts(p.inner)
+    for alt in _levels(level):
+        yield from alt.parts
 
 
 def _layers(t: RType) -> list[RType]:
@@ -301,30 +305,26 @@ def _lookup(resolver: Resolver, scope: Scope, name: str):
     return found
 
 
-def _open(t: RType, src: Known, resolver: Resolver, forced: frozenset[str]
-          ) -> tuple[ast.Ctor, list[Known | None]] | None:
-    """The constructor of the value at this level and what is known of each of its fields."""
+def _fixed(t: RType, src: Known, resolver: Resolver, forced: frozenset[str]) -> list[ast.Ctor] | None:
+    """The constructors a value at this level is built by: the one the type, the requires or the witness
+    fix, else each (the solver picks; None: a witness of a constructor the requires rule out)."""
     dt = t.base.datatype[0]
-    fields = resolver.ctor_fields(t.base, dt.ctors[0])
-    if src.expr is None:  # made: the one constructor, or the one the requires or the type fix
-        fixed = [c for c in dt.ctors if len(dt.ctors) == 1 or c.name in forced
-                 or any(_tests_ctor(x, c.name) for x in _layers(t))]
-        if len(fixed) != 1:
-            return None
-        fields = resolver.ctor_fields(t.base, fixed[0])
-        return fixed[0], [_witness(ft, resolver) for _, ft in fields]
-    assert src.scope is not None
-    found = _ctor_of(src.expr, src.scope, resolver)
-    if found is None or found[0] not in dt.ctors:
-        return None
-    ctor, args, where = found
-    # the witness's constructor is fixed: only where the type or the requires allow no other, else the
-    # tests would lose the scenarios of the others
-    if len(dt.ctors) > 1 and ctor.name not in forced and not any(_tests_ctor(x, ctor.name) for x in _layers(t)):
-        return None
-    if forced and ctor.name not in forced:
-        return None
+    if len(dt.ctors) == 1:
+        return [dt.ctors[0]]
+    fixed = [c for c in dt.ctors if c.name in forced or any(_tests_ctor(x, c.name) for x in _layers(t))]
+    return fixed[:1] if len(fixed) == 1 else list(dt.ctors)
+
+
+def _open(t: RType, src: Known, resolver: Resolver, ctor: ast.Ctor) -> list[Known | None] | None:
+    """What is known of each field of the value at this level, built by ctor: the witness's arguments
+    where it is built by ctor too, else their types' own witnesses (None: the witness cannot be read)."""
     fields = resolver.ctor_fields(t.base, ctor)
+    found = _ctor_of(src.expr, src.scope, resolver) if src.expr is not None and src.scope is not None else None
+    if src.expr is not None and found is None:
+        return None
+    if found is None or found[0] != ctor:
+        return [_witness(ft, resolver) for _, ft in fields]
+    _, args, where = found
     shown = src.shown
     out: list[Known | None] = []
     for i, ((fname, _), arg) in enumerate(zip(fields, args)):
@@ -333,7 +333,7 @@ def _open(t: RType, src: Known, resolver: Resolver, forced: frozenset[str]
         else:
             sub = Shown(f"{shown.text}.{fname}") if shown is not None and fname else None
         out.append(Known(arg, where, sub))
-    return ctor, out
+    return out
 
 
 def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], forced: frozenset[str],
@@ -342,10 +342,20 @@ def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], force
     be, and the value is solved whole)."""
     if depth == 0 or t.base.kind != "data":
         return None
-    opened = _open(t, src, resolver, forced)
-    if opened is None:
+    ctors = _fixed(t, src, resolver, forced)
+    if not ctors:
         return None
-    ctor, subs = opened
+    alts = [_alt(t, src, resolver, read, c, depth) for c in ctors]
+    if any(a is None for a in alts):
+        return None
+    first, *others = [a for a in alts if a is not None]
+    return replace(first, others=tuple(others))
+
+
+def _alt(t: RType, src: Known, resolver: Resolver, read: frozenset[str], ctor: ast.Ctor, depth: int) -> Level | None:
+    subs = _open(t, src, resolver, ctor)
+    if subs is None:
+        return None
     b = t.base
     dt, dscope = b.datatype
     parts = []
@@ -358,9 +368,10 @@ def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], force
         inner = _level(ft, sub if sub is not None else Known(), resolver, read, frozenset(), depth - 1)
         parts.append(Part(fname, ft, inner is None, inner, sub.shown.text if sub is not None and sub.shown else ""))
     app = dscope.prefix() + dt.name + "." + ctor.name
-    by_update = src.shown is not None and not src.shown.ctor
-    return Level(t, ctor.name, tuple(parts), app, src.shown.text if by_update and src.shown else "",
-                 made=src.expr is None)
+    own = src.expr is not None and (found := _ctor_of(src.expr, src.scope, resolver) if src.scope else None) is not None \
+        and found[0] == ctor
+    by_update = own and src.shown is not None and not src.shown.ctor
+    return Level(t, ctor.name, tuple(parts), app, src.shown.text if by_update and src.shown else "", made=not own)
 
 
 def _tests_ctor(t: RType, name: str) -> bool:
@@ -411,6 +422,13 @@ def built_wf(built: Built, tv: TV, types: Types, field_wf: Callable[[TV], list[z
 
 
 def _level_wf(built: Built, level: Level, v, types: Types, field_wf, encode_constraint) -> list[z3.BoolRef]:
+    if level.others:
+        return [z3.Or([and_(_alt_wf(built, alt, v, types, field_wf, encode_constraint))
+                       for alt in (level, *level.others)])]
+    return _alt_wf(built, level, v, types, field_wf, encode_constraint)
+
+
+def _alt_wf(built: Built, level: Level, v, types: Types, field_wf, encode_constraint) -> list[z3.BoolRef]:
     out = [encode_constraint(x, TV(v, x.args[0])) for x in _layers(level.type) if built.checks(x)]
     info = types.ctor_info(level.type.base, level.ctor)
     out.append(info.test(v))
@@ -433,8 +451,10 @@ def built_text_of(level: Level) -> str:
 
 
 def _level_text(level: Level, pv, types: Types | None) -> str:
-    if pv is not None and (not isinstance(pv, Data) or pv.ctor != level.ctor):
-        raise ValueError(f"a value built from a witness of {level.ctor} is {pv}")
+    if pv is not None:
+        level = next((alt for alt in (level, *level.others) if isinstance(pv, Data) and pv.ctor == alt.ctor), level)
+        if not isinstance(pv, Data) or pv.ctor != level.ctor:
+            raise ValueError(f"a value built from a witness of {level.ctor} is {pv}")
     args = pv.args if pv is not None else (None,) * len(level.parts)
 
     def solved(part: Part, arg) -> str:
