@@ -9,11 +9,13 @@ from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import BOOL, INT, RType, Scope
 from dspec2test.model.walk import dotted
+from dspec2test.solve.seqbound import length_bound
 from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
 from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
 
 
-LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda before it is unsupported
+LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda (more while its sequence shortens)
+UNFOLD_BUDGET = 64  # bodies one outermost call of it unfolds in all (a body calling itself twice doubles them)
 
 
 class CallsMixin(EncoderBase):
@@ -371,16 +373,7 @@ class CallsMixin(EncoderBase):
             return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
         if lam is not None:
-            # a Z3 definition takes terms, and a lambda is none: the body is unfolded instead, a few times
-            # (what looks recursive may call another type's member of the same name: `cs.SplitFrom?(cs0)`)
-            depth = self._lambda_unfold.get(id(f), 0)
-            if depth >= LAMBDA_UNFOLD:
-                raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
-            self._lambda_unfold[id(f)] = depth + 1
-            try:
-                return self._inline(f, fscope, heap, args, ptypes, rtype, env)
-            finally:
-                self._lambda_unfold[id(f)] = depth
+            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, lam.node or node)
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
         # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold
@@ -414,6 +407,47 @@ class CallsMixin(EncoderBase):
         rec = self._recfuns[key]
         receiver_arg = [self.types.to_rep(value)] if value is not None else []
         return self.types.from_rep(rec(*receiver_arg, *self._reps_for(rec, len(receiver_arg), args, node)), rtype)
+
+    def _unfold(self, f: ast.Function, fscope: Scope, heap: dict, args: list[TV], ptypes: list[RType],
+                rtype: RType, env: Env, node) -> TV:
+        """A recursive function given a lambda: a Z3 definition takes terms, and a lambda is none, so the body
+        is unfolded instead (what looks recursive may call another type's member of the same name:
+        `cs.SplitFrom?(cs0)`). LAMBDA_UNFOLD levels always; beyond, only while a sequence argument's length
+        bound (seqbound.py) shrinks from level to level. An argument whose bound is 0 is the empty sequence,
+        and conditions in its level are decided where they simplify to a constant: the branch that would
+        recurse on it is not encoded, which ends the unfolding exactly."""
+        seqs = [i for i, t in enumerate(ptypes) if t.base.kind == "seq" and isinstance(args[i].v, z3.ExprRef)]
+        depth, outer, spent, known = self._lambda_unfold.get(id(f), (0, None, [0], {}))
+        if not depth:  # the outermost call: a sequence its structure does not bound may be bounded by the inputs'
+            for i in seqs:
+                if length_bound(args[i].v) is None:
+                    proved = self._seq_bound(args[i], node, required=False)
+                    if proved is not None:
+                        known[args[i].v.get_id()] = proved
+        bounds = tuple(length_bound(args[i].v, known) for i in seqs)
+        outer = bounds if outer is None else outer
+        shrinks = any(b is not None and a is not None and b < a for a, b in zip(outer, bounds))
+        if (depth >= LAMBDA_UNFOLD and not shrinks) or spent[0] >= UNFOLD_BUDGET:
+            why = f"it unfolds into more than {UNFOLD_BUDGET} bodies" if spent[0] >= UNFOLD_BUDGET else \
+                "it takes no sequence to bound its recursion" if not seqs else \
+                "its sequence's length has no known bound" if all(b is None for b in bounds) else \
+                "its recursion does not shorten its sequence"
+            raise _u(f"lambda passed to the recursive function {f.name} ({why})", node)
+        spent[0] += 1
+        args = list(args)
+        emptied = [i for i, b in zip(seqs, bounds) if b == 0]
+        for i in emptied:
+            args[i] = TV(z3.Empty(self.types.sort(ptypes[i])), ptypes[i])
+        self._lambda_unfold[id(f)] = (depth + 1, bounds, spent, known)
+        self.decide_conditions += bool(emptied)
+        try:
+            return self._inline(f, fscope, heap, args, ptypes, rtype, env)
+        finally:
+            self.decide_conditions -= bool(emptied)
+            if depth:
+                self._lambda_unfold[id(f)] = (depth, outer, spent, known)
+            else:
+                del self._lambda_unfold[id(f)]
 
     def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
         """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
