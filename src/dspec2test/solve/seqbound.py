@@ -1,6 +1,7 @@
 """Upper bounds on a sequence term's length read off its structure, without the solver: a literal, a
-datatype field held as a bounded list (recursive.py reads it as nested `If(nil, [], [h] + ...)`), and
-slices and concatenations of them, and terms of a bound the solver proved. A recursive function given a lambda is unfolded (encode/calls.py)
+datatype field held as a bounded list (recursive.py reads it as nested `If(nil, [], [h] + ...)`), a
+field of a value built in the contract, slices and concatenations of them, and terms of a bound the
+solver proved. A set's rep is read (types.py) as its candidates up to such a bound. A recursive function given a lambda is unfolded (encode/calls.py)
 as long as such a bound says its sequence argument can still hold elements: each level's slice is
 bounded one lower, so the unfolding ends where the bound reaches 0.
 """
@@ -48,7 +49,22 @@ class _Bounds:
         if op == z3.Z3_OP_SEQ_EXTRACT:  # Extract(s, off, n) holds at most n and at most |s| elements
             known = [b for b in (self.seq(kids[0]), self.int_(kids[2])) if b is not None]
             return max(0, min(known)) if known else None
+        if op == z3.Z3_OP_DT_ACCESSOR:  # a field of a value built in a contract: the sequence it was built with
+            return self._field(t.decl(), kids[0])
         return None
+
+    def _field(self, acc: z3.FuncDeclRef, value: z3.ExprRef) -> int | None:
+        if z3.is_app(value) and value.decl().kind() == z3.Z3_OP_ITE:
+            return _most([self._field(acc, k) for k in value.children()[1:]])
+        if not z3.is_app(value) or value.decl().kind() != z3.Z3_OP_DT_CONSTRUCTOR:
+            return None
+        srt = value.sort()
+        for i in range(srt.num_constructors()):
+            if srt.constructor(i).eq(value.decl()):
+                for j in range(srt.constructor(i).arity()):
+                    if srt.accessor(i, j).eq(acc):
+                        return self.seq(value.arg(j))
+        return None  # another constructor's field: unspecified
 
     def _int(self, t: z3.ExprRef) -> int | None:
         if z3.is_int_value(t):

@@ -58,7 +58,7 @@ class EncoderBase:
     # id(function) -> (its unfoldings in progress, the length bounds of the innermost's sequence arguments,
     # [bodies unfolded since the outermost], length bounds the solver proved of the outermost's sequences)
     _lambda_unfold: dict = field(default_factory=dict)
-    decide_conditions: int = 0  # > 0: inside an unfolding whose sequence is empty (calls.py _unfold)
+    decide_conditions: int = 0  # > 0: conditions that simplify to a constant take one branch (calls.py _unfold)
     # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
     context: object = None
     # the heap state before the call (a TV of a values.Heap), which old() reads fields in; None: no objects

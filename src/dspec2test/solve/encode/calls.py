@@ -373,7 +373,10 @@ class CallsMixin(EncoderBase):
             return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
         if lam is not None:
-            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, lam.node or node)
+            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, lam.node or node, "lambda")
+        if any(isinstance(a.v, SetV) and a.v.rep is None and len(a.v.cands) > self.types.cap for a in args):
+            # a set built in a contract larger than a definition's parameter is read as (types.py _set_rep)
+            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, node, "set built in a contract")
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
         # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold
@@ -409,13 +412,15 @@ class CallsMixin(EncoderBase):
         return self.types.from_rep(rec(*receiver_arg, *self._reps_for(rec, len(receiver_arg), args, node)), rtype)
 
     def _unfold(self, f: ast.Function, fscope: Scope, heap: dict, args: list[TV], ptypes: list[RType],
-                rtype: RType, env: Env, node) -> TV:
-        """A recursive function given a lambda: a Z3 definition takes terms, and a lambda is none, so the body
+                rtype: RType, env: Env, node, what: str) -> TV:
+        """A recursive function given a lambda (or a set built in a contract, larger than the length limit a
+        definition's parameter is read with): a Z3 definition takes terms, and a lambda is none, so the body
         is unfolded instead (what looks recursive may call another type's member of the same name:
         `cs.SplitFrom?(cs0)`). LAMBDA_UNFOLD levels always; beyond, only while a sequence argument's length
         bound (seqbound.py) shrinks from level to level. An argument whose bound is 0 is the empty sequence,
         and conditions in its level are decided where they simplify to a constant: the branch that would
-        recurse on it is not encoded, which ends the unfolding exactly."""
+        recurse on it is not encoded, which ends the unfolding exactly. Given a set, every level's conditions
+        are decided so (`match eips[0]` of a literal): a set of each arm's candidates would multiply them."""
         seqs = [i for i, t in enumerate(ptypes) if t.base.kind == "seq" and isinstance(args[i].v, z3.ExprRef)]
         depth, outer, spent, known = self._lambda_unfold.get(id(f), (0, None, [0], {}))
         if not depth:  # the outermost call: a sequence its structure does not bound may be bounded by the inputs'
@@ -432,18 +437,19 @@ class CallsMixin(EncoderBase):
                 "it takes no sequence to bound its recursion" if not seqs else \
                 "its sequence's length has no known bound" if all(b is None for b in bounds) else \
                 "its recursion does not shorten its sequence"
-            raise _u(f"lambda passed to the recursive function {f.name} ({why})", node)
+            raise _u(f"{what} passed to the recursive function {f.name} ({why})", node)
         spent[0] += 1
         args = list(args)
         emptied = [i for i, b in zip(seqs, bounds) if b == 0]
         for i in emptied:
             args[i] = TV(z3.Empty(self.types.sort(ptypes[i])), ptypes[i])
         self._lambda_unfold[id(f)] = (depth + 1, bounds, spent, known)
-        self.decide_conditions += bool(emptied)
+        decide = bool(emptied) or what != "lambda"
+        self.decide_conditions += decide
         try:
             return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         finally:
-            self.decide_conditions -= bool(emptied)
+            self.decide_conditions -= decide
             if depth:
                 self._lambda_unfold[id(f)] = (depth, outer, spent, known)
             else:

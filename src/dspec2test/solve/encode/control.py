@@ -89,6 +89,12 @@ class ControlMixin(EncoderBase):
             if not isinstance(case.body, ast.Node):
                 raise _u("match statement", case)
             cond, binds = self.pattern(case.pattern, scrut, env)
+            if self.decide_conditions:  # arms a concrete scrutinee does not take are not encoded (calls.py)
+                decided = z3.simplify(cond)
+                if z3.is_false(decided):
+                    continue
+                if z3.is_true(decided) and not arms:
+                    return self.enc(case.body, env.bind(binds))
             arms.append((cond, self.enc(case.body, env.bind(binds))))
         if not arms:
             raise _u("empty match", e)
