@@ -173,9 +173,10 @@ class CallsMixin(EncoderBase):
     def e_Call(self, e, env):
         if e.label is not None:
             raise _u("two-state call", e)
-        if any(n is not None for n in e.arg_names):
-            raise _u("named arguments", e)
+        named = any(n is not None for n in e.arg_names)
         callee = e.callee
+        if named and not (isinstance(callee, (ast.Name, ast.MemberSelect)) and not self._local_callee(callee, env)):
+            raise _u("named arguments", e)
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
@@ -207,11 +208,14 @@ class CallsMixin(EncoderBase):
         if found is None:
             raise _u(f"unknown function {name}", e)
         decl, scope = found
-        args = [self.enc(a, env) for a in e.args]
         if isinstance(decl, (ast.Datatype, ast.SubsetType, ast.TypeSynonym, ast.Newtype)):
             # a constructor named as a type (`Chain(previous, v)` of datatype Chain, `Writer(0, Empty)` of
             # datatype Writer_ beside `type Writer = w: Writer_ | ...`): the type took the name's entry
             decl = self.resolver.ctor_named(scope.module, name.split(".")[-1]) or decl
+        if named and not isinstance(decl, (ast.Ctor, ast.Function)):
+            raise _u("named arguments", e)
+        args = self._named_args(decl.params, self.resolver.scope_of(decl) if isinstance(decl, ast.Function) else scope,
+                                e, env) if named else [self.enc(a, env) for a in e.args]
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e, env.expect)
         if isinstance(decl, ast.Function):
@@ -223,6 +227,32 @@ class CallsMixin(EncoderBase):
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    def _local_callee(self, callee, env: Env) -> bool:
+        """Is the callee a value (a variable's function, a receiver's member), not a declaration by name?
+        Named arguments are taken for declarations only."""
+        head = callee.name if isinstance(callee, ast.Name) else (dotted(callee.obj) or "").split(".")[0]
+        return head in env.vars or THIS in env.vars or (isinstance(callee, ast.MemberSelect) and not head)
+
+    def _named_args(self, formals: tuple[ast.Formal, ...], scope: Scope, e, env: Env) -> list[TV]:
+        """`Code(contents := c)`: the arguments in the formals' order, a formal not given its default (which may
+        read the formals before it)."""
+        given: dict[int, ast.Expr] = {}
+        for k, (a, name) in enumerate(zip(e.args, (*e.arg_names, *[None] * len(e.args)))):
+            at = k if name is None else next((j for j, p in enumerate(formals) if p.name == name), None)
+            if at is None or at in given:
+                raise _u(f"named argument {name}", e)
+            given[at] = a
+        out: list[TV] = []
+        for j, p in enumerate(formals):
+            if j in given:
+                out.append(self.enc(given[j], env))
+            elif p.default is not None:
+                known = {q.name: a for q, a in zip(formals, out)}
+                out.append(self.enc(p.default, Env(known, scope, expect=self.resolver.rtype(p.type, scope))))
+            else:
+                raise _u(f"call without an argument for {p.name}", e)
+        return out
 
     @staticmethod
     def _arrow_member(name: str) -> TV:
