@@ -239,8 +239,8 @@ class CallsMixin(EncoderBase):
         read the formals before it)."""
         given: dict[int, ast.Expr] = {}
         for k, (a, name) in enumerate(zip(e.args, (*e.arg_names, *[None] * len(e.args)))):
-            at: int | None = k if name is None else next((j for j, p in enumerate(formals) if p.name == name), None)
-            if at is None or at in given:
+            at = k if name is None else next((j for j, p in enumerate(formals) if p.name == name), -1)
+            if at < 0 or at in given:
                 raise _u(f"named argument {name}", e)
             given[at] = a
         out: list[TV] = []
