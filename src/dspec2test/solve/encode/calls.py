@@ -228,6 +228,21 @@ class CallsMixin(EncoderBase):
             raise _u("method call in an expression", e)
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
 
+    def constructed(self, e: ast.Call, env: Env, expect: RType) -> TV | None:
+        """A constructor call's value with the type arguments its arguments do not say from `expect` (None:
+        not a constructor named plainly). Its arguments are encoded without it: theirs are their own."""
+        callee = e.callee
+        name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
+        if name is None or any(n is not None for n in e.arg_names) or self._local_callee(callee, env):
+            return None
+        found = env.scope.lookup(name)
+        if found is None:
+            return None
+        decl, scope = found
+        if not isinstance(decl, ast.Ctor):
+            return None
+        return self._construct(decl, scope, [self.enc(a, env) for a in e.args], e, expect)
+
     def _local_callee(self, callee, env: Env) -> bool:
         """Is the callee a value (a variable's function, a receiver's member), not a declaration by name?
         Named arguments are taken for declarations only."""
