@@ -41,7 +41,7 @@ class ControlMixin(EncoderBase):
         if e.binding:
             raise _u("if-such-that expression", e)
         c = self.boolean(e.cond, env)
-        if self.decide_conditions:  # the branch recursing on an emptied sequence is not encoded (calls.py)
+        if self.decide_conditions:  # a condition a concrete value decides takes one branch (calls.py _unfold)
             decided = z3.simplify(c)
             if z3.is_true(decided) or z3.is_false(decided):
                 return self.enc(e.then if z3.is_true(decided) else e.els, env)
