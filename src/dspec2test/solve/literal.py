@@ -326,6 +326,17 @@ def atom_text(a: Atom, types: Types | None) -> str:
     return text
 
 
+def _canonical(elems, et: RType) -> list:
+    """A set's plain elements once each, in increasing order where they are numbers (as an input's rep)."""
+    out: list = []
+    for x in elems:
+        if x not in out:
+            out.append(x)
+    if et.base.kind in ("int", "char", "real", "bv") and all(isinstance(x, (int, Fraction)) for x in out):
+        out.sort()
+    return out
+
+
 def term_of(pv, t: RType, types: Types):
     """The rep term of a plain value (None for functions, which are never pinned)."""
     b = t.base
@@ -344,6 +355,8 @@ def term_of(pv, t: RType, types: Types):
         return z3.BitVecVal(pv, b.width)
     if k in ("seq", "array", "set", "multiset"):
         et = b.args[0]
+        if k == "set":  # the rep of the value: a model's field may repeat an element or be out of order
+            pv = _canonical(pv, et)
         elems = [term_of(x, et, types) for x in pv]
         if any(x is None for x in elems):
             return None

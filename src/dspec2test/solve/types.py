@@ -17,6 +17,7 @@ the cap and read and built as the rep above (recursive.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import z3
 
@@ -25,6 +26,7 @@ from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.errors import Unsupported
 from dspec2test.model.classes import ClassIndex
 from dspec2test.solve.recursive import Group, Make, Read, data_group, key
+from dspec2test.solve.seqbound import length_bound
 from dspec2test.solve.spelling import rtype_str
 from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, SetV, and_, unsupported
 
@@ -217,7 +219,9 @@ class Types:
             kinds = self.kinds_of(b)[:1]  # built as the first class that can make it
             return TV(ObjV("", term, kinds), t)
         if b.kind in ("set", "multiset"):
-            cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(self.cap))
+            # a set built in a contract may hold more than the cap (an input's set and one more): its term says
+            n = max(self.cap, length_bound(term) or 0) if b.kind == "set" else self.cap
+            cands = tuple((z3.IntVal(i) < z3.Length(term), term[i]) for i in range(n))
             if b.kind == "set":
                 return TV(SetV(cands, term), t)
 
@@ -243,6 +247,8 @@ class Types:
 
     def to_rep(self, tv: TV):
         v = tv.v
+        if isinstance(v, SetV) and v.rep is None:
+            return self._set_rep(v, tv.t)
         if isinstance(v, (SetV, MultisetV, MapV)):
             if v.rep is None:
                 raise Unsupported(f"{tv.t.base.kind} expression stored in a collection, datatype or function")
@@ -381,10 +387,11 @@ class Types:
 
     def _refined(self, t: RType, seen: frozenset = frozenset()) -> bool:
         """Whether values of t held in a datatype's field have a constraint of their own to keep: a subset
-        type or newtype somewhere in it (a length limit is no constraint: fields have none; nor are a
-        string's characters kept in range, which cost a constraint per character for little)."""
+        type or newtype somewhere in it, or a set of ordered elements, whose rep keeps its order (so `|s|`, its
+        rep's length, counts each element once; of others, distinctness is a term per pair); a length limit is no constraint: fields have none; nor are a string's characters
+        kept in range, which cost a constraint per character for little."""
         b = t.base
-        if t.kind in ("subset", "newtype"):
+        if t.kind in ("subset", "newtype") or self._sorted_set(b):
             return True
         if b.kind == "data":
             k = RType(b.kind, b.args, b.width, b.name)
@@ -424,7 +431,7 @@ class Types:
         if b.kind == "map" and tv.v.rep is not None:
             srt = self.sort(b)
             reps = [(srt.accessor(0, 0)(tv.v.rep), b.args[0]), (srt.accessor(0, 1)(tv.v.rep), b.args[1])]
-        out = []
+        out = self._ordered(tv.v.rep, b.args[0], True) if self._sorted_set(b) and reps else []
         for s, et in reps:
             if self._refined(et):
                 out += [z3.Implies(z3.IntVal(i) < z3.Length(s),
@@ -490,6 +497,35 @@ class Types:
         return [z3.Implies(z3.IntVal(i) < z3.Length(w), and_(self.wf(self.from_rep(w[i], et), limited, encode_constraint, depth=depth)))
                 for i in range(self.cap)]
 
+    def _sorted_set(self, b: RType) -> bool:
+        """Is b a set whose rep is kept in increasing order (of elements of an ordered type)?"""
+        return b.kind == "set" and ("int" if self.is_atom(b.args[0]) else b.args[0].base.kind) in ORDERED
+
+    def _set_rep(self, v: SetV, t: RType):
+        """The rep of a set built in a contract of literal elements (`BYTECODES + {PUSH0}` passed to a
+        recursive function or stored in a datatype): its elements in increasing order, as an input's rep,
+        so a value has one rep. Only for ordered elements: of others no order is canonical. Read back
+        (from_rep), the rep's term bounds its length: it may be longer than the length limit."""
+        et = t.base.args[0]
+        kind = "int" if self.is_atom(et) else et.base.kind
+        if kind not in ORDERED:
+            raise Unsupported(f"set of {rtype_str(et)} built in a contract and stored in a collection, datatype "
+                              f"or function (its elements have no order to make one representation of it)")
+        empty = z3.Empty(self.sort(t.base))
+        if not v.cands:
+            return empty
+        present = [z3.simplify(g) for g, _ in v.cands]
+        if all(z3.is_true(g) or z3.is_false(g) for g in present):  # a literal's: sorted here
+            values = {z3.simplify(e) for g, e in zip(present, (e for _, e in v.cands)) if z3.is_true(g)}
+            if all(_number(x) is not None for x in values):
+                ordered = sorted({_number(x): x for x in values}.items())
+                return z3.Concat(*[z3.Unit(x) for _, x in ordered]) if len(ordered) > 1 else \
+                    z3.Unit(ordered[0][1]) if ordered else empty
+        # of elements the solver chooses, the rep (sorted by rank) is a term Z3's sequence solver does not
+        # decide in time (it ignored its interrupt on `s - {x}` passed to a recursive function)
+        raise Unsupported("set of elements not known before solving, built in a contract and stored in a "
+                          "collection, datatype or function (only a literal's is stored, sorted)")
+
     def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:
         """Canonical order of a set/multiset/map-key sequence, so one value has one rep."""
         out = []
@@ -504,6 +540,15 @@ class Types:
                 rel = z3.And([w[j] != b for j in range(i + 1)]) if strict else z3.BoolVal(True)
             out.append(z3.Implies(z3.IntVal(i + 1) < z3.Length(w), rel))
         return out
+
+
+def _number(x: z3.ExprRef) -> Fraction | None:
+    """The value of a numeric literal term (int, bitvector, real, char), for sorting."""
+    if z3.is_int_value(x) or z3.is_bv_value(x):
+        return Fraction(x.as_long())
+    if z3.is_rational_value(x):
+        return Fraction(x.numerator_as_long(), x.denominator_as_long())
+    return None
 
 
 def _nested(et: RType) -> bool:

@@ -55,7 +55,10 @@ class EncoderBase:
     _recfuns: dict = field(default_factory=dict)
     rec_defs: list = field(default_factory=list)  # (function, formals, body) of every Z3 recursive function made
     _recursive: dict = field(default_factory=dict)
-    _lambda_unfold: dict = field(default_factory=dict)  # id(function) -> its unfoldings in progress
+    # id(function) -> (its unfoldings in progress, the length bounds of the innermost's sequence arguments,
+    # [bodies unfolded since the outermost], length bounds the solver proved of the outermost's sequences)
+    _lambda_unfold: dict = field(default_factory=dict)
+    decide_conditions: int = 0  # > 0: conditions that simplify to a constant take one branch (calls.py _unfold)
     # What `prove` assumes besides its own identity (the Solver's length limits): part of every memo key.
     context: object = None
     # the heap state before the call (a TV of a values.Heap), which old() reads fields in; None: no objects

@@ -9,11 +9,13 @@ from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import BOOL, INT, RType, Scope
 from dspec2test.model.walk import dotted
+from dspec2test.solve.seqbound import length_bound
 from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
 from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
 
 
-LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda before it is unsupported
+LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda (more while its sequence shortens)
+UNFOLD_BUDGET = 64  # bodies one outermost call of it unfolds in all (a body calling itself twice doubles them)
 
 
 class CallsMixin(EncoderBase):
@@ -171,9 +173,10 @@ class CallsMixin(EncoderBase):
     def e_Call(self, e, env):
         if e.label is not None:
             raise _u("two-state call", e)
-        if any(n is not None for n in e.arg_names):
-            raise _u("named arguments", e)
+        named = any(n is not None for n in e.arg_names)
         callee = e.callee
+        if named and not (isinstance(callee, (ast.Name, ast.MemberSelect)) and not self._local_callee(callee, env)):
+            raise _u("named arguments", e)
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
@@ -205,11 +208,14 @@ class CallsMixin(EncoderBase):
         if found is None:
             raise _u(f"unknown function {name}", e)
         decl, scope = found
-        args = [self.enc(a, env) for a in e.args]
         if isinstance(decl, (ast.Datatype, ast.SubsetType, ast.TypeSynonym, ast.Newtype)):
             # a constructor named as a type (`Chain(previous, v)` of datatype Chain, `Writer(0, Empty)` of
             # datatype Writer_ beside `type Writer = w: Writer_ | ...`): the type took the name's entry
             decl = self.resolver.ctor_named(scope.module, name.split(".")[-1]) or decl
+        if named and not isinstance(decl, (ast.Ctor, ast.Function)):
+            raise _u("named arguments", e)
+        args = self._named_args(decl.params, self.resolver.scope_of(decl) if isinstance(decl, ast.Function) else scope,
+                                e, env) if named else [self.enc(a, env) for a in e.args]
         if isinstance(decl, ast.Ctor):
             return self._construct(decl, scope, args, e, env.expect)
         if isinstance(decl, ast.Function):
@@ -221,6 +227,47 @@ class CallsMixin(EncoderBase):
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    def constructed(self, e: ast.Call, env: Env, expect: RType) -> TV | None:
+        """A constructor call's value with the type arguments its arguments do not say from `expect` (None:
+        not a constructor named plainly). Its arguments are encoded without it: theirs are their own."""
+        callee = e.callee
+        name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
+        if name is None or any(n is not None for n in e.arg_names) or self._local_callee(callee, env):
+            return None
+        found = env.scope.lookup(name)
+        if found is None:
+            return None
+        decl, scope = found
+        if not isinstance(decl, ast.Ctor):
+            return None
+        return self._construct(decl, scope, [self.enc(a, env) for a in e.args], e, expect)
+
+    def _local_callee(self, callee, env: Env) -> bool:
+        """Is the callee a value (a variable's function, a receiver's member), not a declaration by name?
+        Named arguments are taken for declarations only."""
+        head = callee.name if isinstance(callee, ast.Name) else (dotted(callee.obj) or "").split(".")[0]
+        return head in env.vars or THIS in env.vars or (isinstance(callee, ast.MemberSelect) and not head)
+
+    def _named_args(self, formals: tuple[ast.Formal, ...], scope: Scope, e, env: Env) -> list[TV]:
+        """`Code(contents := c)`: the arguments in the formals' order, a formal not given its default (which may
+        read the formals before it)."""
+        given: dict[int, ast.Expr] = {}
+        for k, (a, name) in enumerate(zip(e.args, (*e.arg_names, *[None] * len(e.args)))):
+            at = k if name is None else next((j for j, p in enumerate(formals) if p.name == name), -1)
+            if at < 0 or at in given:
+                raise _u(f"named argument {name}", e)
+            given[at] = a
+        out: list[TV] = []
+        for j, p in enumerate(formals):
+            if j in given:
+                out.append(self.enc(given[j], env))
+            elif p.default is not None:
+                known = {q.name: a for q, a in zip(formals, out)}
+                out.append(self.enc(p.default, Env(known, scope, expect=self.resolver.rtype(p.type, scope))))
+            else:
+                raise _u(f"call without an argument for {p.name}", e)
+        return out
 
     @staticmethod
     def _arrow_member(name: str) -> TV:
@@ -371,16 +418,10 @@ class CallsMixin(EncoderBase):
             return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
         if lam is not None:
-            # a Z3 definition takes terms, and a lambda is none: the body is unfolded instead, a few times
-            # (what looks recursive may call another type's member of the same name: `cs.SplitFrom?(cs0)`)
-            depth = self._lambda_unfold.get(id(f), 0)
-            if depth >= LAMBDA_UNFOLD:
-                raise _u(f"lambda passed to the recursive function {f.name}", lam.node or node)
-            self._lambda_unfold[id(f)] = depth + 1
-            try:
-                return self._inline(f, fscope, heap, args, ptypes, rtype, env)
-            finally:
-                self._lambda_unfold[id(f)] = depth
+            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, lam.node or node, "lambda")
+        if any(isinstance(a.v, SetV) and a.v.rep is None and len(a.v.cands) > self.types.cap for a in args):
+            # a set built in a contract larger than a definition's parameter is read as (types.py _set_rep)
+            return self._unfold(f, fscope, heap, args, ptypes, rtype, env, node, "set built in a contract")
         # the fields the body reads are free constants of its Z3 definition: one definition per receiver
         # and heap state; a datatype's member takes its receiver, a value, as one more argument (one
         # definition for `l.Size()` and `r.Size()` alike, which a definition per receiver would unfold
@@ -414,6 +455,50 @@ class CallsMixin(EncoderBase):
         rec = self._recfuns[key]
         receiver_arg = [self.types.to_rep(value)] if value is not None else []
         return self.types.from_rep(rec(*receiver_arg, *self._reps_for(rec, len(receiver_arg), args, node)), rtype)
+
+    def _unfold(self, f: ast.Function, fscope: Scope, heap: dict, args: list[TV], ptypes: list[RType],
+                rtype: RType, env: Env, node, what: str) -> TV:
+        """A recursive function given a lambda (or a set built in a contract, larger than the length limit a
+        definition's parameter is read with): a Z3 definition takes terms, and a lambda is none, so the body
+        is unfolded instead (what looks recursive may call another type's member of the same name:
+        `cs.SplitFrom?(cs0)`). LAMBDA_UNFOLD levels always; beyond, only while a sequence argument's length
+        bound (seqbound.py) shrinks from level to level. An argument whose bound is 0 is the empty sequence,
+        and conditions in its level are decided where they simplify to a constant: the branch that would
+        recurse on it is not encoded, which ends the unfolding exactly. Given a set, every level's conditions
+        are decided so (`match eips[0]` of a literal): a set of each arm's candidates would multiply them."""
+        seqs = [i for i, t in enumerate(ptypes) if t.base.kind == "seq" and isinstance(args[i].v, z3.ExprRef)]
+        depth, outer, spent, known = self._lambda_unfold.get(id(f), (0, None, [0], {}))
+        if not depth:  # the outermost call: a sequence its structure does not bound may be bounded by the inputs'
+            for i in seqs:
+                if length_bound(args[i].v) is None:
+                    proved = self._seq_bound(args[i], node, required=False)
+                    if proved is not None:
+                        known[args[i].v.get_id()] = proved
+        bounds = tuple(length_bound(args[i].v, known) for i in seqs)
+        outer = bounds if outer is None else outer
+        shrinks = any(b is not None and a is not None and b < a for a, b in zip(outer, bounds))
+        if (depth >= LAMBDA_UNFOLD and not shrinks) or spent[0] >= UNFOLD_BUDGET:
+            why = f"it unfolds into more than {UNFOLD_BUDGET} bodies" if spent[0] >= UNFOLD_BUDGET else \
+                "it takes no sequence to bound its recursion" if not seqs else \
+                "its sequence's length has no known bound" if all(b is None for b in bounds) else \
+                "its recursion does not shorten its sequence"
+            raise _u(f"{what} passed to the recursive function {f.name} ({why})", node)
+        spent[0] += 1
+        args = list(args)
+        emptied = [i for i, b in zip(seqs, bounds) if b == 0]
+        for i in emptied:
+            args[i] = TV(z3.Empty(self.types.sort(ptypes[i])), ptypes[i])
+        self._lambda_unfold[id(f)] = (depth + 1, bounds, spent, known)
+        decide = bool(emptied) or what != "lambda"
+        self.decide_conditions += decide
+        try:
+            return self._inline(f, fscope, heap, args, ptypes, rtype, env)
+        finally:
+            self.decide_conditions -= decide
+            if depth:
+                self._lambda_unfold[id(f)] = (depth, outer, spent, known)
+            else:
+                del self._lambda_unfold[id(f)]
 
     def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
         """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap

@@ -41,6 +41,10 @@ class ControlMixin(EncoderBase):
         if e.binding:
             raise _u("if-such-that expression", e)
         c = self.boolean(e.cond, env)
+        if self.decide_conditions:  # a condition a concrete value decides takes one branch (calls.py _unfold)
+            decided = z3.simplify(c)
+            if z3.is_true(decided) or z3.is_false(decided):
+                return self.enc(e.then if z3.is_true(decided) else e.els, env)
         a, b = self.unify(self.enc(e.then, env), self.enc(e.els, env))
         return self.ite(c, a, b, e)
 
@@ -85,6 +89,12 @@ class ControlMixin(EncoderBase):
             if not isinstance(case.body, ast.Node):
                 raise _u("match statement", case)
             cond, binds = self.pattern(case.pattern, scrut, env)
+            if self.decide_conditions:  # arms a concrete scrutinee does not take are not encoded (calls.py)
+                decided = z3.simplify(cond)
+                if z3.is_false(decided):
+                    continue
+                if z3.is_true(decided) and not arms:
+                    return self.enc(case.body, env.bind(binds))
             arms.append((cond, self.enc(case.body, env.bind(binds))))
         if not arms:
             raise _u("empty match", e)

@@ -41,6 +41,12 @@ class OperatorsMixin(EncoderBase):
             if other.t.base.kind not in ("array", "array2", "array3"):
                 raise _u("null comparison on a non-array value", e)
             return TV(z3.BoolVal(op == "!="), BOOL)
+        if op in ("==", "!=") and isinstance(e.right, ast.Call):
+            # a constructor's type arguments its arguments do not say come from the other side's type
+            # (`bs == Success(Spec.JSON(js))` of a Result<bytes, SerializationError>)
+            a = self.enc(e.left, env)
+            b = self.constructed(e.right, env, a.t) if a.t.base.kind == "data" else None
+            return self._binop(op, a, b if b is not None else self.enc(e.right, env), e)
         return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
 
     def _binop(self, op: str, a: TV, b: TV, node) -> TV:

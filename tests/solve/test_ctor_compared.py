@@ -1,0 +1,20 @@
+"""`bs == Success(Spec.JSON(js))` of a `Result<bytes, SerializationError>`: the constructor's E, which its
+arguments do not say, is the compared value's. It was instantiated as int, and the comparison of two
+instantiations unsupported (libraries' JSON.ZeroCopy.API.Serialize)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dspec2test.generate import GenerateOptions, generate
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
+
+
+def test_a_constructor_compared_with_a_value_takes_its_type_arguments():
+    got = generate(str(FIXTURES / "ctor_compared.dfy"), GenerateOptions())
+    assert not [d for d in got.diagnostics if d.severity.value == "unsupported"], got.diagnostics
+    cases = {tc.method: tc for tc in got.cases}
+    x = int(cases["WrapM"].inputs["x"])
+    assert x > 3 and cases["WrapM"].outputs["r"].replace(" ", "").endswith(f"Success([{x},{x}])")
+    assert "Wrap" in cases
