@@ -108,3 +108,24 @@ def test_tests_built_from_witnesses_run_and_find_the_planted_bug(tmp_path, fixtu
     assert {t["method"] for t in built} >= {"Machine.Add", "Machine.Balance", "Machine.Push"}
     assert {t["method"] for t in tests if t["status"] != "passed"} == failing
     assert all(t["status"] in ("passed", "failed") for t in tests)
+
+
+def test_a_qualified_call_reads_through_that_module_only():
+    """`A.Size(d)` reaches A's Size, not B's: evm-dafny's `Code.Create(...)` made every field of a state read
+    through WorldState.Create, Memory.Create and the rest."""
+    program = parse_program("datatype D = D(x: int, y: int, z: int)\n"
+                            "module A { import opened D0 = Dt  function Size(d: int): int { d } }\n"
+                            "module B { function Size(d: Top.D): int { d.y } }\n"
+                            "module Dt { }\n"
+                            "module Top { datatype D = D(x: int, y: int)\n"
+                            "  function F(d: D): int ensures F(d) == A.Size(d.x) + B.Size(d) { d.y } }\n"
+                            "function G(d: D): int ensures G(d) == A.Size(d.x) { d.x }\n", "q.dfy")
+    member = next(m for _, m in iter_members(program.decls) if getattr(m, "name", None) == "G")
+    contract = member_contract(program, member)
+    assert contract is not None
+    read = Reads(program).of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
+    assert "x" in read and "y" not in read
+    member = next(m for _, m in iter_members(program.decls) if getattr(m, "name", None) == "F")
+    contract = member_contract(program, member)
+    assert contract is not None
+    assert "y" in Reads(program).of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
