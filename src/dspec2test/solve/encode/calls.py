@@ -8,8 +8,8 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import BOOL, INT, RType, Scope
-from dspec2test.model.walk import dotted, free_names
-from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type, _untyped
+from dspec2test.model.walk import dotted
+from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
 from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
 
 
@@ -392,9 +392,6 @@ class CallsMixin(EncoderBase):
             return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         lam = next((a.v for a in args if isinstance(a.v, LambdaV)), None)
         if lam is not None:
-            lifted = self._specialised(f, fscope, heap, args, ptypes, rtype, node)
-            if lifted is not None:
-                return lifted
             # a Z3 definition takes terms, and a lambda is none: the body is unfolded instead, a few times
             # (what looks recursive may call another type's member of the same name: `cs.SplitFrom?(cs0)`)
             depth = self._lambda_unfold.get(id(f), 0)
@@ -438,66 +435,6 @@ class CallsMixin(EncoderBase):
         rec = self._recfuns[key]
         receiver_arg = [self.types.to_rep(value)] if value is not None else []
         return self.types.from_rep(rec(*receiver_arg, *self._reps_for(rec, len(receiver_arg), args, node)), rtype)
-
-    def _specialised(self, f: ast.Function, fscope: Scope, heap: dict, args: list[TV], ptypes: list[RType],
-                     rtype: RType, node) -> TV | None:
-        """A recursive function given lambdas written in a contract (`ConcatBytes(ts, (d: T) => Member(d))`):
-        one Z3 definition per lambda, which takes the values the lambda captures as more arguments, so the
-        recursive call passing it on is a call of that definition. None where a lambda captures what has no
-        term (a heap state, an object, another lambda): it is unfolded instead."""
-        if HEAP in heap or f.body is None:
-            return None
-        lams: list[tuple[int, LambdaV, list[str], list[TV]]] = []
-        for i, a in enumerate(args):
-            if not isinstance(a.v, LambdaV):
-                continue
-            lam = a.v
-            if lam.node is None or HEAP in lam.env.vars or any(_untyped(t) for t in a.t.base.args):
-                return None
-            names = sorted((free_names(lam.body) - set(lam.params)) & set(lam.env.vars))
-            names += [THIS] if THIS in lam.env.vars and THIS not in names else []
-            caps = [lam.env.vars[n] for n in names]
-            if any(isinstance(c.v, (LambdaV, ObjV)) or _untyped(c.t) for c in caps):
-                return None
-            lams.append((i, lam, names, caps))
-        plain = [i for i, a in enumerate(args) if not isinstance(a.v, LambdaV)]
-        this = heap.get(THIS)
-        key = ("lifted", id(f), tuple(ptypes), rtype, this.t if this is not None else None,
-               tuple((i, id(lam.node), tuple(c.t for c in caps)) for i, lam, _, caps in lams))
-        try:
-            reps = ([self.types.to_rep(this)] if this is not None else []) \
-                + [self.types.to_rep(args[i]) for i in plain] + [self.types.to_rep(c) for *_, caps in lams for c in caps]
-        except Unsupported:
-            return None
-        if key not in self._recfuns:
-            sorts = [r.sort() for r in reps]
-            rec = z3.RecFunction(self.types.fresh(f.name), *sorts, self.types.sort(rtype))
-            self._recfuns[key] = rec
-            formals = [z3.Const(self.types.fresh("a"), srt) for srt in sorts]
-            it = iter(formals)
-            binds: dict[str, TV] = {}
-            if this is not None:
-                binds[THIS] = self.types.from_rep(next(it), this.t)
-            for i in plain:
-                binds[f.params[i].name] = self.types.from_rep(next(it), ptypes[i])
-            for i, lam, names, caps in lams:
-                captured = {n: self.types.from_rep(next(it), c.t) for n, c in zip(names, caps)}
-                closure = LambdaV(lam.params, lam.body, lam.env.bind(captured), lam.node)
-                binds[f.params[i].name] = TV(closure, args[i].t)
-            try:
-                body = self.coerce(self.enc(f.body, Env(binds, fscope, expect=rtype)), rtype)
-                rep = self.types.to_rep(body)
-                if _quantified(rep):
-                    raise _u(f"quantifier over an unbounded range in the recursive function {f.name}", node)
-            except Unsupported:
-                del self._recfuns[key]
-                raise
-            z3.RecAddDefinition(rec, formals, rep)
-            self.rec_defs.append((rec, formals, rep))
-        rec = self._recfuns[key]
-        if any(not r.sort().eq(rec.domain(k)) for k, r in enumerate(reps)):
-            return None
-        return self.types.from_rep(rec(*reps), rtype)
 
     def _opaque(self, f: ast.Function, ptypes: list[RType], rtype: RType, args: list[TV], heap: dict) -> TV:
         """A function without a body (abstract, {:extern}): an uninterpreted Z3 function, one per heap
