@@ -79,6 +79,16 @@ def field_index(types: TypeIndex, ctor: str, name: str) -> int | None:
     return places.pop() if len(places) == 1 else None
 
 
+def ctor_test(types: TypeIndex, ctor: str, name: str) -> bool | None:
+    """`v.N?` on a value built by constructor `ctor`, when N is a constructor of its datatype; None when
+    `N?` is a member of it instead (`predicate Valid?()`, `const Valid?`) or no datatype is known."""
+    owners = [d for d in types.decls.values() if isinstance(d, ast.Datatype) and any(c.name == ctor for c in d.ctors)]
+    if not name.endswith("?") or not owners \
+            or not all(any(c.name == name[:-1] for c in d.ctors) for d in owners):
+        return None
+    return ctor == name[:-1]
+
+
 def _layout(d: ast.Datatype) -> tuple:
     return tuple((c.name, tuple((p.name, print_type(p.type), p.ghost) for p in c.params)) for c in d.ctors)
 

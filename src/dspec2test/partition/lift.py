@@ -165,7 +165,12 @@ class _Lifter:
         body = f.body
         if frozenset(n for a in call.args for n in free_names(a)) & binds_over(body):
             return None  # a binder of the body would capture a name of an argument
-        return substitute(body, {p.name: a for p, a in zip(f.params, call.args)})
+        body = substitute(body, {p.name: a for p, a in zip(f.params, call.args)})
+        if f.result is not None and _generic_instance(f.result.type):
+            # the result type instantiated the body's constructors (`Failure(0)` of a Result<Split>): kept
+            # as a cast, which the encoder reads and no emitted check contains
+            body = ast.Cast(body, f.result.type, span=call.span)
+        return body
 
     def rename_apart(self, pattern: ast.Pattern, body: ast.Expr,
                      taken: frozenset[str]) -> tuple[ast.Pattern, ast.Expr]:
@@ -252,6 +257,14 @@ def _by_cases(f: ast.Function) -> bool:
     while isinstance(body, ast.Let):
         body = body.body
     return isinstance(body, ast.IfThenElse) and not body.binding or isinstance(body, ast.MatchExpr)
+
+
+def _generic_instance(t: ast.Type) -> bool:
+    """A named type given type arguments, other than a built-in collection's."""
+    return isinstance(t, ast.NamedType) and bool(t.args) and t.name.split(".")[-1] not in _COLLECTIONS
+
+
+_COLLECTIONS = frozenset({"seq", "set", "iset", "multiset", "map", "imap", "array", "array2", "array3"})
 
 
 def _closed(f: ast.Function, local: set[str]) -> bool:

@@ -10,7 +10,7 @@ from typing import Any
 
 from dspec2test.dafny import ast
 from dspec2test.model.contracts import pre_state_name
-from dspec2test.partition.fields import field_index
+from dspec2test.partition.fields import ctor_test, field_index
 from dspec2test.model.types import TypeIndex
 from dspec2test.model.walk import ORDER_OPS, comparisons, conjuncts, free_names, is_name
 
@@ -101,7 +101,10 @@ class _Eval:
         ctor, args = getattr(v, "ctor", None), getattr(v, "args", None)
         if isinstance(ctor, str) and ctor != "?" and isinstance(args, tuple) and self.types is not None:
             if e.name.endswith("?"):
-                return ctor == e.name[:-1]
+                test = ctor_test(self.types, ctor, e.name)
+                if test is None:  # a member named N?, not a constructor test
+                    raise _Undecided(e.name)
+                return test
             k = field_index(self.types, ctor, e.name)
             if k is not None and k < len(args):
                 return args[k]

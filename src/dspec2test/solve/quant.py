@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import z3
 
 from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import INT, RType
 from dspec2test.solve.values import TV, Env, MapV, SetV, and_, or_, unsupported
 
@@ -108,6 +109,10 @@ def _formal_type(enc, var: str, atoms, env: Env) -> RType | None:
     that parameter's type (non-generic functions only; anything else stays int)."""
     for atom in atoms:
         for x in ast.preorder(atom):
+            if isinstance(x, ast.Call) and ast.Name(var) in x.args and not isinstance(x.callee, ast.Name):
+                held = _held_param_type(enc, x, x.args.index(ast.Name(var)), var, env)
+                if held is not None:
+                    return held
             if not (isinstance(x, ast.Call) and isinstance(x.callee, ast.Name) and ast.Name(var) in x.args):
                 continue
             found = env.scope.lookup(x.callee.name)
@@ -122,6 +127,24 @@ def _formal_type(enc, var: str, atoms, env: Env) -> RType | None:
     return None
 
 
+def _held_param_type(enc, call: ast.Call, k: int, var: str, env: Env) -> RType | None:
+    """The k-th parameter type of a function value the call applies (`sp.spec(t)`, spec a field of
+    arrow type of a bound datatype value sp), when its callee reads bound names only."""
+    names = free_names(call.callee)
+    if var in names or not names <= set(env.vars):
+        return None
+    try:
+        f = enc.enc(call.callee, env)
+    except (Unsupported, z3.Z3Exception):
+        return None
+    args = f.t.base.args
+    return args[k] if f.t.base.kind == "arrow" and k < len(args) - 1 and not _untyped(args[k]) else None
+
+
+def _untyped(t: RType) -> bool:
+    return t.kind == "any" or any(_untyped(a) for a in t.args)
+
+
 def _membership_source(var: str, atoms, pending: set[str]):
     for x in atoms:
         if isinstance(x, ast.BinOp) and x.op == "in" and x.left == ast.Name(var):
@@ -130,10 +153,11 @@ def _membership_source(var: str, atoms, pending: set[str]):
     return None
 
 
-def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str]) -> tuple[Source, RType]:
+def _source(enc, bv: ast.BoundVar, atoms, env: Env, pending: set[str], typing=None) -> tuple[Source, RType]:
+    """typing: where an untyped variable's type is read from (default: the atoms, which give its bounds)."""
     coll_expr = _membership_source(bv.name, atoms, pending)
     coll = enc.enc(coll_expr, env) if coll_expr is not None else None
-    t = _var_type(enc, bv, atoms, env, coll)
+    t = _var_type(enc, bv, atoms if typing is None else typing, env, coll)
     if coll is not None:
         k = coll.t.base.kind
         if k in ("seq", "array"):
@@ -212,6 +236,9 @@ def encode_quantifier(enc, q: ast.Quantifier, env: Env) -> z3.BoolRef:
                                   and body.op == "==>" else [])
     else:
         atoms = conjuncts(rng) + conjuncts(body)
+    # a variable's type may show anywhere in the quantifier (`forall t :: sp.spec(t) == ...`); its bounds
+    # only in the atoms that guard the body
+    typing = atoms + [body]
 
     def matrix(env2: Env):
         r = enc.boolean(rng, env2) if rng is not None else None
@@ -227,13 +254,13 @@ def encode_quantifier(enc, q: ast.Quantifier, env: Env) -> z3.BoolRef:
         # prefer a variable whose values have a known source
         choice = None
         for bv in pending:
-            src, t = _source(enc, bv, atoms, env2, names - {bv.name})
+            src, t = _source(enc, bv, atoms, env2, names - {bv.name}, typing)
             if src.kind != "free":
                 choice = (bv, src, t)
                 break
         if choice is None:
             bv = pending[0]
-            choice = (bv,) + _source(enc, bv, atoms, env2, names - {bv.name})
+            choice = (bv,) + _source(enc, bv, atoms, env2, names - {bv.name}, typing)
         bv, src, t = choice
         rest = [v for v in pending if v is not bv]
         inst, residual, budget = _instances(enc, src, t, bv.name, env2)

@@ -89,7 +89,8 @@ class EncoderBase:
         # Quantifier expansion encodes the same subterm (`s[k] == s[l]`) under many outer instances; Z3
         # shares equal terms, so a memo keyed by the bound values' term ids returns the very same formula.
         values = tuple(env.vars.get(n) for n in names)
-        key = (id(e), id(env.scope), env.budget, self.prove, self.context, *map(_tv_key, values))
+        # the expected type too: it instantiates a generic constructor (`Failure(0)` of a Result<Split>)
+        key = (id(e), id(env.scope), env.budget, env.expect, self.prove, self.context, *map(_tv_key, values))
         hit = self._memo.get(key)
         if hit is None:
             hit = self._memo[key] = (fn(e, env), e, env.scope, values)  # keeps the keyed objects alive

@@ -180,21 +180,14 @@ class CallsMixin(EncoderBase):
         if isinstance(callee, ast.Name) and callee.name in env.vars:
             f = env.vars[callee.name]
             return self._apply(f, [self.enc(a, env) for a in e.args], e)
-        head = (dotted(callee.obj) or "").split(".")[0] if isinstance(callee, ast.MemberSelect) else ""
-        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or head in env.vars
-                                                     or (head and self._is_field(head, env))):
-            target = self.enc(callee.obj, env)
-            if target.t.base.kind == "arrow" and callee.name in ("requires", "reads"):
-                return self._arrow_member(callee.name)
-            if target.t.base.kind == "class":
-                return self._instance_call(target, callee.name, [self.enc(a, env) for a in e.args], e, env)
-            member = self._datatype_member(target, callee.name) if target.t.base.kind == "data" else None
-            if member is not None:
-                return self._call_function(member, self.resolver.scope_of(member),
-                                           [self.enc(a, env) for a in e.args], e, env, this=target)
-            held = self._held_function(target, callee.name)  # `p.fn(cs)`
-            if held is not None:
-                return self._apply(held, [self.enc(a, env) for a in e.args], e)
+        path = dotted(callee.obj) if isinstance(callee, ast.MemberSelect) else None
+        head = (path or "").split(".")[0]
+        # the receiver is a value: `this`, a variable or field, or any expression that is no dotted name
+        # (`fn(cs).value.StrictlySplitFrom?(cs)`: a member call, whatever `?` the member's name ends in)
+        if isinstance(callee, ast.MemberSelect) and (isinstance(callee.obj, ast.ThisExpr) or path is None
+                                                     or head in env.vars or (head and self._is_field(head, env))
+                                                     or self._names_value(path, env)):
+            return self._member_call(self.enc(callee.obj, env), callee, e, env)
         name = callee.name if isinstance(callee, ast.Name) else dotted(callee)
         # a function held in a field of the datatype value a member belongs to (`pre(cs)` in SubParser)
         held = self._held_function(env.vars[THIS], callee.name) if isinstance(callee, ast.Name) and THIS in env.vars \
@@ -268,6 +261,34 @@ class CallsMixin(EncoderBase):
             else:
                 raise _u(f"call without an argument for {p.name}", e)
         return out
+
+    def _member_call(self, target: TV, callee: ast.MemberSelect, e: ast.Call, env: Env) -> TV:
+        """`v.F(args)` on a value v: a function of its class or datatype, a function it holds in a field, or
+        `requires`/`reads` of an arrow."""
+        name = callee.name
+        if target.t.base.kind == "arrow" and name in ("requires", "reads"):
+            return self._arrow_member(name)
+        if target.t.base.kind == "class":
+            return self._instance_call(target, name, [self.enc(a, env) for a in e.args], e, env)
+        member = self._datatype_member(target, name) if target.t.base.kind == "data" else None
+        if member is not None:
+            return self._call_function(member, self.resolver.scope_of(member),
+                                       [self.enc(a, env) for a in e.args], e, env, this=target)
+        held = self._held_function(target, name)  # `p.fn(cs)`
+        if held is not None:
+            return self._apply(held, [self.enc(a, env) for a in e.args], e)
+        if target.t.base.kind == "data":
+            held = self._datatype_const(target, name, env)  # a constant member holding a function
+            if held is None:
+                # never a constructor test: `v.N?(...)` has arguments, so it calls a member N? of v's type
+                raise _u(f"call of {name}: no function {name} in datatype {target.t.base.name}", e)
+            return self._apply(held, [self.enc(a, env) for a in e.args], e)
+        return self._apply(self.enc(callee, env), [self.enc(a, env) for a in e.args], e)
+
+    def _names_value(self, path: str, env: Env) -> bool:
+        """Does a dotted name denote a value (a constant `M.c`), not a module or type?"""
+        found = env.scope.lookup(path)
+        return found is not None and isinstance(found[0], ast.Const)
 
     @staticmethod
     def _arrow_member(name: str) -> TV:

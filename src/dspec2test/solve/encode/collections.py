@@ -182,9 +182,11 @@ class CollectionsMixin(EncoderBase):
                 return const
             if name.endswith("?"):
                 test = self._ctor_test(obj, name)
-                if test is None:
-                    raise _u(f"unknown constructor test {name}", e)
-                return test
+                if test is not None:
+                    return test
+                if self._datatype_member(obj, name) is not None:  # `v.P?` of `predicate P?(...)`, no call
+                    raise _u(f"member {name} of {b.name} as a function value", e)
+                raise _u(f"{name}: no constructor {name[:-1]} nor member {name} in datatype {b.name}", e)
             found = self._datatype_field(obj, name)
             if found is not None:
                 return found

@@ -3,6 +3,8 @@ comprehensions, see quant.py)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 
 from dspec2test.dafny import ast
@@ -14,8 +16,10 @@ from dspec2test.solve.values import Env, HEAP, PRE_HEAP, TV, and_, or_, unsuppor
 
 class ControlMixin(EncoderBase):
     def e_Cast(self, e, env):
-        a = self.enc(e.expr, env)
         t = self.resolver.rtype(e.type, env.scope)
+        # to a datatype: the type instantiates the operand's generic constructors (a function's body
+        # unfolded where its result type no longer says what `Failure(0)` is a Result of)
+        a = self.enc(e.expr, replace(env, expect=t) if t.base.kind == "data" else env)
         src, dst = a.t.base.kind, t.base.kind
         if a.lit is not None:
             return self.coerce(a, t)
