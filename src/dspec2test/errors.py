@@ -38,6 +38,13 @@ class DspecError(Exception):
         self.line = line
         self.col = col
         self.construct = construct
+        self.file = ""  # where line is, when not in the file being read (the body of an included function)
+
+    def located(self, file: str) -> "DspecError":
+        """This error, placed in `file` unless a deeper body placed it already."""
+        if not self.file:
+            self.file = file
+        return self
 
 
 class Unsupported(DspecError):

@@ -74,7 +74,8 @@ def _why(m: MemberResult) -> str:
     if m.blocked:
         return f"{m.blocked} (line {m.line})"
     if m.unsupported:
-        return "; ".join(f"unsupported: {u.construct} (line {u.line}): {u.message}" for u in m.unsupported[:3])
+        return "; ".join(f"unsupported: {u.construct} ({f'{u.file}:' if u.file else 'line '}{u.line}): {u.message}"
+                         for u in m.unsupported[:3])
     if m.stopped:
         return f"generation stopped: {m.stopped}"
     statuses = [s.status for s in m.scenarios]

@@ -217,6 +217,7 @@ class Limitation:
     construct: str
     line: int
     message: str
+    file: str = ""  # where line is, when not in the member's own file (an included function's body)
 
 
 @dataclass(frozen=True)

@@ -21,8 +21,8 @@ def manifest_of(members: tuple[MemberResult, ...] | list[MemberResult]) -> Json:
 def member_json(m: MemberResult) -> Json:
     out: Json = {"name": m.name, "file": m.file, "line": m.line, "kind": m.kind, "body": m.body,
                  "partitions": [_partition_json(p) for p in m.partitions],
-                 "unsupported": [{"construct": u.construct, "line": u.line, "message": u.message}
-                                 for u in m.unsupported],
+                 "unsupported": [{"construct": u.construct, "line": u.line, "message": u.message,
+                                  **({"file": u.file} if u.file else {})} for u in m.unsupported],
                  "unchecked": [{"line": u.line, "kind": u.kind, "text": u.text, "reason": u.reason}
                                for u in m.unchecked],
                  "capped": m.capped}

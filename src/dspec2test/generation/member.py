@@ -84,9 +84,12 @@ class MemberGeneration:
     def unsupported(self, exc: Unsupported) -> None:
         line = exc.line or self.contract.line
         construct = exc.construct or exc.message
-        self.refusals.append(Limitation(construct, line, exc.message))
-        self.diagnostics.append(Diagnostic(self.contract.file, line, exc.col, exc.message, Severity.UNSUPPORTED,
-                                           construct))
+        file = exc.file if exc.line else ""  # a declaration's origin: named as the user named the file
+        if file == self.contract.file:
+            file = ""
+        self.refusals.append(Limitation(construct, line, exc.message, file))
+        self.diagnostics.append(Diagnostic(file or self.contract.file, line, exc.col, exc.message,
+                                           Severity.UNSUPPORTED, construct))
 
     def warn(self, message: str) -> None:
         self.diagnostics.append(self.warning(message))

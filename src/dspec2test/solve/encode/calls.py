@@ -351,7 +351,10 @@ class CallsMixin(EncoderBase):
         """The body of f with its parameters bound to the arguments, as the call's value."""
         assert f.body is not None  # a function without one is opaque (_opaque)
         binds = {p.name: self._bound(a, t) for p, a, t in zip(f.params, args, ptypes)}
-        return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
+        try:
+            return self.coerce(self.enc(f.body, Env({**heap, **binds}, fscope, env.budget, rtype)), rtype)
+        except Unsupported as exc:  # a line of f's body is a line of f's file
+            raise exc.located(f.origin) if f.origin else exc
 
     def _bound(self, a: TV, t: RType) -> TV:
         """An argument as the parameter of an inlined body: of the parameter's type, unless it is a datatype
@@ -468,9 +471,9 @@ class CallsMixin(EncoderBase):
                 rep = self.types.to_rep(body)
                 if _quantified(rep):
                     raise _u(f"quantifier over an unbounded range in the recursive function {f.name}", node)
-            except Unsupported:
+            except Unsupported as exc:
                 del self._recfuns[key]  # not defined: a later call must not use it
-                raise
+                raise exc.located(f.origin) if f.origin else exc
             z3.RecAddDefinition(rec, formals, rep)
             self.rec_defs.append((rec, formals, rep))
         rec = self._recfuns[key]
