@@ -16,7 +16,8 @@ from dspec2test.dafny.parser import parse_program
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.model.contracts import iter_members, member_contract
 from dspec2test.model.resolve import Resolver
-from dspec2test.solve.witness import Reads, build
+from dspec2test.solve.reads import Reads
+from dspec2test.solve.witness import build
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "witness"
 

@@ -17,7 +17,8 @@ from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_
-from dspec2test.solve.witness import Reads, build
+from dspec2test.solve.reads import Reads
+from dspec2test.solve.witness import build
 
 
 LARGE_INPUTS = 30_000  # characters of the inputs' type constraints from which they are first solved alone
