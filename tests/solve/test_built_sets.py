@@ -6,9 +6,6 @@ saying so. They were all `set expression stored in a collection, datatype or fun
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from dspec2test.generate import GenerateOptions, generate
 from dspec2test.model.resolve import INT, Resolver, RType
 from dspec2test.solve.literal import term_of
 from dspec2test.solve.types import Types
+from tests.solve.runs import run_tests
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
 
@@ -50,17 +48,11 @@ def test_a_models_set_is_pinned_and_admitted_as_its_canonical_rep():
 
 @pytest.mark.dafny
 def test_a_bug_against_a_contract_storing_a_literal_set_is_found(tmp_path):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "built_sets_bug.dfy"),
-                    "--json", str(report)], capture_output=True, text=True, timeout=600)
-    statuses = {t["name"]: t["status"] for t in json.loads(report.read_text())["tests"]}
+    statuses = {t["name"]: t["status"] for t in run_tests(FIXTURES / "built_sets_bug.dfy", tmp_path)}
     assert statuses == {"Test_Allowed_p1_s1": "failed"}
 
 
 @pytest.mark.dafny
 def test_tests_of_verified_code_storing_sets_pass(tmp_path):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "built_sets.dfy"),
-                    "--json", str(report)], capture_output=True, text=True, timeout=600)
-    tests = json.loads(report.read_text())["tests"]
+    tests = run_tests(FIXTURES / "built_sets.dfy", tmp_path)
     assert {t["status"] for t in tests} == {"passed"} and len(tests) >= 6

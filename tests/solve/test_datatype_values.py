@@ -6,14 +6,12 @@ not solved for (an input could hold a negative nat: a false alarm waiting), and 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from dspec2test.generate import GenerateOptions, generate
+from tests.solve.runs import run_tests
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
 
@@ -80,10 +78,7 @@ def test_a_constructor_takes_the_default_of_an_argument_left_out():
 @pytest.mark.parametrize("fixture, statuses", [("function_fields.dfy", {"passed"}),
                                                 ("function_fields_bug.dfy", {"passed", "failed"})])
 def test_tests_with_function_fields_run_and_find_the_planted_bug(tmp_path, fixture, statuses):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / fixture), "--bva", "--json", str(report)],
-                   capture_output=True, text=True, timeout=600)
-    tests = json.loads(report.read_text())["tests"]
+    tests = run_tests(FIXTURES / fixture, tmp_path, "--bva")
     assert {t["status"] for t in tests} == statuses
     if "failed" in statuses:
         assert {t["method"] for t in tests if t["status"] == "failed"} == {"Digest"}
@@ -110,10 +105,7 @@ def test_a_constructor_name_two_datatypes_share_is_qualified(tmp_path):
     inputs = {tc.inputs["v"] for tc in got.cases}
     assert "Abc.End" in inputs and "End" not in inputs
     assert any(v.startswith("Wrap(") for v in inputs)  # a name of one datatype only stays bare
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "shared_ctor_names.dfy"), "--bva",
-                    "--json", str(report)], capture_output=True, text=True, timeout=600)
-    assert {t["status"] for t in json.loads(report.read_text())["tests"]} == {"passed"}
+    assert {t["status"] for t in run_tests(FIXTURES / "shared_ctor_names.dfy", tmp_path, "--bva")} == {"passed"}
 
 
 def test_deferred_field_constraints_are_still_checked_on_each_literal():

@@ -4,9 +4,6 @@ sequence is empty; it was unsupported after 4 unfoldings, whatever the sequence.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +11,7 @@ import z3
 
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.solve.seqbound import length_bound
+from tests.solve.runs import run_tests
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "model"
 
@@ -66,18 +64,12 @@ def test_length_bounds_read_off_literals_slices_and_lists():
 
 @pytest.mark.dafny
 def test_a_bug_against_a_contract_of_a_recursive_function_given_a_lambda_is_found(tmp_path):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "lambda_recursion_bug.dfy"),
-                    "--json", str(report)], capture_output=True, text=True, timeout=600)
-    statuses = {t["name"]: t["status"] for t in json.loads(report.read_text())["tests"]}
+    statuses = {t["name"]: t["status"] for t in run_tests(FIXTURES / "lambda_recursion_bug.dfy", tmp_path)}
     # SquaresTo14's requires needs the unfolding solved (it was not tested); Doubled's ensures holds it
     assert statuses.get("Test_SquaresTo14_p1_s1") == "failed" and statuses.get("Test_Doubled_p1_s1") == "failed"
 
 
 @pytest.mark.dafny
 def test_tests_of_verified_code_with_such_contracts_pass(tmp_path):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / "lambda_recursion.dfy"),
-                    "--json", str(report)], capture_output=True, text=True, timeout=600)
-    tests = json.loads(report.read_text())["tests"]
+    tests = run_tests(FIXTURES / "lambda_recursion.dfy", tmp_path)
     assert {t["status"] for t in tests} == {"passed"} and len(tests) >= 5

@@ -5,19 +5,17 @@ terms), though their contracts read only the stack. The fixture is such a state 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from dspec2test.dafny import ast
 from dspec2test.dafny.parser import parse_program
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.model.contracts import iter_members, member_contract
 from dspec2test.model.resolve import Resolver
 from dspec2test.solve.reads import Reads
 from dspec2test.solve.witness import build
+from tests.solve.runs import run_tests
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "witness"
 
@@ -101,10 +99,7 @@ def test_generated_literals_update_the_witness_and_small_inputs_are_solved_whole
 @pytest.mark.dafny
 @pytest.mark.parametrize("fixture, failing", [("machine.dfy", set()), ("machine_bug.dfy", {"Machine.Add"})])
 def test_tests_built_from_witnesses_run_and_find_the_planted_bug(tmp_path, fixture, failing):
-    report = tmp_path / "run.json"
-    subprocess.run([sys.executable, "-m", "dspec2test", "run", str(FIXTURES / fixture), "--bva", "--json", str(report)],
-                   capture_output=True, text=True, timeout=600)
-    tests = json.loads(report.read_text())["tests"]
+    tests = run_tests(FIXTURES / fixture, tmp_path, "--bva")
     built = [t for t in tests if "WITNESS.(" in json.dumps(t.get("inputs", {}))]
     assert {t["method"] for t in built} >= {"Machine.Add", "Machine.Balance", "Machine.Push"}
     assert {t["method"] for t in tests if t["status"] != "passed"} == failing

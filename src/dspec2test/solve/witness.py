@@ -224,18 +224,24 @@ def _layers(t: RType) -> list[RType]:
     return out
 
 
-def _ctor_of(e: ast.Expr, scope: Scope, resolver: Resolver, depth: int = 8
-             ) -> tuple[ast.Ctor, tuple[ast.Expr, ...], Scope] | None:
-    """The constructor a witness expression is built by, with its arguments (through constants)."""
-    if depth == 0:
-        return None
+def _head(e: ast.Expr, scope: Scope, resolver: Resolver
+          ) -> tuple[ast.Decl, tuple[ast.Expr, ...], Scope] | None:
+    """What a witness expression applies or names (a constructor, a constant), its arguments, and the
+    scope of the declaration; None: another expression (or named arguments)."""
     callee, args = (e.callee, e.args) if isinstance(e, ast.Call) and not e.arg_names else (e, ())
     if not isinstance(callee, ast.Name):
         return None
     found = _lookup(resolver, scope, callee.name)
-    if found is None:
+    return (found[0], args, found[1]) if found is not None else None
+
+
+def _ctor_of(e: ast.Expr, scope: Scope, resolver: Resolver, depth: int = 8
+             ) -> tuple[ast.Ctor, tuple[ast.Expr, ...], Scope] | None:
+    """The constructor a witness expression is built by, with its arguments (through constants)."""
+    head = _head(e, scope, resolver) if depth > 0 else None
+    if head is None:
         return None
-    decl, where = found
+    decl, args, where = head
     if isinstance(decl, ast.Ctor) and len(args) == len(decl.params):
         return decl, args, scope
     if isinstance(decl, ast.Const) and decl.value is not None and not args:
@@ -263,15 +269,16 @@ def _fixed(t: RType, forced: frozenset[str]) -> list[ast.Ctor]:
     return fixed[:1] if len(fixed) == 1 else list(dt.ctors)
 
 
-def _open(t: RType, src: Known, resolver: Resolver, ctor: ast.Ctor) -> list[Known | None] | None:
+def _open(t: RType, src: Known, resolver: Resolver, ctor: ast.Ctor) -> tuple[list[Known | None], bool] | None:
     """What is known of each field of the value at this level, built by ctor: the witness's arguments
-    where it is built by ctor too, else their types' own witnesses (None: the witness cannot be read)."""
+    where it is built by ctor too (True), else their types' own witnesses (False: the value is made).
+    None: the witness cannot be read."""
     fields = resolver.ctor_fields(t.base, ctor)
     found = _ctor_of(src.expr, src.scope, resolver) if src.expr is not None and src.scope is not None else None
     if src.expr is not None and found is None:
         return None
     if found is None or found[0] != ctor:
-        return [_witness(ft, resolver) for _, ft in fields]
+        return [_witness(ft, resolver) for _, ft in fields], False
     _, args, where = found
     shown = src.shown
     out: list[Known | None] = []
@@ -281,7 +288,7 @@ def _open(t: RType, src: Known, resolver: Resolver, ctor: ast.Ctor) -> list[Know
         else:
             sub = Shown(f"{shown.text}.{fname}") if shown is not None and fname else None
         out.append(Known(arg, where, sub))
-    return out
+    return out, True
 
 
 def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], forced: frozenset[str],
@@ -299,9 +306,10 @@ def _level(t: RType, src: Known, resolver: Resolver, read: frozenset[str], force
 
 
 def _alt(t: RType, src: Known, resolver: Resolver, read: frozenset[str], ctor: ast.Ctor, depth: int) -> Level | None:
-    subs = _open(t, src, resolver, ctor)
-    if subs is None:
+    opened = _open(t, src, resolver, ctor)
+    if opened is None:
         return None
+    subs, own = opened
     b = t.base
     dt, dscope = b.datatype
     parts = []
@@ -314,8 +322,6 @@ def _alt(t: RType, src: Known, resolver: Resolver, read: frozenset[str], ctor: a
         inner = _level(ft, sub if sub is not None else Known(), resolver, read, frozenset(), depth - 1)
         parts.append(Part(fname, ft, inner is None, inner, sub.shown.text if sub is not None and sub.shown else ""))
     app = dscope.prefix() + dt.name + "." + ctor.name
-    own = src.expr is not None and (found := _ctor_of(src.expr, src.scope, resolver) if src.scope else None) is not None \
-        and found[0] == ctor
     by_update = own and src.shown is not None and not src.shown.ctor
     return Level(t, ctor.name, tuple(parts), app, src.shown.text if by_update and src.shown else "", made=not own)
 
@@ -334,13 +340,10 @@ def _shown(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> Shown | N
         return Shown(str(e.value))
     if isinstance(e, ast.BoolLit):
         return Shown("true" if e.value else "false")
-    callee, args = (e.callee, e.args) if isinstance(e, ast.Call) and not e.arg_names else (e, ())
-    if not isinstance(callee, ast.Name):
+    head = _head(e, scope, resolver)
+    if head is None:
         return None
-    found = _lookup(resolver, scope, callee.name)
-    if found is None:
-        return None
-    decl, where = found
+    decl, args, where = head
     if isinstance(decl, ast.Const) and not args and where.cls is None:
         return Shown(where.prefix() + decl.name)
     b = t.base
