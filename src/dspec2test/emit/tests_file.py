@@ -18,7 +18,7 @@ from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
 from dspec2test.emit.expected import OutputPin, pins
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
-from dspec2test.emit.names import TestNames
+from dspec2test.model.names import TestNames
 from dspec2test.emit.objects import INSTANCE, array_lines, element_lines, in_code, setup_lines, test_var
 from dspec2test.emit.old import Snapshots, strip_old
 from dspec2test.errors import Unsupported
@@ -198,7 +198,7 @@ def _inlined(c: ContractClause, contract: Contract, ctx: EmitContext) -> list[Co
 
 def in_test_scope(contract: Contract, e: ast.Expr, names: TestNames | None = None) -> ast.Expr:
     """Members of the enclosing class are reached through the receiver (or the class, when static);
-    declarations in modules by their full path (emit/names.py)."""
+    declarations in modules by their full path (model/names.py)."""
     if names is not None:
         e = names.expr(e, names.scope(contract.member), {v.name for v in contract.vars})
     if contract.datatype is not None:

@@ -22,7 +22,9 @@ from dataclasses import dataclass, replace
 import z3
 
 from dspec2test.dafny import ast
+from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import Contract
+from dspec2test.model.names import TestNames
 from dspec2test.model.resolve import Resolver, RType, Scope
 from dspec2test.model.walk import conjuncts
 from dspec2test.solve.literal import Data, literal
@@ -110,14 +112,17 @@ class Built:
         return out
 
 
-def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: str) -> Built | None:
+def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: str,
+          requires_only: bool = False) -> Built | None:
     """How to build input `name` of type t from its witness, or where it has none, by the constructor its
     requires fix (`requires this.EXECUTING?`) with its fields' types' witnesses (None: no witness to build
-    from, or the contract reads all of it)."""
+    from, or the contract reads all of it). `requires_only`: what the ensures read is kept too, for inputs
+    out of reach otherwise (the tests check the ensures on whatever value the input then has)."""
     if t.base.kind != "data":
         return None
     forced = _forced(contract, name)
-    read = reads.of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
+    read = reads.of([c.expr for c in (contract.requires if requires_only else contract.clauses)],
+                    frozenset(v.name for v in contract.vars))
     checked: set[RType] = set()
     while True:  # a constraint that reads a solved field is checked: every field it reads is solved too
         root = _root(t, resolver, read, forced)
@@ -335,20 +340,21 @@ def _tests_ctor(t: RType, name: str) -> bool:
 
 
 def _shown(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> Shown | None:
-    """A witness as the tests file writes it: constructors, module constants and literals (None: other)."""
+    """A witness as the tests file writes it: constructors applied are taken apart (a field can then be
+    replaced or read), module constants named, anything else printed with its names in full."""
     if isinstance(e, ast.IntLit):
         return Shown(str(e.value))
     if isinstance(e, ast.BoolLit):
         return Shown("true" if e.value else "false")
     head = _head(e, scope, resolver)
     if head is None:
-        return None
+        return _printed(e, scope, resolver)
     decl, args, where = head
     if isinstance(decl, ast.Const) and not args and where.cls is None:
         return Shown(where.prefix() + decl.name)
     b = t.base
     if not isinstance(decl, ast.Ctor) or b.kind != "data" or decl not in b.datatype[0].ctors:
-        return None
+        return _printed(e, scope, resolver)
     dt, dscope = b.datatype
     name = dscope.prefix() + dt.name + "." + decl.name
     if not decl.params:
@@ -358,6 +364,12 @@ def _shown(e: ast.Expr, scope: Scope, t: RType, resolver: Resolver) -> Shown | N
     if len(parts) != len(shown):
         return None
     return Shown(name + "(" + ", ".join(x.text for x in parts) + ")", name, parts)
+
+
+def _printed(e: ast.Expr, scope: Scope, resolver: Resolver) -> Shown:
+    """`View.OfBytes(['b' as byte])`, as the tests file can write it: every name of a module's declaration in
+    full. (A name it still cannot resolve makes the test's literal unreadable to admission: no test.)"""
+    return Shown(print_expr(TestNames(resolver.program, resolver).expr(e, scope, set())))
 
 
 # ---------------------------------------------------------------- constraints and literals

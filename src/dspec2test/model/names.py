@@ -4,7 +4,7 @@ The tests live in the default module and open the modules of the members they te
 reaches through its own module's imports (a datatype of a nested module, a function of an opened one)
 does not resolve there. So every name a test writes that denotes a declaration inside a module is
 written with that module's full path (`Lang.Syntax.Stmt`, `Lang.Syntax.Size(s)`); top-level names stay
-as they are.
+as they are. (Here in model/, not emit/: the solver writes a type's witness into a test's literal too.)
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ _BUILTIN_TYPES = {"int", "nat", "bool", "char", "real", "string", "seq", "set", 
 
 
 class TestNames:
-    def __init__(self, program: ast.Program):
-        self.resolver = Resolver(program)
+    def __init__(self, program: ast.Program, resolver: Resolver | None = None):
+        self.resolver = resolver or Resolver(program)
 
     def scope(self, member: object) -> Scope:
         return self.resolver.scope_of(member)
