@@ -7,7 +7,7 @@ tests pass a fake.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -73,12 +73,13 @@ class SolverLike(Protocol):
         """Input datatypes a test outside their module cannot construct."""
         ...
 
-    def build_from_witnesses(self) -> list[str]:
+    def build_from_witnesses(self, requires_only: bool = False) -> list[str]:
         """Build large inputs from their type's witness, solving only what the contract reads (what was done)."""
         ...
 
-    def inputs_out_of_reach(self) -> str | None:
-        """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small)."""
+    def inputs_out_of_reach(self, pending: Callable[[str], None] = ...) -> str | None:
+        """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small);
+        `pending` hears that reason before the check, which Z3 may never end."""
         ...
 
     def defer_field_constraints(self) -> bool:

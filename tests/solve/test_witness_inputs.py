@@ -13,6 +13,9 @@ from dspec2test.dafny.parser import parse_program
 from dspec2test.generate import GenerateOptions, generate
 from dspec2test.model.contracts import iter_members, member_contract
 from dspec2test.model.resolve import Resolver
+from dspec2test.records import Status
+from dspec2test.run import RunOptions
+from dspec2test.run import run_tests as run
 from dspec2test.solve.reads import Reads
 from dspec2test.solve.witness import build
 from tests.solve.runs import run_tests
@@ -20,7 +23,7 @@ from tests.solve.runs import run_tests
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "witness"
 
 
-def _built(name: str, text: str | None = None):
+def _built(name: str, text: str | None = None, requires_only: bool = False):
     source = text if text is not None else (FIXTURES / "machine.dfy").read_text()
     program = parse_program(source, "machine.dfy")
     member = next(m for _, m in iter_members(program.decls) if getattr(m, "name", None) == name)
@@ -28,7 +31,7 @@ def _built(name: str, text: str | None = None):
     assert contract is not None
     resolver = Resolver(program)
     t = resolver.rtype(contract.params[0].type, resolver.scope_of(member))
-    return build(contract, Reads(program), t, resolver, contract.params[0].name)
+    return build(contract, Reads(program), t, resolver, contract.params[0].name, requires_only)
 
 
 def test_only_the_fields_the_contract_reads_are_solved():
@@ -125,3 +128,42 @@ def test_a_qualified_call_reads_through_that_module_only():
     contract = member_contract(program, member)
     assert contract is not None
     assert "y" in Reads(program).of([c.expr for c in contract.clauses], frozenset(v.name for v in contract.vars))
+
+
+VIEWS = FIXTURES / "views.dfy"
+
+
+def test_a_witness_a_function_makes_is_written_with_every_name_in_full():
+    """Word's witness is `View.OfSeq([7])` in module Views: the tests file, outside that module, writes it
+    in full. Size's ensures read every field (nothing to build); its requires read only the size."""
+    assert _built("Size", VIEWS.read_text()) is None
+    built = _built("Size", VIEWS.read_text(), requires_only=True)
+    assert built is not None
+    assert built.solved() == ["size"]
+    assert built.shown.text == "Docs.Doc.Doc(Views.View.OfSeq([]), Views.View.OfSeq([7]), _)"
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("fixture, failing", [("views.dfy", False), ("views_bug.dfy", True)])
+def test_inputs_out_of_reach_are_built_solving_only_what_the_requires_read(tmp_path, monkeypatch, fixture, failing):
+    """When the inputs are out of the solver's reach (here: said to be, while anything the ensures read is
+    solved), they are built solving only what the requires read; the tests check the ensures on the
+    witness's values, and find the planted bug (the body left out of the size)."""
+    from dspec2test.solve import probing
+
+    def out_of_reach_unless_requires_only(self, pending=lambda why: None):
+        if any(built.solved() == ["size"] for built in self.built.values()):
+            return None
+        return "inputs out of the solver's reach (as the test says)"
+
+    monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
+    monkeypatch.setattr(probing.Probing, "inputs_out_of_reach", out_of_reach_unless_requires_only)
+    prog = tmp_path / fixture
+    prog.write_text((FIXTURES / fixture).read_text())
+    got = generate(str(prog), GenerateOptions(bva=100))
+    assert {tc.inputs["d"] for tc in got.cases} >= {"Docs.Doc.Doc(Views.View.OfSeq([]), Views.View.OfSeq([7]), 0)"}
+    assert any("solved for (what the requires read)" in d.message and "another partition" in d.message
+               for d in got.diagnostics)
+    verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    statuses = {v.status for v in verdicts if v.method == "Docs.Size"}
+    assert statuses == ({Status.FAILED} if failing else {Status.PASSED})

@@ -132,11 +132,23 @@ class MemberGeneration:
                             unsatisfiable_more=self.unsatisfiable_more, tests=tuple(self.tests[i] for i in order), cases=tuple(self.cases[i] for i in order),
                             diagnostics=tuple(self.diagnostics))
 
+    def pending(self, why: str) -> None:
+        """Hand the parent the refusal `why` as this member's outcome should its process end in the check
+        about to start (one Z3 does not stop): `stopped` marks a result reported ahead of time."""
+        c = self.contract
+        r = self.so_far()
+        self.report(replace(r, unsupported=r.unsupported + (Limitation(why, c.line, f"{c.name}: {why}"),),
+                            diagnostics=r.diagnostics + (Diagnostic(c.file, c.line, c.col, f"{c.name}: {why}",
+                                                                    Severity.UNSUPPORTED, why),),
+                            stopped="the solver did not stop at its time limit (Z3 ignored the interrupt)"))
+
     def failed(self, failed: Failed) -> MemberResult:
         """The result of a member whose child process gave no final result. With tests reported before it
         stopped, those stand, with a warning; without, the member is unsupported, with the reason."""
         c = self.contract
         partial = failed.partial
+        if isinstance(partial, MemberResult) and partial.stopped and not partial.tests:
+            return partial  # stopped in a check whose failure is a refusal: reported ahead of time (pending)
         if isinstance(partial, MemberResult) and partial.tests:
             warning = Diagnostic(c.file, c.line, c.col,
                                  f"{c.name}: generation did not finish ({failed.reason}); the {len(partial.tests)} "
@@ -169,9 +181,18 @@ class MemberGeneration:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
             for note in solver.build_from_witnesses():
                 self.warn(note)
-            out_of_reach = solver.inputs_out_of_reach()
+            out_of_reach = solver.inputs_out_of_reach(self.pending)
+            if out_of_reach is not None:
+                # the ensures' fields left at the witness's values: a test may then exercise another of the
+                # ensures' partitions than the one it is solved for, but it checks every clause
+                kept = solver.build_from_witnesses(requires_only=True)
+                if kept and solver.inputs_out_of_reach(self.pending) is None:
+                    out_of_reach = None
+                    for note in kept:
+                        self.warn(f"{note}; the other fields keep their witness's values, so a test may exercise "
+                                  f"another partition of the ensures than the one it is labelled with")
             if out_of_reach is not None and solver.defer_field_constraints():
-                again = solver.inputs_out_of_reach()
+                again = solver.inputs_out_of_reach(self.pending)
                 self.deferred = True
                 if again is None:
                     self.warn(f"{out_of_reach}; solved without their datatype fields' own constraints, which "
@@ -179,6 +200,7 @@ class MemberGeneration:
                 out_of_reach = again
             if out_of_reach is not None:
                 raise Unsupported(out_of_reach, c.line, c.col, f"{c.name}: {out_of_reach}")
+            self.report(self.so_far())  # the check passed: no longer the outcome if the process ends now
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
             # them too would leave no input exactly where the property is false
             usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)

@@ -7,7 +7,7 @@ import z3
 
 from collections.abc import Callable
 
-from dspec2test.solve.watchdog import Watchdog
+from dspec2test.solve.watchdog import STALL_S, Watchdog
 
 SEED = 0
 
@@ -17,13 +17,13 @@ class Z3Context:
     this process (Z3's heuristics follow term ids, which depend on everything created earlier). Terms are
     built in the main context and translated here once."""
 
-    def __init__(self, rec_defs: list, on_stall: Callable[[], None] | None = None):
+    def __init__(self, rec_defs: list, on_stall: Callable[[], None] | None = None, stall_s: float = STALL_S):
         self.ctx = z3.Context()
         self.rec_defs = rec_defs  # the encoder's recursive functions, defined here as they appear
         self.defined = 0
         self._cache: dict[int, tuple] = {}
         self.interrupted = False
-        self.watch = Watchdog(self.ctx.interrupt, on_stall)
+        self.watch = Watchdog(self.ctx.interrupt, on_stall, stall_s)
 
     def tr(self, term):
         hit = self._cache.get(term.get_id())

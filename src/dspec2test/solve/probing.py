@@ -3,6 +3,7 @@ literals a test will hold meet the requires, which input types can a test not co
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Sequence
 
 import z3
@@ -23,6 +24,13 @@ from dspec2test.solve.witness import build
 
 LARGE_INPUTS = 30_000  # characters of the inputs' type constraints from which they are first solved alone
 REACH_MS = 5_000  # how long that takes at most
+# a reach probe still running this long past REACH_MS ignores the interrupt: such inputs are out of reach
+# too, and waiting the usual stall margin (watchdog.STALL_S) only delays the same answer
+REACH_STALL_S = 2.0
+
+
+def _nothing(_why: str) -> None:
+    pass
 
 
 class Probing(SolverCore):
@@ -84,9 +92,11 @@ class Probing(SolverCore):
         r = self._run(s)
         return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
 
-    def build_from_witnesses(self) -> list[str]:
+    def build_from_witnesses(self, requires_only: bool = False) -> list[str]:
         """Inputs whose type constraints are large (LARGE_INPUTS) and whose subset type has a witness are
-        built from it, solving only the fields the contract reads (witness.py); what was done, for the user."""
+        built from it, solving only the fields the contract reads (witness.py); what was done, for the user.
+        `requires_only`: the inputs not built so far (the contract reads all of them), solving only what the
+        requires read: for inputs out of the solver's reach otherwise."""
         if self.contract is None or sum(len(f.sexpr()) for f in self._wf()) < LARGE_INPUTS:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
@@ -104,29 +114,32 @@ class Probing(SolverCore):
             if v.name not in {p.name for p in self.contract.params} and not (v.name == "this" and self.contract.datatype):
                 continue
             reads = reads or Reads(self.resolver.program)
-            built = build(self.contract, reads, v.type, self.resolver, v.name)
+            built = build(self.contract, reads, v.type, self.resolver, v.name, requires_only)
             if built is not None:
                 self.built[v.name] = built
                 self._wf_cache.clear()
+                what = "the requires read" if requires_only else "the contract reads"
                 out.append(f"{v.name} is built as {built.shown.text}, from its type's witnesses, with only "
-                           f"{', '.join(built.solved()) or 'its constructor'} solved for (what the contract reads)")
+                           f"{', '.join(built.solved()) or 'its constructor'} solved for (what {what})")
         return out
 
-    def inputs_out_of_reach(self) -> str | None:
+    def inputs_out_of_reach(self, pending: Callable[[str], None] = _nothing) -> str | None:
         """Large type constraints of the inputs (a machine state of nested datatypes, maps and sets: evm-dafny's
         ExecutingState is 78 000 characters of Z3 terms) are first solved alone, briefly, in a context of
         their own: where Z3 finds no value of them, every scenario would wait out the clock for nothing, so
-        the member is refused at once. Small ones are not asked (nor is any other query disturbed)."""
+        the member is refused at once. Small ones are not asked (nor is any other query disturbed).
+        `pending` hears the refusal before the check starts: Z3 may ignore the interrupt there, and the
+        member's process then ends with that as its outcome."""
         wf = self._wf()
         size = sum(len(f.sexpr()) for f in wf)
         if size < LARGE_INPUTS:
             return None
-        s = Query(Z3Context(self.encoder.rec_defs, self.on_stall), REACH_MS)
+        why = (f"inputs out of the solver's reach: no value of their types found in {REACH_MS / 1000:g} s "
+               f"(their constraints alone are {size} characters of Z3 terms)")
+        pending(why)
+        s = Query(Z3Context(self.encoder.rec_defs, self.on_stall, REACH_STALL_S), REACH_MS)
         s.add(*wf)
-        if s.check() == z3.sat:
-            return None
-        return (f"inputs out of the solver's reach: no value of their types found in {REACH_MS / 1000:g} s "
-                f"(their constraints alone are {size} characters of Z3 terms)")
+        return None if s.check() == z3.sat else why
 
     def defer_field_constraints(self) -> bool:
         """Datatype fields' subset-type constraints out of the queries: what Z3 could not solve with them
