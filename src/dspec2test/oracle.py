@@ -31,6 +31,7 @@ class Model:
     values: dict[str, str]  # variable -> Dafny literal text
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # variable -> plain value (exclusion, pins)
     bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
+    fixed: str = ""  # inputs fixed by their types' witnesses, not solved (probing.fixed_inputs): how, for the user
 
 
 class SolverLike(Protocol):
@@ -73,7 +74,7 @@ class SolverLike(Protocol):
         """Input datatypes a test outside their module cannot construct."""
         ...
 
-    def build_from_witnesses(self, requires_only: bool = False) -> list[str]:
+    def build_from_witnesses(self, requires_only: bool = False, rebuild: bool = False) -> list[str]:
         """Build large inputs from their type's witness, solving only what the contract reads (what was done)."""
         ...
 

@@ -160,10 +160,36 @@ def test_inputs_out_of_reach_are_built_solving_only_what_the_requires_read(tmp_p
     monkeypatch.setattr(probing.Probing, "inputs_out_of_reach", out_of_reach_unless_requires_only)
     prog = tmp_path / fixture
     prog.write_text((FIXTURES / fixture).read_text())
-    got = generate(str(prog), GenerateOptions(bva=100))
+    got = generate(str(prog), GenerateOptions(bva=100, methods=("Docs.Size",)))
     assert {tc.inputs["d"] for tc in got.cases} >= {"Docs.Doc.Doc(Views.View.OfSeq([]), Views.View.OfSeq([7]), 0)"}
     assert any("solved for (what the requires read)" in d.message and "another partition" in d.message
                for d in got.diagnostics)
     verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
     statuses = {v.status for v in verdicts if v.method == "Docs.Size"}
     assert statuses == ({Status.FAILED} if failing else {Status.PASSED})
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("fixture, failing", [("views.dfy", False), ("views_bug.dfy", True)])
+def test_where_the_solver_finds_no_input_inputs_read_whole_are_their_witnesses(tmp_path, monkeypatch, fixture, failing):
+    """Length reads the whole document and requires nothing: where Z3 gives up on every scenario (here:
+    made to), the document is built from its fields' witnesses with nothing solved, and one test holds
+    it, which finds the planted bug (the body left out)."""
+    from dspec2test.oracle import SolveResult
+    from dspec2test.solve import probing
+    from dspec2test.solve.solver import Solver
+
+    def gives_up(self, *args, **kwargs):
+        self.status_of_last = SolveResult.UNKNOWN
+        return None
+
+    monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
+    monkeypatch.setattr(Solver, "_solve", gives_up)
+    monkeypatch.setattr(Solver, "_bounded", lambda self, *args: None)
+    prog = tmp_path / fixture
+    prog.write_text((FIXTURES / fixture).read_text())
+    got = generate(str(prog), GenerateOptions(bva=100, methods=("Docs.Length",)))
+    assert [tc.inputs["d"] for tc in got.cases] == ["Docs.Doc.Doc(Views.View.OfSeq([]), Views.View.OfSeq([7]), 0)"]
+    assert any("whatever the partition" in d.message for d in got.diagnostics)
+    verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert {v.status for v in verdicts if v.method == "Docs.Length"} == ({Status.FAILED} if failing else {Status.PASSED})

@@ -345,6 +345,8 @@ class MemberGeneration:
             if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
                 self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({status.value})")
             return replace(entry, status=status), None
+        if model.fixed:
+            self.warn(f"partition {part.id} scenario {sc.id}: {model.fixed}")
         missing = [v.name for v in c.vars if v.name not in model.values]
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)

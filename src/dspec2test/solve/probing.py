@@ -19,7 +19,7 @@ from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_
 from dspec2test.solve.reads import Reads
-from dspec2test.solve.witness import build
+from dspec2test.solve.witness import build, built_text_of
 
 
 LARGE_INPUTS = 30_000  # characters of the inputs' type constraints from which they are first solved alone
@@ -92,24 +92,25 @@ class Probing(SolverCore):
         r = self._run(s)
         return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
 
-    def build_from_witnesses(self, requires_only: bool = False) -> list[str]:
+    def build_from_witnesses(self, requires_only: bool = False, rebuild: bool = False) -> list[str]:
         """Inputs whose type constraints are large (LARGE_INPUTS) and whose subset type has a witness are
         built from it, solving only the fields the contract reads (witness.py); what was done, for the user.
         `requires_only`: the inputs not built so far (the contract reads all of them), solving only what the
-        requires read: for inputs out of the solver's reach otherwise."""
+        requires read: for inputs out of the solver's reach otherwise; `rebuild`: those built so far too."""
         if self.contract is None or sum(len(f.sexpr()) for f in self._wf()) < LARGE_INPUTS:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
         out = []
         for v in self.vars:
-            if v.name in self.built or v.name in self.shallow:
+            if (v.name in self.built and not rebuild) or v.name in self.shallow:
                 continue
             size = sum(len(f.sexpr()) for f in self.types.wf(v.tv, True, self.encoder.constraint_of))
-            if size < LARGE_INPUTS:
-                continue
             if v.output:  # made by the implementation: its fields' constraints would only slow the queries
-                self.shallow.add(v.name)
-                self._wf_cache.clear()
+                if size >= LARGE_INPUTS:
+                    self.shallow.add(v.name)
+                    self._wf_cache.clear()
+                continue
+            if size < LARGE_INPUTS and not requires_only:  # (out of reach together: each is built)
                 continue
             if v.name not in {p.name for p in self.contract.params} and not (v.name == "this" and self.contract.datatype):
                 continue
@@ -122,6 +123,23 @@ class Probing(SolverCore):
                 out.append(f"{v.name} is built as {built.shown.text}, from its type's witnesses, with only "
                            f"{', '.join(built.solved()) or 'its constructor'} solved for (what {what})")
         return out
+
+    def fixed_inputs(self) -> Model | None:
+        """For a query Z3 gave up on, over large inputs the contract reads whole: the inputs built from their
+        witnesses solving only what the requires read, and where that is nothing, those values whatever
+        the scenario (the first constructor where several are possible), once per member. The test checks
+        every clause on them; its outputs are the implementation's, shown as `_` here."""
+        if self.fixed_given:
+            return None
+        self.fixed_given = True
+        notes = self.build_from_witnesses(requires_only=True, rebuild=True)
+        inputs = [v for v in self.vars if not v.output]
+        if not inputs or any(v.name not in self.built or self.built[v.name].solved() for v in inputs):
+            return None
+        values = {v.name: built_text_of(self.built[v.name].root) for v in inputs}
+        how = "; ".join(notes) or ", ".join(f"{k} is {values[k]}" for k in values)
+        return Model({**values, **{v.name: "_" for v in self.vars if v.output}},
+                     fixed=f"{how}: the solver found no input, so the test has these values whatever the partition")
 
     def inputs_out_of_reach(self, pending: Callable[[str], None] = _nothing) -> str | None:
         """Large type constraints of the inputs (a machine state of nested datatypes, maps and sets: evm-dafny's

@@ -39,7 +39,8 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Probing)
         self._bounded_done = False
 
         def fallback() -> Model | None:
-            return None if self._bounded_done else self._bounded(constraints, exclude, avoid)
+            found = None if self._bounded_done else self._bounded(constraints, exclude, avoid)
+            return found if found is not None else self.fixed_inputs()
 
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
                              avoid, fallback=fallback)
