@@ -24,6 +24,9 @@ class GenerateOptions:
     # recursive functions uninterpreted in the solver: set for the second try of a member whose solver
     # hung on their definitions (Z3 4.8.12 can ignore both its resource limit and interrupts there)
     opaque_recursion: bool = False
+    # large inputs built from their witnesses solving only what the requires read, from the start: set for
+    # the second try of a member whose first one ended in the probe of its inputs' reach (probing.py)
+    requires_only_inputs: bool = False
     # a test only for literals shown to meet the requires and input types: set where those call a function
     # the solver left open, so the solved inputs may break them
     strict_admission: bool = False

@@ -48,8 +48,9 @@ def retried(gens: Sequence[MemberGeneration], results: list[Outcome], options: G
     with recursive functions left open to the solver: its inputs then meet every clause but those calls,
     and the tests still check every clause at run time. Where a requires or an input's type calls one,
     an input could break it: a test is written only for literals shown to meet them (computed)."""
-    if options.opaque_recursion:
+    if options.opaque_recursion or options.requires_only_inputs:
         return results
+    results = _unreached(gens, results, options)
     again = [i for i, (g, r) in enumerate(zip(gens, results))
              if isinstance(r, Failed) and not (isinstance(r.partial, MemberResult) and r.partial.tests)
              and reaches_recursion(g.contract, g.ctx.program)]
@@ -72,6 +73,23 @@ def retried(gens: Sequence[MemberGeneration], results: list[Outcome], options: G
                                    f"inputs were solved with those left open, so a scenario may not be in the "
                                    f"partition it is labelled with; every clause is still checked")
             out[i] = replace(r, opaque_recursion=True, diagnostics=r.diagnostics + (note,))
+    return out
+
+
+def _unreached(gens: Sequence[MemberGeneration], results: list[Outcome], options: GenerateOptions) -> list[Outcome]:
+    """Members stopped in the probe of their inputs' reach (Z3 did not stop: the refusal came ahead, see
+    MemberGeneration.pending), generated once more with their large inputs built from their witnesses
+    solving only what the requires read, as they would have been had the probe said no in time."""
+    again = [i for i, r in enumerate(results) if isinstance(r, Failed) and isinstance(r.partial, MemberResult)
+             and r.partial.stopped and not r.partial.tests]
+    if not again:
+        return results
+    opts = replace(options, requires_only_inputs=True, member_timeout_s=min(options.member_timeout_s, RETRY_S))
+    out = list(results)
+    for i, r in zip(again, run_members([MemberGeneration(gens[i].contract, gens[i].ctx, opts, gens[i].factory)
+                                        for i in again], opts)):
+        if isinstance(r, MemberResult) and r.tests:
+            out[i] = r
     return out
 
 

@@ -106,7 +106,7 @@ class Probing(SolverCore):
                 continue
             size = sum(len(f.sexpr()) for f in self.types.wf(v.tv, True, self.encoder.constraint_of))
             if v.output:  # made by the implementation: its fields' constraints would only slow the queries
-                if size >= LARGE_INPUTS:
+                if size >= LARGE_INPUTS or requires_only:
                     self.shallow.add(v.name)
                     self._wf_cache.clear()
                 continue
