@@ -31,7 +31,7 @@ class Model:
     values: dict[str, str]  # variable -> Dafny literal text
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # variable -> plain value (exclusion, pins)
     bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
-    fixed: str = ""  # inputs fixed by their types' witnesses, not solved (probing.fixed_inputs): how, for the user
+    fixed: str = ""  # inputs built from witnesses for the requires alone (Solver._requires_alone): how, for the user
 
 
 class SolverLike(Protocol):
@@ -81,6 +81,11 @@ class SolverLike(Protocol):
     def inputs_out_of_reach(self, pending: Callable[[str], None] = ...) -> str | None:
         """Why Z3 finds no value of the inputs' types alone in a short time (None: it does, or they are small);
         `pending` hears that reason before the check, which Z3 may never end."""
+        ...
+
+    def rebuilt_for_requires(self, exclude: Sequence[Model]) -> Model | None:
+        """Once: large inputs built again solving only what the requires read, every constraint back (None:
+        done before, nothing to build, or no model)."""
         ...
 
     def defer_field_constraints(self) -> bool:

@@ -193,3 +193,28 @@ def test_where_the_solver_finds_no_input_inputs_read_whole_are_their_witnesses(t
     assert any("whatever the partition" in d.message for d in got.diagnostics)
     verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert {v.status for v in verdicts if v.method == "Docs.Length"} == ({Status.FAILED} if failing else {Status.PASSED})
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("fixture, failing", [("views.dfy", False), ("views_bug.dfy", True)])
+def test_solved_inputs_that_break_their_types_are_built_again_for_the_requires(tmp_path, monkeypatch, fixture, failing):
+    """Where the inputs solved for a scenario break a type constraint (here: the literals without the
+    witnesses' views are said to), they are built again from their witnesses solving only what the
+    requires read, once, and the test holds those; it finds the planted bug."""
+    from dspec2test.solve import probing
+
+    real = probing.Probing.admits
+
+    def admits(self, values, constraints, raw=None):
+        return real(self, values, constraints, raw) if "OfSeq([7])" in values["d"] else False
+
+    monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
+    monkeypatch.setattr(probing.Probing, "admits", admits)
+    prog = tmp_path / fixture
+    prog.write_text((FIXTURES / fixture).read_text())
+    got = generate(str(prog), GenerateOptions(bva=100, methods=("Docs.Size",)))
+    assert got.cases and all(tc.inputs["d"].startswith("Docs.Doc.Doc(Views.View.OfSeq([]), Views.View.OfSeq([7]), ")
+                             for tc in got.cases)
+    assert any("solved for the requires alone" in d.message for d in got.diagnostics)
+    verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert {v.status for v in verdicts if v.method == "Docs.Size"} == ({Status.FAILED} if failing else {Status.PASSED})

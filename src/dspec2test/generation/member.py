@@ -336,7 +336,6 @@ class MemberGeneration:
     def scenario(self, part: PartitionSpec, spec: ScenarioSpec, solver: SolverLike, checks: Checks,
                  whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...],
                  avoid: tuple[Model, ...]) -> tuple[ScenarioResult, Model | None]:
-        c = self.contract
         sc = spec.scenario
         entry = ScenarioResult(sc.id, sc.kind, sc.pin)
         model = solver.solve(spec.constraints, exclude, relevant=part.literals, avoid=avoid)
@@ -345,6 +344,13 @@ class MemberGeneration:
             if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
                 self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({status.value})")
             return replace(entry, status=status), None
+        return self.scenario_of(part, sc, model, solver, checks, whole, exclude)
+
+    def scenario_of(self, part: PartitionSpec, sc: Scenario, model: Model, solver: SolverLike, checks: Checks,
+                    whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...]) -> tuple[ScenarioResult, Model | None]:
+        """The scenario's test from the model solved for it (or why none is written)."""
+        c = self.contract
+        entry = ScenarioResult(sc.id, sc.kind, sc.pin)
         if model.fixed:
             self.warn(f"partition {part.id} scenario {sc.id}: {model.fixed}")
         missing = [v.name for v in c.vars if v.name not in model.values]
@@ -363,6 +369,13 @@ class MemberGeneration:
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
         admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
+        if admitted is False or (admitted is None and self.deferred):
+            # large inputs solved without their fields' constraints broke them: once per member, built again
+            # from their witnesses solving only what the requires read, with every constraint back
+            again = solver.rebuilt_for_requires(exclude)
+            if again is not None:
+                self.deferred = False
+                return self.scenario_of(part, sc, again, solver, checks, whole, exclude)
         if admitted is None and (self.options.strict_admission or self.deferred):
             left = "datatype fields' constraints" if self.deferred else "recursive functions"
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "

@@ -90,7 +90,7 @@ class SolverCore:
         self.contract = contract
         self.built: dict[str, Built] = {}  # inputs built from their type's witness (witness.py)
         self.shallow: set[str] = set()  # large outputs: their datatype fields' constraints left out
-        self.fixed_given = False  # the one model of inputs fixed by their witnesses was given (fixed_inputs)
+        self.fixed_given = False  # large inputs were built again for the requires alone (probing.fixed_inputs)
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \
             if isinstance(member, (ast.Method, ast.Function)) else ()

@@ -124,22 +124,20 @@ class Probing(SolverCore):
                            f"{', '.join(built.solved()) or 'its constructor'} solved for (what {what})")
         return out
 
-    def fixed_inputs(self) -> Model | None:
-        """For a query Z3 gave up on, over large inputs the contract reads whole: the inputs built from their
-        witnesses solving only what the requires read, and where that is nothing, those values whatever
-        the scenario (the first constructor where several are possible), once per member. The test checks
-        every clause on them; its outputs are the implementation's, shown as `_` here."""
+    def fixed_inputs(self) -> tuple[Model | None, list[str]]:
+        """For a query Z3 gave up on, over large inputs: those inputs built again from their witnesses solving
+        only what the requires read (once per member; what was built, for the user), and where every input
+        is then built with nothing solved, the model of those values (the first constructor where several
+        are possible). Its outputs are the implementation's, shown as `_` here."""
         if self.fixed_given:
-            return None
+            return None, []
         self.fixed_given = True
         notes = self.build_from_witnesses(requires_only=True, rebuild=True)
         inputs = [v for v in self.vars if not v.output]
-        if not inputs or any(v.name not in self.built or self.built[v.name].solved() for v in inputs):
-            return None
+        if not notes or any(v.name not in self.built or self.built[v.name].solved() for v in inputs):
+            return None, notes
         values = {v.name: built_text_of(self.built[v.name].root) for v in inputs}
-        how = "; ".join(notes) or ", ".join(f"{k} is {values[k]}" for k in values)
-        return Model({**values, **{v.name: "_" for v in self.vars if v.output}},
-                     fixed=f"{how}: the solver found no input, so the test has these values whatever the partition")
+        return Model({**values, **{v.name: "_" for v in self.vars if v.output}}), notes
 
     def inputs_out_of_reach(self, pending: Callable[[str], None] = _nothing) -> str | None:
         """Large type constraints of the inputs (a machine state of nested datatypes, maps and sets: evm-dafny's

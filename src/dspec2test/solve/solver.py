@@ -4,6 +4,7 @@ optimisation; uniqueness; questions about given values."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from dspec2test.dafny import ast
@@ -13,6 +14,7 @@ from dspec2test.solve.optimise import Optimisation
 from dspec2test.solve.prefer import NICE_UNSAT, Pref, PreferenceTier, Tier
 from dspec2test.solve.probing import Probing
 from dspec2test.solve.readable import chars_in
+from dspec2test.solve.types import DATA_DEPTH
 from dspec2test.solve.uniqueness import Uniqueness
 from dspec2test.solve.values import and_
 
@@ -40,7 +42,7 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Probing)
 
         def fallback() -> Model | None:
             found = None if self._bounded_done else self._bounded(constraints, exclude, avoid)
-            return found if found is not None else self.fixed_inputs()
+            return found if found is not None else self._requires_alone(exclude)
 
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
                              avoid, fallback=fallback)
@@ -87,3 +89,29 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Probing)
             if self._run(s) is SolveResult.SAT:
                 return self._model(s.model())
         return None
+
+    def rebuilt_for_requires(self, exclude: Sequence[Model]) -> Model | None:
+        """Where inputs solved without their datatype fields' constraints (defer_field_constraints) broke
+        them: once per member, those constraints back and the inputs built solving what the requires read."""
+        if self.fixed_given:
+            return None
+        if self.types.field_depth == 0:
+            self.types.field_depth = DATA_DEPTH
+            self._wf_cache.clear()
+        return self._requires_alone(exclude)
+
+    def _requires_alone(self, exclude: Sequence[Model]) -> Model | None:
+        """Once per member with large inputs, where Z3 gave up on a scenario: the inputs built from their
+        witnesses solving only what the requires read (probing.fixed_inputs), and solved for the requires
+        alone. The test checks every clause on them, whichever partition they fall in."""
+        fixed, notes = self.fixed_inputs()
+        why = "; ".join(notes)
+        if fixed is not None:
+            return replace(fixed, fixed=f"{why}: no usable input was solved for the scenario, so the test has these "
+                                        f"values whatever the partition")
+        if not notes or self.contract is None:
+            return None
+        requires = [cl.expr for cl in self.contract.requires]
+        found = self._solve(requires, exclude, requires)
+        return replace(found, fixed=f"{why}: no usable input was solved for the scenario, so the test's inputs "
+                                    f"are solved for the requires alone, whatever the partition") if found else None
