@@ -1,6 +1,13 @@
 """old() in contracts of methods that modify arrays: the pre-state in the solver, snapshots in the test."""
 
+from pathlib import Path
+
+import pytest
+
 from dspec2test.dafny.parser import parse_program
+from dspec2test.generate import GenerateOptions, generate
+from dspec2test.records import Status
+from dspec2test.run import RunOptions, run_tests
 from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.emit.tests_file import EmitContext, checks_of
 from dspec2test.model.contracts import pre_state_arrays, select
@@ -116,3 +123,34 @@ method RotateRight(a: array)
     assert c.pre_state == ("a",) and print_type(c.params[0].type) == "array<int>"
     assert [print_expr(e) for _, e in checks.ensures] == ["a[0] == dspec2test_old_a[|dspec2test_old_a| - 1]"]
 
+
+
+def test_unchanged_of_a_modified_array_compares_its_elements_with_the_snapshot():
+    c, checks = contract_and_checks("""
+method Clear(a: array<int>, b: array<int>) returns (ok: bool)
+  modifies a
+  ensures !ok ==> unchanged(a)
+  ensures unchanged(b)
+{ }
+""")
+    assert print_expr(c.ensures[0].expr) == "!ok ==> a[..] == old(a[..])"
+    assert print_expr(c.ensures[1].expr) == "unchanged(b)"  # not modified: left as written (unchecked)
+    assert checks.snapshots == ("var dspec2test_old_a := a[..];",)
+    assert print_expr(checks.ensures[0][1]) == "!ok ==> a[..] == dspec2test_old_a[..]"
+
+
+FILL = Path(__file__).resolve().parents[1] / "fixtures" / "arrays" / "fill_unchanged.dfy"
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("planted, failing", [(None, False), ("a[0] := a[0] + 1; return false;", True)])
+def test_unchanged_of_an_array_is_checked_and_catches_a_write(tmp_path, planted, failing):
+    text = FILL.read_text()
+    if planted:
+        text = text.replace("return false;", planted)
+    prog = tmp_path / "fill.dfy"
+    prog.write_text(text)
+    got = generate(str(prog), GenerateOptions(bva=100))
+    assert got.cases and not any("unchanged" in d.message for d in got.diagnostics)
+    statuses = {v.status for v in run_tests(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts}
+    assert (Status.FAILED in statuses) == failing and Status.NOT_TESTED not in statuses

@@ -15,7 +15,7 @@ from dspec2test.dafny.printer import print_expr, print_type
 from dspec2test.model import objects as obj
 from dspec2test.model.classes import ClassIndex
 from dspec2test.model.objects import Objects
-from dspec2test.model.walk import called_names, rebuild, substitute, walk
+from dspec2test.model.walk import called_names, conj, rebuild, substitute, walk
 
 DEFAULT_TYPE_ARG = ast.NamedType("int")  # generic members are tested at int
 
@@ -253,6 +253,7 @@ def contract_of(program: ast.Program, scope: MemberScope, member: ast.Method | a
         kind = member.kind
     pre = pre_state_arrays(member)
     requires_exprs = [in_pre_state(c.expr, pre) for c in member.spec.requires]
+    ensures_exprs = [_arrays_unchanged(e, member, pre) for e in ensures_exprs]
     if tsub:  # `Count<T>(s, x)` or `forall y: T ::` in a clause: T means the type it is tested at
         requires_exprs = [_types_in(e, tsub) for e in requires_exprs]
         ensures_exprs = [_types_in(e, tsub) for e in ensures_exprs]
@@ -384,6 +385,21 @@ def pre_state_arrays(member: ast.Method | ast.Function, with_objects: bool = Fal
     if any(n not in arrays for n in names) and not with_objects:
         return ()
     return tuple(dict.fromkeys(n for n in names if n in arrays))
+
+
+def _arrays_unchanged(e: ast.Expr, member: ast.Method | ast.Function, pre: tuple[str, ...]) -> ast.Expr:
+    """`unchanged(a)` of a modified one-dimensional array: `a[..] == old(a[..])`, its elements as the
+    pre-state keeps them (a test compares them with its copy of the array before the call)."""
+    arrays = {p.name for p in member.params if p.name in pre and isinstance(p.type, ast.NamedType)
+              and p.type.name.rstrip("?") == "array"}
+
+    def fn(n: ast.Node) -> ast.Node | None:
+        if not isinstance(n, ast.Unchanged) or n.label is not None or not all(
+                isinstance(x, ast.Name) and x.name in arrays for x in n.exprs):
+            return None
+        return conj([ast.BinOp("==", ast.Slice(x, None, None), ast.Old(ast.Slice(x, None, None))) for x in n.exprs])
+
+    return rebuild(e, fn) if arrays else e
 
 
 def is_array_type(t: ast.Type) -> bool:
