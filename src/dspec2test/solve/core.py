@@ -90,6 +90,8 @@ class SolverCore:
         self.contract = contract
         self.built: dict[str, Built] = {}  # inputs built from their type's witness (witness.py)
         self.shallow: set[str] = set()  # large outputs: their datatype fields' constraints left out
+        self.standard: dict[str, str] = {}  # function inputs fixed to a standard lambda: name -> its text
+        self.standard_tried = False  # (standard.py, once per member)
         self.fixed_given = False  # large inputs were built again for the requires alone (probing.fixed_inputs)
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \
@@ -250,6 +252,7 @@ class SolverCore:
         raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
         values = {v.name: built_text(self.built[v.name], raw[v.name], self.types) if v.name in self.built
                   else literal(raw[v.name], v.type, self.types) for v in self.vars}
+        values.update(self.standard)  # the lambda the function's defining axiom came from, not Z3's table
         facts = self._element_facts
         if facts is not None and facts.element_vars:  # what the test needs of objects held in collections
             idents = sorted({x for name in facts.element_vars for key in (name, pre_state_name(name))

@@ -14,6 +14,7 @@ from dspec2test.solve.optimise import Optimisation
 from dspec2test.solve.prefer import NICE_UNSAT, Pref, PreferenceTier, Tier
 from dspec2test.solve.probing import Probing
 from dspec2test.solve.readable import chars_in
+from dspec2test.solve.standard import StandardFunctions
 from dspec2test.solve.types import DATA_DEPTH
 from dspec2test.solve.uniqueness import Uniqueness
 from dspec2test.solve.values import and_
@@ -21,12 +22,17 @@ from dspec2test.solve.values import and_
 PREFER_RLIMIT = 300_000  # a preference tier: fall back to the next tier when it is not met quickly
 
 
-class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Probing):
+class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, StandardFunctions, Probing):
     """Z3 queries about one member's variables (oracle.SolverLike). Each query starts a fresh Z3 solver."""
 
     def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
         """Satisfiability; `budget` limits each query by Z3's resource counter (0: the clock only)."""
-        return self._widened(self._check, constraints, budget)
+        def fallback() -> SolveResult:
+            # a standard function where Z3 found none (standard.py): adopted, the question is asked again
+            return self._widened(self._check, constraints, budget) if self.standard_functions() \
+                else SolveResult.UNKNOWN
+
+        return self._widened(self._check, constraints, budget, fallback=fallback)
 
     def _check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
         s = self._new(budget=budget)
@@ -42,6 +48,8 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Probing)
 
         def fallback() -> Model | None:
             found = None if self._bounded_done else self._bounded(constraints, exclude, avoid)
+            if found is None and self.standard_functions():
+                found = self._solve(constraints, exclude, constraints if relevant is None else relevant, avoid)
             return found if found is not None else self._requires_alone(exclude)
 
         return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
