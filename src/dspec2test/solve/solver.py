@@ -103,10 +103,14 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
         them: once per member, those constraints back and the inputs built solving what the requires read."""
         if self.fixed_given:
             return None
-        if self.types.field_depth == 0:
-            self.types.field_depth = DATA_DEPTH
+        deferred, built = self.types.field_depth, dict(self.built)
+        self.types.field_depth = DATA_DEPTH
+        self._wf_cache.clear()
+        found = self._requires_alone(exclude)
+        if self.built == built:  # nothing built again: the fields' constraints stay deferred, as before
+            self.types.field_depth = deferred
             self._wf_cache.clear()
-        return self._requires_alone(exclude)
+        return found
 
     def _requires_alone(self, exclude: Sequence[Model]) -> Model | None:
         """Once per member with large inputs, where Z3 gave up on a scenario: the inputs built from their
