@@ -92,6 +92,7 @@ class SolverCore:
         self.shallow: set[str] = set()  # large outputs: their datatype fields' constraints left out
         self.standard: dict[str, str] = {}  # function inputs fixed to a standard lambda: name -> its text
         self.standard_tried = False  # (standard.py, once per member)
+        self.large: bool | None = None  # the inputs' type constraints are large (probing.LARGE_INPUTS); None: not measured
         self.fixed_given = False  # large inputs were built again for the requires alone (probing.fixed_inputs)
         objects = contract.objects if contract is not None else Objects()
         modified = (contract.pre_state if contract is not None and objects.roots else pre_state_arrays(member)) \

@@ -97,7 +97,9 @@ class Probing(SolverCore):
         built from it, solving only the fields the contract reads (witness.py); what was done, for the user.
         `requires_only`: the inputs not built so far (the contract reads all of them), solving only what the
         requires read: for inputs out of the solver's reach otherwise; `rebuild`: those built so far too."""
-        if self.contract is None or sum(len(f.sexpr()) for f in self._wf()) < LARGE_INPUTS:
+        if self.large is None:  # measured once, at the member's start: later, measuring would make terms
+            self.large = self.contract is not None and sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS
+        if not self.large:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
         out = []

@@ -37,12 +37,14 @@ class StandardFunctions(SolverCore):
         if self.standard_tried or self.contract is None:
             return False
         self.standard_tried = True
+        shaped = [(v, shape) for v in self.vars for shape in [_shape(v)] if shape is not None]
+        if not shaped:
+            return False  # (before any term is made: other members' queries stay as they were)
         axioms: list[z3.BoolRef] = []
         chosen: dict[str, str] = {}
         requires = self._encode([cl.expr for cl in self.contract.requires])
-        for v in self.vars:
-            shape = _shape(v)
-            for text in CANDIDATES.get(shape, ()) if shape else ():
+        for v, shape in shaped:
+            for text in CANDIDATES[shape]:
                 axiom = self._defining(v, text)
                 if axiom is None:
                     continue
