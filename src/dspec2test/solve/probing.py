@@ -99,7 +99,7 @@ class Probing(SolverCore):
         requires read: for inputs out of the solver's reach otherwise; `rebuild`: those built so far too."""
         if self.large is None:  # measured once, at the member's start: later, measuring would make terms
             self.large = self.contract is not None and sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS
-        if not self.large:
+        if not self.large or self.contract is None:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
         out = []
