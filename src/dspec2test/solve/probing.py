@@ -131,7 +131,7 @@ class Probing(SolverCore):
         only what the requires read (once per member; what was built, for the user), and where every input
         is then built with nothing solved, the model of those values (the first constructor where several
         are possible). Its outputs are the implementation's, shown as `_` here."""
-        if self.fixed_given:
+        if self.fixed_given or not self.large:
             return None, []
         self.fixed_given = True
         notes = self.build_from_witnesses(requires_only=True, rebuild=True)

@@ -101,7 +101,7 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
     def rebuilt_for_requires(self, exclude: Sequence[Model]) -> Model | None:
         """Where inputs solved without their datatype fields' constraints (defer_field_constraints) broke
         them: once per member, those constraints back and the inputs built solving what the requires read."""
-        if self.fixed_given:
+        if self.fixed_given or not self.large:
             return None
         deferred, built = self.types.field_depth, dict(self.built)
         self.types.field_depth = DATA_DEPTH
