@@ -218,3 +218,25 @@ def test_solved_inputs_that_break_their_types_are_built_again_for_the_requires(t
     assert any("solved for the requires alone" in d.message for d in got.diagnostics)
     verdicts = run(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert {v.status for v in verdicts if v.method == "Docs.Size"} == ({Status.FAILED} if failing else {Status.PASSED})
+
+
+
+def test_witness_values_meet_a_requires_no_test_checks_only_where_shown(monkeypatch):
+    """Plain's requires is ghost (no test checks it) and reads no field, so the witnesses' document is
+    given unsolved: where admission cannot show that it meets the requires (here: made undecided), no
+    test is written; Length, whose requires are all checked at run time, still gets its test."""
+    from dspec2test.oracle import SolveResult
+    from dspec2test.solve import probing
+    from dspec2test.solve.solver import Solver
+
+    def gives_up(self, *args, **kwargs):
+        self.status_of_last = SolveResult.UNKNOWN
+        return None
+
+    monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
+    monkeypatch.setattr(Solver, "_solve", gives_up)
+    monkeypatch.setattr(Solver, "_bounded", lambda self, *args: None)
+    monkeypatch.setattr(probing.Probing, "admits", lambda self, *args, **kwargs: None)
+    got = generate(str(VIEWS), GenerateOptions(bva=100, methods=("Docs.Plain", "Docs.Length")))
+    assert {tc.method for tc in got.cases} == {"Docs.Length"}
+    assert any("Docs.Plain" in d.message and "not known to meet the requires" in d.message for d in got.diagnostics)

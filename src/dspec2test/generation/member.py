@@ -376,10 +376,15 @@ class MemberGeneration:
             if again is not None:
                 self.deferred = False
                 return self.scenario_of(part, sc, again, solver, checks, whole, exclude)
-        if admitted is None and (self.options.strict_admission or self.deferred):
+        # inputs built from witnesses (model.fixed) were not solved for the requires: where one is not checked
+        # at run time either, they must be shown to meet it (their types' witnesses Dafny proved)
+        unchecked_requires = any(cl.kind == "requires" for cl, _ in checks.unchecked)
+        if admitted is None and (self.options.strict_admission or self.deferred
+                                 or (model.fixed and unchecked_requires)):
             left = "datatype fields' constraints" if self.deferred else "recursive functions"
+            how = "built from their types' witnesses" if model.fixed else f"solved with their {left} left open"
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
-                      f"and input types (solved with their {left} left open); no test written")
+                      f"and input types ({how}); no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the solved inputs are not known to meet the requires and input types"), None
         if admitted is False:
