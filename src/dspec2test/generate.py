@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
-from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, modules_to_open
+from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, modules_to_open, shadowing
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.gencache import Cache, keepable, member_key
 from dspec2test.generation.manifest import manifest_of
@@ -166,8 +166,8 @@ class _Plan:
             return Generated(self.path, "", (), (), tuple(d for d in (self.error,) if d is not None))
         members = _without_name_clashes(self.gens, members)
         tests = [t for m in members for t in m.tests]
-        text = emit_file(self.path, modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests]),
-                         tests)
+        opened = modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests])
+        text = emit_file(self.path, opened, tests, shadowing(opened, self.gens[0].ctx) if self.gens else frozenset())
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), tuple(members),
                          self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
                          self.inputs, self.loaded.paths)
