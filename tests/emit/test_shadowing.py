@@ -15,8 +15,9 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "modules" / "shadow
 
 
 def test_a_module_declaring_its_own_name_is_not_opened():
-    ctx = EmitContext.of(parse_program(FIXTURE.read_text() + "\nmodule Other { const K := 1 }\n", "shadow.dfy"))
-    assert shadowing(["Other", "Stack"], ctx) == {"Stack"}
+    extra = "\nmodule Other { const K := 1 }\nmodule Find { method Find() {} }\n"
+    ctx = EmitContext.of(parse_program(FIXTURE.read_text() + extra, "shadow.dfy"))
+    assert shadowing(["Find", "Other", "Stack"], ctx) == {"Stack"}  # a method of its name shadows nothing
     text = emit_file("shadow.dfy", ["Other", "Stack"], [], shadowing(["Other", "Stack"], ctx))
     assert "import opened Other" in text and "import opened Stack" not in text
 

@@ -449,11 +449,14 @@ def modules_to_open(contracts: list[Contract]) -> list[str]:
 
 
 def shadowing(opened: list[str], ctx: EmitContext) -> frozenset[str]:
-    """The modules among `opened` that declare something of their own name (`module Stack { datatype
-    Stack ... }`): opened, that name would mean the declaration, and the tests' full paths (`Stack.Stack.
-    Push`) would not resolve. They are left out: the tests write every name in full anyway."""
+    """The modules among `opened` that declare a type of their own name (`module Stack { datatype Stack
+    ... }`): opened, that name would mean the type, and the tests' full paths (`Stack.Stack.Stack(...)`)
+    would not resolve. They are left out: the tests write every name in full anyway. (A method of the
+    module's name does not shadow it: `BinarySearch.BinarySearch(...)` resolves either way.)"""
     modules = ctx.names.resolver.modules
-    return frozenset(m for m in opened if m.split(".")[-1] in modules.get(tuple(m.split(".")), {}))
+    types = (ast.Datatype, ast.ClassDecl, ast.SubsetType, ast.Newtype, ast.TypeSynonym, ast.Module)
+    return frozenset(m for m in opened
+                     if isinstance(modules.get(tuple(m.split(".")), {}).get(m.split(".")[-1]), types))
 
 
 def emit_file(program_path: str, opened: list[str], tests: list[str], plain: frozenset[str] = frozenset()) -> str:
