@@ -376,11 +376,11 @@ class MemberGeneration:
             if again is not None:
                 self.deferred = False
                 return self.scenario_of(part, sc, again, solver, checks, whole, exclude)
-        # inputs built from witnesses (model.fixed) were not solved for the requires: where one is not checked
-        # at run time either, they must be shown to meet it (their types' witnesses Dafny proved)
-        unchecked_requires = any(cl.kind == "requires" for cl, _ in checks.unchecked)
-        if admitted is None and (self.options.strict_admission or self.deferred
-                                 or (model.fixed and unchecked_requires)):
+        # inputs built from witnesses (model.fixed) must be shown to meet the requires: Z3 did not solve them
+        # for it, or solved them for it alone with kept parts it only guessed (evm-dafny's CallEnter ran with
+        # a world its requires rejects). Without requires, only their types are left, which Dafny proved of
+        # the witnesses
+        if admitted is None and (self.options.strict_admission or self.deferred or (model.fixed and c.requires)):
             left = "datatype fields' constraints" if self.deferred else "recursive functions"
             how = "built from their types' witnesses" if model.fixed else f"solved with their {left} left open"
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
