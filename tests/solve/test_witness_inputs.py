@@ -175,17 +175,7 @@ def test_where_the_solver_finds_no_input_inputs_read_whole_are_their_witnesses(t
     """Length reads the whole document and requires nothing: where Z3 gives up on every scenario (here:
     made to), the document is built from its fields' witnesses with nothing solved, and one test holds
     it, which finds the planted bug (the body left out)."""
-    from dspec2test.oracle import SolveResult
-    from dspec2test.solve import probing
-    from dspec2test.solve.solver import Solver
-
-    def gives_up(self, *args, **kwargs):
-        self.status_of_last = SolveResult.UNKNOWN
-        return None
-
-    monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
-    monkeypatch.setattr(Solver, "_solve", gives_up)
-    monkeypatch.setattr(Solver, "_bounded", lambda self, *args: None)
+    _large_and_given_up_on(monkeypatch)
     prog = tmp_path / fixture
     prog.write_text((FIXTURES / fixture).read_text())
     got = generate(str(prog), GenerateOptions(bva=100, methods=("Docs.Length",)))
@@ -220,11 +210,22 @@ def test_solved_inputs_that_break_their_types_are_built_again_for_the_requires(t
     assert {v.status for v in verdicts if v.method == "Docs.Size"} == ({Status.FAILED} if failing else {Status.PASSED})
 
 
-
 def test_witness_values_meet_a_requires_no_test_checks_only_where_shown(monkeypatch):
-    """Plain's requires is ghost (no test checks it) and reads no field, so the witnesses' document is
-    given unsolved: where admission cannot show that it meets the requires (here: made undecided), no
-    test is written; Length, whose requires are all checked at run time, still gets its test."""
+    """Plain has a requires (a ghost one, which no test checks) that reads no field, so the witnesses'
+    document is given unsolved: where admission cannot show that it meets the requires (here: made
+    undecided), no test is written. Length, which has no requires, still gets its test."""
+    _large_and_given_up_on(monkeypatch)
+    from dspec2test.solve import probing
+
+    monkeypatch.setattr(probing.Probing, "admits", lambda self, *args, **kwargs: None)
+    got = generate(str(VIEWS), GenerateOptions(bva=100, methods=("Docs.Plain", "Docs.Length")))
+    assert {tc.method for tc in got.cases} == {"Docs.Length"}
+    assert any("Docs.Plain" in d.message and "not known to meet the requires" in d.message for d in got.diagnostics)
+
+
+def _large_and_given_up_on(monkeypatch) -> None:
+    """Every input counts as large, and Z3 gives up on every scenario (and the bounded fallback finds
+    nothing): what is left is the witness fallback."""
     from dspec2test.oracle import SolveResult
     from dspec2test.solve import probing
     from dspec2test.solve.solver import Solver
@@ -236,7 +237,3 @@ def test_witness_values_meet_a_requires_no_test_checks_only_where_shown(monkeypa
     monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
     monkeypatch.setattr(Solver, "_solve", gives_up)
     monkeypatch.setattr(Solver, "_bounded", lambda self, *args: None)
-    monkeypatch.setattr(probing.Probing, "admits", lambda self, *args, **kwargs: None)
-    got = generate(str(VIEWS), GenerateOptions(bva=100, methods=("Docs.Plain", "Docs.Length")))
-    assert {tc.method for tc in got.cases} == {"Docs.Length"}
-    assert any("Docs.Plain" in d.message and "not known to meet the requires" in d.message for d in got.diagnostics)

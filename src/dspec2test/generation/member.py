@@ -77,6 +77,7 @@ class MemberGeneration:
         self.unsatisfiable_more = 0
         self.blocked: str | None = None
         self.report: Report = ignore_report  # hands the results so far to the parent process
+        self.ahead = False  # a refusal was reported ahead of a check (pending) and not yet withdrawn
         # a guess at the work, to start the costliest members first: contract text length follows the
         # generation time of the paper's members closely (torneo's 359 characters and 8 s lead both)
         self.cost = sum(len(cl.text) for cl in contract.clauses)
@@ -137,6 +138,7 @@ class MemberGeneration:
         about to start (one Z3 does not stop): `stopped` marks a result reported ahead of time."""
         c = self.contract
         r = self.so_far()
+        self.ahead = True
         self.report(replace(r, unsupported=r.unsupported + (Limitation(why, c.line, f"{c.name}: {why}"),),
                             diagnostics=r.diagnostics + (Diagnostic(c.file, c.line, c.col, f"{c.name}: {why}",
                                                                     Severity.UNSUPPORTED, why),),
@@ -200,7 +202,9 @@ class MemberGeneration:
                 out_of_reach = again
             if out_of_reach is not None:
                 raise Unsupported(out_of_reach, c.line, c.col, f"{c.name}: {out_of_reach}")
-            self.report(self.so_far())  # the check passed: no longer the outcome if the process ends now
+            if self.ahead:  # the checks passed: the refusal reported ahead is no longer the outcome
+                self.report(self.so_far())
+                self.ahead = False
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
             # them too would leave no input exactly where the property is false
             usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)

@@ -45,15 +45,15 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
         those of `avoid` (earlier scenarios of the partition). `relevant`: the contract literals among the
         constraints whose relevance is preferred (default all; a BVA pin is no contract literal)."""
         self._bounded_done = False
+        preferred = constraints if relevant is None else relevant
 
         def fallback() -> Model | None:
             found = None if self._bounded_done else self._bounded(constraints, exclude, avoid)
             if found is None and self.standard_functions():
-                found = self._solve(constraints, exclude, constraints if relevant is None else relevant, avoid)
+                found = self._solve(constraints, exclude, preferred, avoid)
             return found if found is not None else self._requires_alone(exclude)
 
-        return self._widened(self._solve, constraints, exclude, constraints if relevant is None else relevant,
-                             avoid, fallback=fallback)
+        return self._widened(self._solve, constraints, exclude, preferred, avoid, fallback=fallback)
 
     def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
                relevant: Sequence[ast.Expr], avoid: Sequence[Model] = ()) -> Model | None:

@@ -41,41 +41,36 @@ class StandardFunctions(SolverCore):
         if not shaped:
             return False  # (before any term is made: other members' queries stay as they were)
         axioms: list[z3.BoolRef] = []
-        chosen: dict[str, str] = {}
+        lambdas: dict[str, TV] = {}
         requires = self._encode([cl.expr for cl in self.contract.requires])
         for v, shape in shaped:
             for text in CANDIDATES[shape]:
-                axiom = self._defining(v, text)
+                e = parse_literal(text)
+                assert isinstance(e, ast.Lambda)
+                axiom = self._defining(v, e)
                 if axiom is None:
                     continue
                 s = self._new(budget=STANDARD_RLIMIT)
                 s.add(*self._wf(), *requires, *axioms, axiom)
                 if self._run(s) is SolveResult.SAT:
-                    chosen[v.name] = text
+                    self.standard[v.name] = text
                     axioms.append(axiom)
+                    lambdas[v.name] = TV(LambdaV(tuple(p.name for p in e.params), e.body, Env({}, self.scope)), v.type)
                     break
-        if not chosen:
+        if not lambdas:
             return False
         # every later query reads the function as its lambda, applied where it is called: the defining
         # axiom would leave a quantifier in each, and Z3 then ran out of time on most boundary scenarios
-        lambdas = {}
-        for name, text in chosen.items():
-            e = parse_literal(text)
-            assert isinstance(e, ast.Lambda)
-            t = next(v.type for v in self.vars if v.name == name)
-            lambdas[name] = TV(LambdaV(tuple(p.name for p in e.params), e.body, Env({}, self.scope)), t)
         self.env = self.env.bind(lambdas)
         self.relevance = Relevance(self.types, self.encoder, self.env, {v.name: v.type for v in self.vars if v.output})
         self._encoded.clear()
-        self.standard.update(chosen)
         return True
 
-    def _defining(self, v: SolverVar, text: str) -> z3.BoolRef | None:
+    def _defining(self, v: SolverVar, e: ast.Lambda) -> z3.BoolRef | None:
         """`forall args :: v(args) == body` of the candidate lambda (None: it does not encode here)."""
-        e = parse_literal(text)
         assert isinstance(v.tv.v, FuncV) and isinstance(v.tv.v.fn, z3.FuncDeclRef)
         fn = v.tv.v.fn
-        if not isinstance(e, ast.Lambda) or len(e.params) != fn.arity():
+        if len(e.params) != fn.arity():
             return None
         args = [z3.Const(f"{v.name}!{p.name}", fn.domain(i)) for i, p in enumerate(e.params)]
         env = Env({p.name: TV(a, t) for p, a, t in zip(e.params, args, v.type.base.args)}, self.scope)
