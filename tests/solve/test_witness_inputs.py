@@ -237,3 +237,22 @@ def _large_and_given_up_on(monkeypatch) -> None:
     monkeypatch.setattr(probing, "LARGE_INPUTS", 0)
     monkeypatch.setattr(Solver, "_solve", gives_up)
     monkeypatch.setattr(Solver, "_bounded", lambda self, *args: None)
+
+
+def test_a_rank_comparison_solves_the_fields_that_can_hold_the_part():
+    """`it < d` reads no field by name, but the test's d must hold the solved it: the fields of d's type that
+    can hold an Item are solved, the others keep the witness's values."""
+    text = ("module Doc {\n  datatype Item = Item(n: int)\n  datatype Doc = Doc(title: int, items: seq<Item>, meta: int)\n"
+            "  const EMPTY := Doc(0, [], 0)\n  type Valid = d: Doc | d.title >= 0 witness EMPTY\n"
+            "  method Get(d: Valid, it: Item) returns (n: int) requires it < d ensures n == it.n { n := it.n; }\n}\n")
+    program = parse_program(text, "doc.dfy")
+    member = next(m for _, m in iter_members(program.decls) if getattr(m, "name", None) == "Get")
+    contract = member_contract(program, member)
+    assert contract is not None
+    resolver = Resolver(program)
+    scope = resolver.scope_of(member)
+    types = {p.name: resolver.rtype(p.type, scope) for p in contract.params}
+    built = build(contract, Reads(program), types["d"], resolver, "d", True, types)
+    assert built is not None and built.solved() == ["items"]
+    without = build(contract, Reads(program), types["d"], resolver, "d", True)
+    assert without is None or without.solved() == []

@@ -163,3 +163,23 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             if free:
                 return f"unbounded quantifier over {', '.join(free)}"
     return None
+
+
+def rank_comparison(e: ast.Expr, var_types: dict[str, ast.Type], types: TypeIndex) -> str | None:
+    """Why `e` is ghost when it orders datatype values by rank (`c < p`, c a part of p): Dafny allows that
+    only in specifications. Seen where an operand is a variable (or `this`) of a datatype type: the
+    operands' types are not known otherwise, and a clause wrongly left unchecked costs less than a tests
+    file that does not build."""
+    def datatype(x: ast.Expr) -> bool:
+        name = "this" if isinstance(x, ast.ThisExpr) else x.name if isinstance(x, ast.Name) else None
+        t = var_types.get(name) if name is not None else None
+        b = types.base(t) if t is not None else None
+        return isinstance(b, ast.NamedType) and isinstance(types.decls.get(b.name), ast.Datatype)
+
+    for n in walk(e):
+        pairs = [(n.op, n.left, n.right)] if isinstance(n, ast.BinOp) else \
+            [(op, n.operands[i], n.operands[i + 1]) for i, op in enumerate(n.ops)] if isinstance(n, ast.Chain) else []
+        if any(op in ("<", ">") and (datatype(x) or datatype(y)) for op, x, y in pairs):
+            return "a rank comparison (<) of datatype values is ghost"
+    return None
+

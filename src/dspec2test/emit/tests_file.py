@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr, print_type, string_literal
-from dspec2test.emit.compilable import GhostIndex, unghosted, why_not_compilable
+from dspec2test.emit.compilable import GhostIndex, rank_comparison, unghosted, why_not_compilable
 from dspec2test.emit.expected import OutputPin, pins
 from dspec2test.emit.membership import membership_bounded
 from dspec2test.emit.metadata import write_metadata
@@ -94,10 +94,12 @@ def checks_of(contract: Contract, ctx: EmitContext) -> Checks:
     unchecked: list[tuple[ContractClause, str]] = []
     snapshots = Snapshots(contract, lambda e: in_test_scope(contract, e, ctx.names))
     ghosts = {v.name for v in contract.vars if v.ghost}
+    var_types = {v.name: v.type for v in contract.vars}
     for c in (piece for whole in contract.clauses for piece in _pieces(whole, ctx, ghosts, contract)):
         expr = strip_old(c.expr) if c.kind == "requires" else snapshots.rewrite(c.expr)
         # judged on the clause as written (a snapshot hides what it calls), old() aside where it compiles
-        reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts)
+        reason = why_not_compilable(c.expr if expr is None else strip_old(c.expr), ctx.ghosts) \
+            or rank_comparison(c.expr, var_types, ctx.ghosts.types)
         ghost = sorted(free_names(c.expr) & {v.name for v in contract.vars if v.ghost})
         if reason is None and ghost:
             reason = f"{ghost[0]} is ghost"

@@ -117,7 +117,8 @@ class Probing(SolverCore):
             if v.name not in {p.name for p in self.contract.params} and not (v.name == "this" and self.contract.datatype):
                 continue
             reads = reads or Reads(self.resolver.program)
-            built = build(self.contract, reads, v.type, self.resolver, v.name, requires_only)
+            built = build(self.contract, reads, v.type, self.resolver, v.name, requires_only,
+                          {x.name: x.type for x in self.vars})
             if built is not None:
                 self.built[v.name] = built
                 self._wf_cache.clear()

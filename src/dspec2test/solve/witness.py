@@ -113,7 +113,7 @@ class Built:
 
 
 def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: str,
-          requires_only: bool = False) -> Built | None:
+          requires_only: bool = False, var_types: dict[str, RType] | None = None) -> Built | None:
     """How to build input `name` of type t from its witness, or where it has none, by the constructor its
     requires fix (`requires this.EXECUTING?`) with its fields' types' witnesses (None: no witness to build
     from, or the contract reads all of it). `requires_only`: what the ensures read is kept too, for inputs
@@ -121,8 +121,9 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: 
     if t.base.kind != "data":
         return None
     forced = _forced(contract, name)
-    read = reads.of([c.expr for c in (contract.requires if requires_only else contract.clauses)],
-                    frozenset(v.name for v in contract.vars))
+    clauses = [c.expr for c in (contract.requires if requires_only else contract.clauses)]
+    read = reads.of(clauses, frozenset(v.name for v in contract.vars)) \
+        | _rank_reads(clauses, name, t, var_types or {}, resolver)
     checked: set[RType] = set()
     while True:  # a constraint that reads a solved field is checked: every field it reads is solved too
         root = _root(t, resolver, read, forced)
@@ -144,6 +145,43 @@ def build(contract: Contract, reads: Reads, t: RType, resolver: Resolver, name: 
     if not any(not p.solved and p.inner is None for p in _all_parts(root)):
         return None
     return Built(Shown(" or ".join(built_text_of(alt) for alt in (root, *root.others))), root, read, frozenset(checked))
+
+
+def _rank_reads(clauses: list[ast.Expr], name: str, t: RType, var_types: dict[str, RType],
+                resolver: Resolver) -> frozenset[str]:
+    """The fields of input `name` a rank comparison reads (`m < arr`: arr's fields that can hold m, so the
+    test's value holds the m solved into them), which no field name in the clause says."""
+    smaller: list[RType] = []
+    for e in clauses:
+        for n in ast.preorder(e):
+            if isinstance(n, ast.BinOp) and n.op in ("<", ">"):
+                small, big = (n.left, n.right) if n.op == "<" else (n.right, n.left)
+                named = big.name == name if isinstance(big, ast.Name) else isinstance(big, ast.ThisExpr) and name == "this"
+                if named and isinstance(small, ast.Name) \
+                        and small.name in var_types and var_types[small.name].base.kind == "data":
+                    smaller.append(var_types[small.name].base)
+    out: set[str] = set()
+
+    def same(a: RType, b: RType) -> bool:
+        return (a.kind, a.name, a.args) == (b.kind, b.name, b.args)
+
+    def visit(u: RType, target: RType, depth: int, seen: frozenset) -> bool:  # can u hold target?
+        b = u.base
+        if b.kind in ("seq", "array"):
+            return same(b.args[0].base, target) or visit(b.args[0], target, depth, seen)
+        if b.kind != "data" or depth == 0 or (b.name, b.args) in seen:
+            return False
+        found = False
+        for ctor in b.datatype[0].ctors:
+            for fname, ft in resolver.ctor_fields(b, ctor):
+                if same(ft.base, target) | visit(ft, target, depth - 1, seen | {(b.name, b.args)}):
+                    out.add(fname)
+                    found = True
+        return found
+
+    for target in smaller:
+        visit(t, target, _DEPTH, frozenset())
+    return frozenset(out)
 
 
 def _root(t: RType, resolver: Resolver, read: frozenset[str], forced: frozenset[str]) -> Level | None:

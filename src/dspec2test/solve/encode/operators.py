@@ -5,9 +5,11 @@ from __future__ import annotations
 import z3
 
 from dspec2test.dafny import ast
-from dspec2test.model.resolve import BOOL, INT, STRING
+from dspec2test.model.resolve import BOOL, INT, RType, STRING
 from dspec2test.solve.encode.base import COMPARE, EncoderBase, ORDER, _max0, _min
 from dspec2test.solve.values import MapV, MultisetV, ObjV, SetV, TV, and_, or_, unsupported as _u
+
+RANK_DEPTH = 2  # constructors down that `a < b` of datatype values looks for a among b's parts
 
 
 class OperatorsMixin(EncoderBase):
@@ -53,6 +55,9 @@ class OperatorsMixin(EncoderBase):
         if op in ("in", "!in"):
             v = self.member(a, b, node)
             return TV(z3.Not(v) if op == "!in" else v, BOOL)
+        if op in ("<", ">") and a.t.base.kind == "data" and b.t.base.kind == "data":
+            small, big = (a, b) if op == "<" else (b, a)
+            return TV(self.rank_less(small, big), BOOL)
         a, b = self.unify(a, b)
         k = a.t.base.kind
         if op == "==":
@@ -71,7 +76,7 @@ class OperatorsMixin(EncoderBase):
             raise _u(f"sequence operator {op}", node)
         if k == "bv":
             return self._bv_op(op, a, b, node)
-        if op in COMPARE and k in ("data", "tuple"):  # `d < self`: d is a part of self (its rank is less)
+        if op in COMPARE and k in ("data", "tuple"):  # `<=` or tuples: Dafny orders neither
             raise _u(f"{op} on datatype values (rank)", node)
         if op in COMPARE:
             x, y = a.v, b.v
@@ -145,6 +150,50 @@ class OperatorsMixin(EncoderBase):
         x, y = m.v, s.v
         keys = SetV(tuple((z3.And(g, z3.Not(y.member(e))), e) for g, e in x.keys.cands))
         return TV(MapV(keys, x.get), m.t)
+
+    def rank_less(self, small: TV, big: TV) -> z3.BoolRef:
+        """`small < big` of datatype values (Dafny's rank): small is a part of big, a field's value or an element
+        of a sequence field, RANK_DEPTH constructors down, among the first `cap` elements of each sequence.
+        A sufficient condition: inputs solved for it meet it; a part deeper down is not found (fewer
+        inputs, never a wrong one). Only fields whose types can hold small's are searched."""
+        target = small.v.sort()
+        holds: dict[str, bool] = {}
+
+        def is_small(t: RType) -> bool:
+            return t.base.kind == "data" and self.types.sort(t.base) == target
+
+        def can_hold(t: RType) -> bool:  # can a value of t have a part of small's sort?
+            b = t.base
+            if b.kind in ("seq", "array"):
+                return is_small(b.args[0]) or can_hold(b.args[0])
+            if b.kind != "data":
+                return False
+            key = str(self.types.sort(b))
+            if key not in holds:
+                holds[key] = False  # a recursive datatype: what its other fields say decides
+                holds[key] = any(is_small(ft) or can_hold(ft) for info in self.types.ctors_of(b) for _, ft, _ in info.fields)
+            return holds[key]
+
+        def parts(v: TV, depth: int) -> list[z3.BoolRef]:  # v is small, or has it as a part
+            b = v.t.base
+            if b.kind in ("seq", "array") and isinstance(v.v, z3.SeqRef):
+                et = b.args[0]
+                out = [z3.Contains(v.v, z3.Unit(small.v))] if is_small(et) else []
+                if depth > 0 and can_hold(et):  # into the first elements' fields
+                    out += [z3.And(z3.IntVal(i) < z3.Length(v.v), inner(self.types.from_rep(v.v[i], et), depth - 1))
+                            for i in range(self.types.cap)]
+                return out
+            if b.kind != "data":
+                return []
+            out = [v.v == small.v] if is_small(b) else []
+            return out + [inner(v, depth - 1)] if depth > 0 and can_hold(b) else out
+
+        def inner(v: TV, depth: int) -> z3.BoolRef:  # small is a part of one of v's fields
+            return or_(z3.And(info.test(v.v), or_(p for _, ft, acc in info.fields
+                                                  for p in parts(self.types.from_rep(acc(v.v), ft), depth)))
+                       for info in self.types.ctors_of(v.t.base))
+
+        return inner(big, RANK_DEPTH - 1)
 
     def member(self, x: TV, coll: TV, node) -> z3.BoolRef:
         k = coll.t.base.kind
