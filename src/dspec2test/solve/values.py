@@ -176,6 +176,24 @@ class Env:
         return replace(self, vars={**self.vars, **names})
 
 
+OPAQUE = "opaque#fn"  # the prefix of a function value whose body does not encode (encode/calls.py lambda_rep)
+
+
+def mentions_opaque(term: z3.ExprRef) -> bool:
+    """Does the term read an opaque function value? A formula over one is about every function, not the one
+    a test holds, so it decides nothing about that test."""
+    todo, seen = [term], set()
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED and t.decl().name().startswith(OPAQUE):
+            return True
+        todo += t.children()
+    return False
+
+
 def unsupported(construct: str, node) -> Unsupported:
     sp = getattr(node, "span", None)
     return Unsupported(construct, sp.line if sp else 0, sp.col if sp else 0)

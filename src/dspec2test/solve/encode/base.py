@@ -65,6 +65,9 @@ class EncoderBase:
     pre_heap: TV | None = None
     _memo: dict = field(default_factory=dict)
     _pure: dict = field(default_factory=dict)
+    # lambda bodies being encoded for their type or value (calls.py): one inside another is not (a parser's
+    # lambda calling the function that makes that parser would recurse without end)
+    lambda_bodies: int = 0
 
     def boolean(self, e: ast.Expr, env: Env) -> z3.BoolRef:
         tv = self.enc(e, env)
@@ -318,6 +321,8 @@ def _called_names(e) -> list[str]:
             d = dotted(x.callee)
             if d:
                 out.append(d)
+            elif isinstance(x.callee, ast.MemberSelect):  # on a value computed there: `Skip(1).SkipWhile(p)`
+                out.append(x.callee.name)
         elif isinstance(x, ast.Name):
             out.append(x.name)
     return out

@@ -11,7 +11,7 @@ from dspec2test.model.resolve import BOOL, INT, RType, Scope
 from dspec2test.model.walk import dotted
 from dspec2test.solve.seqbound import length_bound
 from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
-from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, ObjV, SetV, THIS, TV, unsupported as _u
+from dspec2test.solve.values import Env, FuncV, HEAP, LambdaV, OPAQUE, ObjV, SetV, THIS, TV, unsupported as _u
 
 
 LAMBDA_UNFOLD = 4  # unfoldings of a recursive function given a lambda (more while its sequence shortens)
@@ -309,8 +309,16 @@ class CallsMixin(EncoderBase):
         """The type of a lambda's body with its parameters of the given types (ANY while one is unknown)."""
         if ANY in ptypes:
             return ANY
+        if self.lambda_bodies:
+            return ANY
         binds = {p: self.types.declare(self.types.fresh(p), t) for p, t in zip(lam.params, ptypes)}
-        return self.enc(lam.body, lam.env.bind(binds)).t
+        self.lambda_bodies += 1
+        try:
+            return self.enc(lam.body, lam.env.bind(binds)).t
+        except (Unsupported, z3.Z3Exception):
+            return ANY  # a body that does not encode fails where the lambda is applied; stored, it is opaque
+        finally:
+            self.lambda_bodies -= 1
 
     def _apply(self, f: TV, args: list[TV], node) -> TV:
         ptypes = f.t.base.args[:-1]
@@ -338,8 +346,33 @@ class CallsMixin(EncoderBase):
         info = self.types.ctor_info(dt, ctor.name)
         if len(args) != len(info.fields):
             raise _u("constructor arity", node)
-        reps = [self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
+        reps = [self.lambda_rep(a.v, ft) if isinstance(a.v, LambdaV) and ft.base.kind == "arrow"
+                else self.types.to_rep(self.coerce(a, ft)) for a, (_, ft, _) in zip(args, info.fields)]
         return TV(info.make(*reps) if reps else info.make(), dt)
+
+    def lambda_rep(self, f: LambdaV, t: RType) -> z3.ExprRef:
+        """A lambda put into a datatype's function field (`SubParser(cs, pre, fn, spec)` made by a function a
+        test calls): the array of its values where its body encodes, else an opaque array (OPAQUE), which
+        leaves whatever reads the field undecided."""
+        b = t.base
+        ptypes = b.args[:-1]
+        x = z3.FreshConst(self.types.sort(b).domain(), "x")
+        if len(ptypes) == 1:
+            reps = [x]
+        else:
+            self.types.sort(RType("tuple", ptypes))
+            reps = [acc(x) for acc in self.types.tuple_make[RType("tuple", ptypes)][1]]
+        if self.lambda_bodies:
+            return z3.FreshConst(self.types.sort(b), OPAQUE)
+        self.lambda_bodies += 1
+        try:
+            binds = {p: self.types.from_rep(r, pt) for p, r, pt in zip(f.params, reps, ptypes)}
+            body = self.coerce(self.enc(f.body, f.env.bind(binds)), b.args[-1])
+            return z3.Lambda([x], self.types.to_rep(body))
+        except (Unsupported, z3.Z3Exception):
+            return z3.FreshConst(self.types.sort(b), OPAQUE)
+        finally:
+            self.lambda_bodies -= 1
 
     def _held_function(self, value: TV, name: str) -> TV | None:
         """The function a datatype value holds in its field `name` (None: no such field, or not a function)."""
@@ -400,8 +433,19 @@ class CallsMixin(EncoderBase):
                 return d
         raise _u("constructor outside a datatype", ctor)
 
+    def call_once(self, e: ast.Call, env: Env) -> TV | None:
+        """A call of a module-level function with its body inlined once, recursive or not (None: `e` calls no
+        such function): an input a test makes by calling a function (factories.py), whose own calls inside
+        stay as the encoder treats them."""
+        name = dotted(e.callee)
+        found = env.scope.lookup(name) if name is not None and name.split(".")[0] not in env.vars else None
+        if found is None or not isinstance(found[0], ast.Function) or found[0].body is None \
+                or isinstance(self.resolver.scope_of(found[0]).cls, (ast.ClassDecl, ast.Datatype)):
+            return None
+        return self._call_function(found[0], found[1], [self.enc(a, env) for a in e.args], e, env, once=True)
+
     def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
-                       this: TV | None = None, expect: RType | None = None) -> TV:
+                       this: TV | None = None, expect: RType | None = None, once: bool = False) -> TV:
         args = self._with_defaults(f.params, args, self.resolver.scope_of(f))
         if len(args) != len(f.params):
             raise _u(f"call of {f.name} with {len(args)} arguments", node)
@@ -435,6 +479,8 @@ class CallsMixin(EncoderBase):
         args = [self.coerce(a, t) for a, t in zip(args, ptypes)]
         if f.body is None:
             return self._opaque(f, ptypes, rtype, args, heap)
+        if once:
+            return self._inline(f, fscope, heap, args, ptypes, rtype, env)
         recursive = self._is_recursive(f, fscope)
         if recursive and self.opaque_recursion:
             return self._opaque(f, ptypes, rtype, args, heap)
