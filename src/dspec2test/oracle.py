@@ -74,6 +74,11 @@ class SolverLike(Protocol):
         """Input datatypes a test outside their module cannot construct."""
         ...
 
+    def make_from_functions(self) -> list[str]:
+        """Make inputs whose type's constraint is about functions by the program's function that returns
+        that type (what was done)."""
+        ...
+
     def build_from_witnesses(self, requires_only: bool = False, rebuild: bool = False) -> list[str]:
         """Build large inputs from their type's witness, solving only what the contract reads (what was done)."""
         ...

@@ -38,6 +38,9 @@ class _StallingSolver:
     def hidden_input_types(self) -> list[str]:
         return []
 
+    def make_from_functions(self) -> list[str]:
+        return []
+
     def build_from_witnesses(self, requires_only: bool = False, rebuild: bool = False) -> list[str]:
         if requires_only and self.marks is not None:
             with self.marks.open("a") as out:

@@ -32,6 +32,9 @@ class GhostIndex:
     types: TypeIndex = field(default_factory=lambda: TypeIndex({}), compare=False)
     # constructor name -> its datatype's, where that datatype has no compiled equality (it holds a function)
     no_equality: tuple[tuple[str, str], ...] = ()
+    # ghost fields of datatype values (`datatype P = P(ghost start: int, ...)`) no compiled field shares a name
+    # with: `p.start` is ghost, a variable named start is not
+    ghost_fields: frozenset[str] = frozenset()
 
     @staticmethod
     def of(program: ast.Program) -> "GhostIndex":
@@ -54,8 +57,16 @@ class GhostIndex:
                         ((n, v) for n, v in named.items() if len(v) == 1)
                         if isinstance(d, ast.Function) and not d.type_params)
         types = TypeIndex.of(program)
+        fields: dict[str, set[bool]] = {}  # field name -> whether each field of that name is ghost
+        for n in ast.preorder(program):
+            if isinstance(n, ast.Ctor):
+                for p in n.params:
+                    fields.setdefault(p.name, set()).add(p.ghost)
+            elif isinstance(n, (ast.Field, ast.Const)):
+                fields.setdefault(n.name, set()).add(n.ghost)
+        ghost_fields = frozenset(name for name, kinds in fields.items() if name and kinds == {True})
         return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, types,
-                          _without_equality(program, types))
+                          _without_equality(program, types), ghost_fields)
 
 
 def _without_equality(program: ast.Program, types: TypeIndex) -> tuple[tuple[str, str], ...]:
@@ -147,7 +158,7 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
             return f"{n.name} has no body"
         if isinstance(n, ast.MemberSelect) and n.name in ("requires", "reads"):
             return f".{n.name} of a function is ghost"  # keywords: no field can have these names
-        if isinstance(n, ast.MemberSelect) and n.name in ghosts.names:
+        if isinstance(n, ast.MemberSelect) and (n.name in ghosts.names or n.name in ghosts.ghost_fields):
             return f"{n.name} is ghost"
         if isinstance(n, (ast.SetDisplay, ast.MultisetDisplay)) and ghosts.no_equality:
             lacking = dict(ghosts.no_equality)

@@ -44,19 +44,24 @@ def literal_value(encoder, text: str, t: RType, scope: Scope) -> TV | None:
         if t.base.kind != "arrow" or len(e.params) != len(t.base.args) - 1:
             return None
         return TV(LambdaV(tuple(p.name for p in e.params), e.body, Env({}, scope)), t)
-    tv = encoder.coerce(encoder.enc(e, Env({}, scope)), t)
+    # a call a test makes an input by (factories.py) is its function's body once, as the solver had it
+    made = encoder.call_once(e, Env({}, scope)) if isinstance(e, ast.Call) else None
+    tv = encoder.coerce(made if made is not None else encoder.enc(e, Env({}, scope)), t)
     if tv.v is None and t.base.kind in ("seq", "array"):  # `[]`: its type comes from the parameter
         tv = TV(z3.Empty(encoder.types.sort(t.base)), t)
     return TV(tv.v, t, tv.lit, tv.view)
 
 
 def admission(encoder, types, values: dict[str, TV], constraints: Sequence[ast.Expr], scope: Scope,
-              built: dict[str, Built] | None = None) -> z3.BoolRef:
+              built: dict[str, Built] | None = None, made: frozenset[str] = frozenset()) -> z3.BoolRef:
     """The constraints and every value's type constraints, on the values (a closed formula); a value
-    built from its type's witness (witness.py) meets those of its solved parts."""
+    built from its type's witness (witness.py) meets those of its solved parts, one made by a call of a
+    function returning its type (factories.py) all of them (Dafny proved it)."""
     env = Env(dict(values), scope)
     facts = [encoder.boolean(c, env) for c in constraints]
     for name, tv in values.items():
+        if name in made:
+            continue
         if built and name in built:
             facts += built_wf(built[name], tv, types, lambda x: _wf(encoder, types, x), encoder.constraint_of)
         else:

@@ -23,6 +23,7 @@ from dspec2test.model.tuples import Tuples
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.encode import AtomMisuse, Encoder
+from dspec2test.solve.made import Made
 from dspec2test.solve.literal import literal, read_term, read_var, term_of
 from dspec2test.solve.objects import ObjectFacts, object_facts
 from dspec2test.solve.relevance import Relevance
@@ -89,6 +90,7 @@ class SolverCore:
         contract = member_contract(program, member) if member is not None else None
         self.contract = contract
         self.built: dict[str, Built] = {}  # inputs built from their type's witness (witness.py)
+        self.made: dict[str, Made] = {}  # inputs made by a call of the program's function (factories.py)
         self.shallow: set[str] = set()  # large outputs: their datatype fields' constraints left out
         self.standard: dict[str, str] = {}  # function inputs fixed to a standard lambda: name -> its text
         self.standard_tried = False  # (standard.py, once per member)
@@ -181,6 +183,10 @@ class SolverCore:
             try:
                 for v in self.vars:
                     limited = v.name not in self._unlimited
+                    if v.name in self.made or (v.output and self.types.constrains_functions(v.type)):
+                        # a call's result (its requires are in _frame), or a parser the implementation makes:
+                        # Dafny proved it of the type, which Z3 would seldom find a value of
+                        continue
                     if v.name in self.built:
                         def field_wf(tv: TV, limited: bool = limited) -> list[z3.BoolRef]:
                             return self.types.wf(tv, limited, self.encoder.constraint_of)
@@ -250,9 +256,10 @@ class SolverCore:
         return None if term is None else self.types.to_rep(v.tv) == term  # None: holds a function
 
     def _model(self, zm: z3.ModelRef) -> Model:
-        raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars}
+        raw = {v.name: read_var(zm, v.tv, self.types) for v in self.vars if v.name not in self.made}
         values = {v.name: built_text(self.built[v.name], raw[v.name], self.types) if v.name in self.built
-                  else literal(raw[v.name], v.type, self.types) for v in self.vars}
+                  else literal(raw[v.name], v.type, self.types) for v in self.vars if v.name not in self.made}
+        values.update({name: made.text(values) for name, made in self.made.items()})
         values.update(self.standard)  # the lambda the function's defining axiom came from, not Z3's table
         facts = self._element_facts
         if facts is not None and facts.element_vars:  # what the test needs of objects held in collections

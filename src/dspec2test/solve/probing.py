@@ -17,7 +17,7 @@ from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.literal import literal, term_of
-from dspec2test.solve.values import FuncV, and_
+from dspec2test.solve.values import FuncV, and_, mentions_opaque
 from dspec2test.solve.reads import Reads
 from dspec2test.solve.witness import build, built_text_of
 
@@ -82,8 +82,10 @@ class Probing(SolverCore):
                     return None
                 values[name] = tv
             formula = z3.simplify(admission(self._concrete(), self.types, values, constraints, self.scope,
-                                            self.built))
+                                            self.built, frozenset(self.made)))
         except (Unsupported, KeyError, z3.Z3Exception):
+            return None
+        if mentions_opaque(formula):
             return None
         if z3.is_true(formula) or z3.is_false(formula):
             return z3.is_true(formula)
@@ -98,7 +100,8 @@ class Probing(SolverCore):
         `requires_only`: the inputs not built so far (the contract reads all of them), solving only what the
         requires read: for inputs out of the solver's reach otherwise; `rebuild`: those built so far too."""
         if self.large is None:  # measured once, at the member's start: later, measuring would make terms
-            self.large = self.contract is not None and sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS
+            self.large = self.contract is not None and (any(self.types.constrains_functions(v.type) for v in self.vars if not v.output)
+                                                        or sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS)
         if not self.large or self.contract is None:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None

@@ -10,6 +10,7 @@ from typing import Sequence
 from dspec2test.dafny import ast
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.bounded import BoundedFallback
+from dspec2test.solve.factories import Factories
 from dspec2test.solve.optimise import Optimisation
 from dspec2test.solve.prefer import NICE_UNSAT, Pref, PreferenceTier, Tier
 from dspec2test.solve.probing import Probing
@@ -22,7 +23,7 @@ from dspec2test.solve.values import and_
 PREFER_RLIMIT = 300_000  # a preference tier: fall back to the next tier when it is not met quickly
 
 
-class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, StandardFunctions, Probing):
+class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, StandardFunctions, Factories, Probing):
     """Z3 queries about one member's variables (oracle.SolverLike). Each query starts a fresh Z3 solver."""
 
     def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:

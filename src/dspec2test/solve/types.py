@@ -202,6 +202,16 @@ class Types:
     def ctors_of(self, dt: RType) -> list[CtorInfo]:
         return [self.ctor_info(dt, c.name) for c in dt.base.datatype[0].ctors]
 
+    def constrains_functions(self, t: RType) -> bool:
+        """A subset type over a datatype with a function field (a parser whose `fn` must meet a quantified
+        property): Z3 seldom finds a value of it (factories.py makes inputs of it by a call)."""
+        layers = []
+        while t.kind in ("subset", "newtype"):
+            layers.append(t)
+            t = t.args[0]
+        return any(x.constraint is not None for x in layers) and t.kind == "data" and any(
+            ft.base.kind == "arrow" for info in self.ctors_of(t) for _, ft, _ in info.fields)
+
     def list_fields(self, tv: TV) -> list[tuple[z3.BoolRef, z3.SeqRef]]:
         """(it is built by the constructor, the sequence) of each sequence field of a datatype value held as a
         list (recursive.py): the children of a tree, which minimal models leave empty."""

@@ -22,8 +22,8 @@ class Uniqueness(SolverCore):
         ins = [v for v in self.vars if not v.output]
         if any(r.driven for r in self._objects.roots):
             return False  # the pinned state of a driven object is a belief, not what the test holds
-        if any(isinstance(v.tv.v, FuncV) for v in self.vars) or self.built:
-            return False  # a function's rule, or fields the witness holds: the model is not the test's value
+        if any(isinstance(v.tv.v, FuncV) for v in self.vars) or self.built or self.made:
+            return False  # a function's rule, fields the witness holds, a call: the model is not the test's value
         # nothing is length-limited here (inputs are pinned anyway), so uniqueness is no artefact of the limit
         self._unlimited = frozenset(v.name for v in self.vars)
         try:
