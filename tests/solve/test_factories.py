@@ -76,3 +76,19 @@ def test_what_reads_a_function_whose_body_does_not_encode_is_not_decided():
     assert solver.admits({"p": "Parsers.Make(5)", "x": "6"}, on_start) is True
     assert solver.admits({"p": "Parsers.Make(5)", "x": "4"}, on_start) is False
     assert solver.admits({"p": "Parsers.Make(5)", "x": "6"}, on_fn) is None
+
+
+HIDDEN = Path(__file__).resolve().parents[1] / "fixtures" / "modules"
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("name, failing", [("hidden_factory.dfy", set()), ("hidden_factory_bug.dfy", {"Q.Size"})])
+def test_an_input_of_a_datatype_exported_opaque_is_made_by_a_provided_function(tmp_path, name, failing):
+    prog = tmp_path / "hidden_factory.dfy"
+    prog.write_text((HIDDEN / "hidden_factory.dfy").read_text())
+    got = generate(str(prog), GenerateOptions(bva=100))
+    assert [tc.inputs["q"] for tc in got.cases] == ["Q.Empty()"]
+    prog.write_text((HIDDEN / name).read_text())
+    verdicts = run_tests(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert verdicts and {v.status for v in verdicts} <= {Status.PASSED, Status.FAILED}
+    assert {v.method for v in verdicts if v.status is Status.FAILED} == failing

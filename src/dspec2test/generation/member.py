@@ -178,11 +178,11 @@ class MemberGeneration:
                     self.warn(f"no test: {why}")
                 return self
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
+            for note in solver.make_from_functions():
+                self.warn(note)
             hidden = solver.hidden_input_types()
             if hidden:
                 raise Unsupported(hidden[0], c.line, c.col, f"{c.name}: tests cannot construct an input of {hidden[0]}")
-            for note in solver.make_from_functions():
-                self.warn(note)
             for note in solver.build_from_witnesses(requires_only=self.options.requires_only_inputs):
                 self.warn(note)
             out_of_reach = solver.inputs_out_of_reach(self.pending)

@@ -19,6 +19,8 @@ import z3
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import iter_members
+from dspec2test.model.exports import default_names
+from dspec2test.model.refine import module_paths
 from dspec2test.model.resolve import Resolver, RType, Scope
 from dspec2test.solve.core import SolverCore, SolverVar
 from dspec2test.solve.made import Made
@@ -28,14 +30,20 @@ from dspec2test.solve.values import Env
 
 def factory(resolver: Resolver, program: ast.Program, t: RType
             ) -> tuple[ast.Function, Scope, list[RType]] | None:
-    """The compiled module-level function with the fewest parameters whose result has type t and whose
-    parameters a test can solve for (no function, object or value of t itself)."""
+    """The compiled module-level function with the fewest parameters whose result has type t, which the
+    tests may call (its module's default export set provides it), and whose parameters a test can solve
+    for (no function, object or value of t itself)."""
     best: tuple[ast.Function, Scope, list[RType]] | None = None
+    modules = module_paths(program.decls)
     for mscope, d in iter_members(program.decls):
         if not isinstance(d, ast.Function) or d.kind != "function" or d.ghost or d.body is None or d.type_params \
                 or getattr(mscope, "owner", None) is not None:
             continue
         scope = resolver.scope_of(d)
+        module = modules.get(scope.module) if scope.module else None
+        names = default_names(module) if module is not None else None
+        if names is not None and "*" not in names and d.name not in names:
+            continue
         try:
             if resolver.rtype(d.result_type, scope) != t:
                 continue
@@ -49,16 +57,35 @@ def factory(resolver: Resolver, program: ast.Program, t: RType
     return best
 
 
+def hidden_datatype(resolver: Resolver, t: RType) -> bool:
+    """A datatype (under any subset layers) its module's default export set does not reveal: a test outside
+    the module cannot write its constructors."""
+    while t.kind in ("subset", "newtype"):
+        t = t.args[0]
+    return t.kind == "data" and t.scope is not None and not _revealed(resolver, t.scope.module, t.datatype[0].name)
+
+
+def _revealed(resolver: Resolver, module: tuple[str, ...], name: str) -> bool:
+    """Is declaration `name` of `module` revealed outside it? Yes where the module declares no default
+    export set (`export` or `export <module name>`), or that set reveals it or `*`."""
+    if not module:
+        return True
+    decl = resolver.modules.get(module[:-1], {}).get(module[-1])
+    exports = [d for d in getattr(decl, "decls", ()) if isinstance(d, ast.Export) and d.name in (None, module[-1])]
+    return not exports or any(name in e.reveals or "*" in e.reveals for e in exports)
+
+
 class Factories(SolverCore):
     def make_from_functions(self) -> list[str]:
-        """Inputs whose type's constraint is about functions, made by the program's function that returns
-        that type (once, at the member's start); what was done, for the user."""
+        """Inputs whose type's constraint is about functions, or whose datatype its module's export set does
+        not reveal (a test cannot write its constructors), made by the program's function that returns that
+        type (once, at the member's start); what was done, for the user."""
         if self.contract is None:
             return []
         params = {p.name for p in self.contract.params}
         notes = []
         for i, v in enumerate(list(self.vars)):
-            if v.output or v.name not in params or not self.types.constrains_functions(v.type):
+            if v.output or v.name not in params or not (self.types.constrains_functions(v.type) or hidden_datatype(self.resolver, v.type)):
                 continue
             found = factory(self.resolver, self.resolver.program, v.type)
             if found is None:
@@ -82,7 +109,7 @@ class Factories(SolverCore):
             self.made[v.name] = Made(callee, tuple(names))
             self.env = self.env.bind({v.name: self.vars[i].tv, **{a.name: a.tv for a in args}})
             notes.append(f"{v.name} is made by {callee}({', '.join(p.name for p in d.params)}), the program's function "
-                         f"that returns its type, with its arguments solved for")
+                         f"that returns its type" + (", with its arguments solved for" if d.params else ""))
         if notes:
             self._wf_cache.clear()
             self._encoded.clear()

@@ -10,12 +10,13 @@ import z3
 
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
-from dspec2test.model.resolve import Resolver, RType
+from dspec2test.model.resolve import RType
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
 from dspec2test.solve.encode import Encoder
+from dspec2test.solve.factories import hidden_datatype
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_, mentions_opaque
 from dspec2test.solve.reads import Reads
@@ -182,26 +183,15 @@ class Probing(SolverCore):
             if id(t) in seen:
                 return
             seen.add(id(t))
-            if t.kind == "data" and t.scope is not None and not _revealed(self.resolver, t.scope.module,
-                                                                          t.datatype[0].name):
+            if t.kind == "data" and hidden_datatype(self.resolver, t):
                 out.append(f"datatype {t.name} (not revealed by the export set of module {'.'.join(t.scope.module)})")
             for a in t.args:
                 visit(a)
 
         for v in self.vars:
-            if not v.output:
+            if not v.output and v.name not in self.made:  # (a call the tests make it by does not construct it)
                 visit(v.type)
         return out
-
-
-def _revealed(resolver: Resolver, module: tuple[str, ...], name: str) -> bool:
-    """Is declaration `name` of `module` revealed outside it? Yes where the module declares no default
-    export set (`export` or `export <module name>`), or that set reveals it or `*`."""
-    if not module:
-        return True
-    decl = resolver.modules.get(module[:-1], {}).get(module[-1])
-    exports = [d for d in getattr(decl, "decls", ()) if isinstance(d, ast.Export) and d.name in (None, module[-1])]
-    return not exports or any(name in e.reveals or "*" in e.reveals for e in exports)
 
 
 def _uninterpreted(term) -> bool:
