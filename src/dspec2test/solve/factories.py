@@ -85,7 +85,9 @@ class Factories(SolverCore):
         params = {p.name for p in self.contract.params}
         notes = []
         for i, v in enumerate(list(self.vars)):
-            if v.output or v.name not in params or not (self.types.constrains_functions(v.type) or hidden_datatype(self.resolver, v.type)):
+            if v.output or v.name not in params:
+                continue
+            if not (self.types.constrains_functions(v.type) or hidden_datatype(self.resolver, v.type)):
                 continue
             found = factory(self.resolver, self.resolver.program, v.type)
             if found is None:

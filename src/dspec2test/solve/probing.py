@@ -101,14 +101,16 @@ class Probing(SolverCore):
         `requires_only`: the inputs not built so far (the contract reads all of them), solving only what the
         requires read: for inputs out of the solver's reach otherwise; `rebuild`: those built so far too."""
         if self.large is None:  # measured once, at the member's start: later, measuring would make terms
-            self.large = self.contract is not None and (any(self.types.constrains_functions(v.type) for v in self.vars if not v.output)
-                                                        or sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS)
+            # inputs holding functions under a constraint count too (Z3 seldom finds those), unless made by a call
+            functions = any(self.types.constrains_functions(v.type) for v in self.vars
+                            if not v.output and v.name not in self.made)
+            self.large = self.contract is not None and (functions or sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS)
         if not self.large or self.contract is None:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
         out = []
         for v in self.vars:
-            if (v.name in self.built and not rebuild) or v.name in self.shallow:
+            if (v.name in self.built and not rebuild) or v.name in self.shallow or v.name in self.made:
                 continue
             size = sum(len(f.sexpr()) for f in self.types.wf(v.tv, True, self.encoder.constraint_of))
             if v.output:  # made by the implementation: its fields' constraints would only slow the queries
@@ -183,7 +185,7 @@ class Probing(SolverCore):
             if id(t) in seen:
                 return
             seen.add(id(t))
-            if t.kind == "data" and hidden_datatype(self.resolver, t):
+            if t.kind == "data" and t.scope is not None and hidden_datatype(self.resolver, t):
                 out.append(f"datatype {t.name} (not revealed by the export set of module {'.'.join(t.scope.module)})")
             for a in t.args:
                 visit(a)
