@@ -78,3 +78,31 @@ def test_with_recursive_functions_left_open_admission_is_still_computed():
         s = Solver(prog, [("s", light, False)], opaque_recursion=opaque)
         assert s.admits({"s": "[1, 2, 5]"}, []) is True
         assert s.admits({"s": "[1, 5, 7]"}, []) is False
+
+
+HELD = """
+type u8 = x: int | 0 <= x < 256
+datatype Opt<T> = None | Some(v: T)
+datatype World = World(accounts: map<u8, int>, seen: set<(u8, int)>, salt: Opt<u8>)
+method Balance(w: World, a: u8) returns (b: int)
+  requires a in w.accounts
+  ensures b == w.accounts[a]
+{ b := w.accounts[a]; }
+"""
+
+
+def test_a_literal_holding_maps_sets_and_a_bare_constructor_in_its_fields_is_read_back():
+    """A machine state's literal: a map display keyed by int literals where the field's keys are u8, an
+    empty set of tuples, and `None` where the field is an Opt<u8>. Each was an encoding error, so the test
+    was not written for want of an admission."""
+    from dspec2test.dafny.parser import parse_program
+    from dspec2test.model.contracts import iter_members, member_contract
+    prog = parse_program(HELD, "held.dfy")
+    member = next(d for _, d in iter_members(prog.decls) if getattr(d, "name", "") == "Balance")
+    contract = member_contract(prog, member)
+    assert contract is not None
+    s = Solver(prog, [(v.name, v.type, v.is_output) for v in contract.solver_vars], member=member)
+    req = [c.expr for c in contract.requires]
+    assert s.admits({"w": "World(map[7 := 1, 3 := 2], {}, None)", "a": "3"}, req) is True
+    assert s.admits({"w": "World(map[7 := 1], {}, Some(2))", "a": "3"}, req) is False
+    assert s.admits({"w": "World(map[], {}, None)", "a": "3"}, req) is False

@@ -259,6 +259,8 @@ class Types:
         v = tv.v
         if isinstance(v, SetV) and v.rep is None:
             return self._set_rep(v, tv.t)
+        if isinstance(v, MapV) and v.rep is None:
+            return self._map_rep(v, tv.t)
         if isinstance(v, (SetV, MultisetV, MapV)):
             if v.rep is None:
                 raise Unsupported(f"{tv.t.base.kind} expression stored in a collection, datatype or function")
@@ -518,23 +520,32 @@ class Types:
         (from_rep), the rep's term bounds its length: it may be longer than the length limit."""
         et = t.base.args[0]
         kind = "int" if self.is_atom(et) else et.base.kind
+        if all(z3.is_false(z3.simplify(g)) for g, _ in v.cands):
+            return z3.Empty(self.sort(t.base))  # `{}`: one rep whatever its elements' type
         if kind not in ORDERED:
             raise Unsupported(f"set of {rtype_str(et)} built in a contract and stored in a collection, datatype "
                               f"or function (its elements have no order to make one representation of it)")
-        empty = z3.Empty(self.sort(t.base))
-        if not v.cands:
-            return empty
-        present = [z3.simplify(g) for g, _ in v.cands]
-        if all(z3.is_true(g) or z3.is_false(g) for g in present):  # a literal's: sorted here
-            values = {z3.simplify(e) for g, e in zip(present, (e for _, e in v.cands)) if z3.is_true(g)}
-            if all(_number(x) is not None for x in values):
-                ordered = sorted({_number(x): x for x in values}.items())
-                return z3.Concat(*[z3.Unit(x) for _, x in ordered]) if len(ordered) > 1 else \
-                    z3.Unit(ordered[0][1]) if ordered else empty
-        # of elements the solver chooses, the rep (sorted by rank) is a term Z3's sequence solver does not
-        # decide in time (it ignored its interrupt on `s - {x}` passed to a recursive function)
-        raise Unsupported("set of elements not known before solving, built in a contract and stored in a "
-                          "collection, datatype or function (only a literal's is stored, sorted)")
+        ordered = _sorted_literal(v)
+        if ordered is None:
+            # of elements the solver chooses, the rep (sorted by rank) is a term Z3's sequence solver does not
+            # decide in time (it ignored its interrupt on `s - {x}` passed to a recursive function)
+            raise Unsupported("set of elements not known before solving, built in a contract and stored in a "
+                              "collection, datatype or function (only a literal's is stored, sorted)")
+        return _seq_of(ordered, self.sort(t.base))
+
+    def _map_rep(self, v: MapV, t: RType):
+        """The rep of a map display of literal keys stored in a datatype (a world's accounts in a literal
+        read back for admission): its keys in increasing order with their values, as an input's rep."""
+        kt, vt = t.base.args
+        kind = "int" if self.is_atom(kt) else kt.base.kind
+        empty = all(z3.is_false(z3.simplify(g)) for g, _ in v.keys.cands)
+        ordered = [] if empty else _sorted_literal(v.keys) if kind in ORDERED else None
+        if ordered is None:
+            raise Unsupported("map expression stored in a collection, datatype or function (only a display of "
+                              "literal ordered keys is stored)")
+        srt = self.sort(t.base)
+        vals = [z3.simplify(v.get(k)) for k in ordered]  # reps already
+        return srt.constructor(0)(_seq_of(ordered, z3.SeqSort(self.sort(kt))), _seq_of(vals, z3.SeqSort(self.sort(vt))))
 
     def _ordered(self, w, et: RType, strict: bool) -> list[z3.BoolRef]:
         """Canonical order of a set/multiset/map-key sequence, so one value has one rep."""
@@ -559,6 +570,21 @@ def _number(x: z3.ExprRef) -> Fraction | None:
     if z3.is_rational_value(x):
         return Fraction(x.numerator_as_long(), x.denominator_as_long())
     return None
+
+
+def _sorted_literal(v: SetV) -> list | None:
+    """A literal set's elements (every guard decided), numbers in increasing order; None: not such a set."""
+    present = [z3.simplify(g) for g, _ in v.cands]
+    if not all(z3.is_true(g) or z3.is_false(g) for g in present):
+        return None
+    values = {z3.simplify(e) for g, (_, e) in zip(present, v.cands) if z3.is_true(g)}
+    if not all(_number(x) is not None for x in values):
+        return None
+    return [x for _, x in sorted({_number(x): x for x in values}.items())]
+
+
+def _seq_of(items: list, sort: z3.SortRef):
+    return z3.Concat(*[z3.Unit(x) for x in items]) if len(items) > 1 else z3.Unit(items[0]) if items else z3.Empty(sort)
 
 
 def _nested(et: RType) -> bool:

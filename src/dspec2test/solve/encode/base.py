@@ -187,6 +187,11 @@ class EncoderBase:
             return TV(z3.Empty(self.types.sort(b)), t)
         if tv.t.base.kind == "seq" and b.kind in ("seq", "array") and tv.t.base.args[0] != b.args[0]:
             return TV(tv.v, RType(b.kind, b.args, is_string=b.is_string) if tv.t.base.args[0] == ANY else tv.t)
+        if tv.t.base.kind in ("set", "map") and b.kind == tv.t.base.kind and tv.t.base.args != b.args \
+                and getattr(tv.v, "rep", None) is None:
+            # a display (`{}`, `map[38 := a]`, its keys typed int): the context's element types, which the rep
+            # a field holds it as is of (Map<u160, Account>, a sort of its own)
+            return TV(tv.v, t)
         return tv
 
     def unify(self, a: TV, b: TV) -> tuple[TV, TV]:

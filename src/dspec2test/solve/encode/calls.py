@@ -3,6 +3,8 @@ functions (inlined, Z3 recursive functions, or opaque), of members of objects, c
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 
 from dspec2test.dafny import ast
@@ -207,6 +209,8 @@ class CallsMixin(EncoderBase):
             decl = self.resolver.ctor_named(scope.module, name.split(".")[-1]) or decl
         if named and not isinstance(decl, (ast.Ctor, ast.Function)):
             raise _u("named arguments", e)
+        if isinstance(decl, ast.Ctor) and not named:
+            return self._construct(decl, scope, self._ctor_args(decl, scope, e, env), e, env.expect)
         args = self._named_args(decl.params, self.resolver.scope_of(decl) if isinstance(decl, ast.Function) else scope,
                                 e, env) if named else [self.enc(a, env) for a in e.args]
         if isinstance(decl, ast.Ctor):
@@ -220,6 +224,25 @@ class CallsMixin(EncoderBase):
         if isinstance(decl, ast.Method):
             raise _u("method call in an expression", e)
         raise _u(f"call of {type(decl).__name__.lower()} {name}", e)
+
+    def _ctor_args(self, ctor: ast.Ctor, scope: Scope, e: ast.Call, env: Env) -> list[TV]:
+        """A constructor's arguments, each datatype one encoded expecting its formal's type where that is known
+        (the datatype is not generic, or the context instantiates it): `CREATES(..., None)` of a field
+        `salt: Option<u256>` is an Option<u256>, not the Option<int> a bare `None` defaults to."""
+        dt = self._datatype_of(ctor, scope)
+        wanted = env.expect.base if env.expect is not None else None
+        subst = {p.name: t for p, t in zip(dt.type_params, wanted.args)} \
+            if wanted is not None and wanted.kind == "data" and wanted.decl is dt else None
+        out = []
+        for p, a in zip(ctor.params, e.args):
+            t = None
+            if subst is not None or not dt.type_params:
+                try:
+                    t = self.resolver.rtype(p.type, scope, subst or {})
+                except Unsupported:
+                    t = None
+            out.append(self.enc(a, replace(env, expect=t) if t is not None and t.base.kind == "data" else env))
+        return out
 
     def constructed(self, e: ast.Call, env: Env, expect: RType) -> TV | None:
         """A constructor call's value with the type arguments its arguments do not say from `expect` (None:
