@@ -378,6 +378,8 @@ class CallsMixin(EncoderBase):
         test calls): the array of its values where its body encodes, else an opaque array (OPAQUE), which
         leaves whatever reads the field undecided."""
         b = t.base
+        if self.lambda_bodies:
+            return z3.FreshConst(self.types.sort(b), OPAQUE)
         ptypes = b.args[:-1]
         x = z3.FreshConst(self.types.sort(b).domain(), "x")
         if len(ptypes) == 1:
@@ -385,8 +387,6 @@ class CallsMixin(EncoderBase):
         else:
             self.types.sort(RType("tuple", ptypes))
             reps = [acc(x) for acc in self.types.tuple_make[RType("tuple", ptypes)][1]]
-        if self.lambda_bodies:
-            return z3.FreshConst(self.types.sort(b), OPAQUE)
         self.lambda_bodies += 1
         try:
             binds = {p: self.types.from_rep(r, pt) for p, r, pt in zip(f.params, reps, ptypes)}
