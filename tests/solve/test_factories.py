@@ -92,3 +92,19 @@ def test_an_input_of_a_datatype_exported_opaque_is_made_by_a_provided_function(t
     verdicts = run_tests(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert verdicts and {v.status for v in verdicts} <= {Status.PASSED, Status.FAILED}
     assert {v.method for v in verdicts if v.status is Status.FAILED} == failing
+
+
+@pytest.mark.dafny
+@pytest.mark.parametrize("name, failing", [("witnessed_parser.dfy", set()), ("witnessed_parser_bug.dfy", {"Parsers.Parse"})])
+def test_an_input_parser_is_made_by_its_types_witness_call(tmp_path, name, failing):
+    """`type Parser<T> = ... witness Never<T>()`: no function returns a Parser<int>, but the witness's call
+    does, instantiated by the input's type (the lambda in its body, `_ => Fail`, is a Result<int> one)."""
+    prog = tmp_path / "witnessed_parser.dfy"
+    prog.write_text((FIXTURES / "witnessed_parser.dfy").read_text())
+    got = generate(str(prog), GenerateOptions(bva=100))
+    assert {tc.inputs["p"] for tc in got.cases if tc.method == "Parsers.Parse"} == {"Parsers.Never()"}
+    assert any("p is made by Parsers.Never(), its type's witness" in d.message for d in got.diagnostics)
+    prog.write_text((FIXTURES / name).read_text())
+    verdicts = run_tests(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert verdicts and {v.status for v in verdicts} <= {Status.PASSED, Status.FAILED}
+    assert {v.method for v in verdicts if v.status is Status.FAILED} == failing

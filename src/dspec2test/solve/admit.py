@@ -45,7 +45,7 @@ def literal_value(encoder, text: str, t: RType, scope: Scope) -> TV | None:
             return None
         return TV(LambdaV(tuple(p.name for p in e.params), e.body, Env({}, scope)), t)
     # a call a test makes an input by (factories.py) is its function's body once, as the solver had it
-    made = encoder.call_once(e, Env({}, scope)) if isinstance(e, ast.Call) else None
+    made = encoder.call_once(e, Env({}, scope), expect=t) if isinstance(e, ast.Call) else None
     tv = encoder.coerce(made if made is not None else encoder.enc(e, Env({}, scope)), t)
     if tv.v is None and t.base.kind in ("seq", "array"):  # `[]`: its type comes from the parameter
         tv = TV(z3.Empty(encoder.types.sort(t.base)), t)

@@ -22,6 +22,7 @@ from dspec2test.model.contracts import iter_members
 from dspec2test.model.exports import default_names
 from dspec2test.model.refine import module_paths
 from dspec2test.model.resolve import Resolver, RType, Scope
+from dspec2test.model.walk import dotted
 from dspec2test.solve.core import SolverCore, SolverVar
 from dspec2test.solve.made import Made
 from dspec2test.solve.relevance import Relevance
@@ -57,6 +58,26 @@ def factory(resolver: Resolver, program: ast.Program, t: RType
     return best
 
 
+def witness_function(resolver: Resolver, t: RType) -> tuple[ast.Function, Scope] | None:
+    """The function a subset type's witness calls with no arguments (`witness ParserWitness<T, R>()`, the
+    usual way to give a type holding functions a witness), where it is compiled: Dafny proved its result
+    is of the type, so a test may make an input by calling it."""
+    while t.kind in ("subset", "newtype"):
+        decl, scope = t.refinement
+        w = decl.witness if isinstance(decl, ast.SubsetType) and not decl.witness_kind else None
+        if w is not None:
+            name = dotted(w.callee) if isinstance(w, ast.Call) and not w.args else None
+            found = scope.lookup(name) if name is not None else None
+            if found is None or not isinstance(found[0], ast.Function):
+                return None
+            f, fscope = found[0], resolver.scope_of(found[0])
+            if f.ghost or f.body is None or f.params or fscope.cls is not None:
+                return None
+            return f, fscope
+        t = t.args[0]
+    return None
+
+
 def hidden_datatype(resolver: Resolver, t: RType) -> bool:
     """A datatype (under any subset layers) its module's default export set does not reveal: a test outside
     the module cannot write its constructors."""
@@ -90,6 +111,9 @@ class Factories(SolverCore):
             if not (self.types.constrains_functions(v.type) or hidden_datatype(self.resolver, v.type)):
                 continue
             found = factory(self.resolver, self.resolver.program, v.type)
+            witness = witness_function(self.resolver, v.type) if found is None else None
+            if witness is not None:
+                found = (witness[0], witness[1], [])
             if found is None:
                 continue
             d, scope, ptypes = found
@@ -98,7 +122,8 @@ class Factories(SolverCore):
             callee = scope.prefix() + d.name
             env = Env({a.name: a.tv for a in args}, self.scope)
             try:
-                value = self.encoder.call_once(ast.Call(ast.Name(callee), tuple(ast.Name(n) for n in names)), env)
+                value = self.encoder.call_once(ast.Call(ast.Name(callee), tuple(ast.Name(n) for n in names)), env,
+                                               expect=v.type)
                 if value is None:
                     continue
                 bound = Env({p.name: a.tv for p, a in zip(d.params, args)}, scope)
@@ -110,8 +135,9 @@ class Factories(SolverCore):
             self._frame += requires
             self.made[v.name] = Made(callee, tuple(names))
             self.env = self.env.bind({v.name: self.vars[i].tv, **{a.name: a.tv for a in args}})
-            notes.append(f"{v.name} is made by {callee}({', '.join(p.name for p in d.params)}), the program's function "
-                         f"that returns its type" + (", with its arguments solved for" if d.params else ""))
+            what = "its type's witness" if witness is not None else "the program's function that returns its type"
+            notes.append(f"{v.name} is made by {callee}({', '.join(p.name for p in d.params)}), {what}"
+                         + (", with its arguments solved for" if d.params else ""))
         if notes:
             self._wf_cache.clear()
             self._encoded.clear()

@@ -390,7 +390,9 @@ class CallsMixin(EncoderBase):
         self.lambda_bodies += 1
         try:
             binds = {p: self.types.from_rep(r, pt) for p, r, pt in zip(f.params, reps, ptypes)}
-            body = self.coerce(self.enc(f.body, f.env.bind(binds)), b.args[-1])
+            # its result's type instantiates what the body does not say (`_ => Failure(EOF)`)
+            env = replace(f.env.bind(binds), expect=b.args[-1] if b.args[-1].base.kind == "data" else None)
+            body = self.coerce(self.enc(f.body, env), b.args[-1])
             return z3.Lambda([x], self.types.to_rep(body))
         except (Unsupported, z3.Z3Exception):
             return z3.FreshConst(self.types.sort(b), OPAQUE)
@@ -456,16 +458,18 @@ class CallsMixin(EncoderBase):
                 return d
         raise _u("constructor outside a datatype", ctor)
 
-    def call_once(self, e: ast.Call, env: Env) -> TV | None:
+    def call_once(self, e: ast.Call, env: Env, expect: RType | None = None) -> TV | None:
         """A call of a module-level function with its body inlined once, recursive or not (None: `e` calls no
         such function): an input a test makes by calling a function (factories.py), whose own calls inside
-        stay as the encoder treats them."""
+        stay as the encoder treats them. `expect`: the input's type, which instantiates what the arguments
+        do not (`ParserWitness<T, R>()`)."""
         name = dotted(e.callee)
         found = env.scope.lookup(name) if name is not None and name.split(".")[0] not in env.vars else None
         if found is None or not isinstance(found[0], ast.Function) or found[0].body is None \
                 or isinstance(self.resolver.scope_of(found[0]).cls, (ast.ClassDecl, ast.Datatype)):
             return None
-        return self._call_function(found[0], found[1], [self.enc(a, env) for a in e.args], e, env, once=True)
+        return self._call_function(found[0], found[1], [self.enc(a, env) for a in e.args], e, env, expect=expect,
+                                   once=True)
 
     def _call_function(self, f: ast.Function, scope: Scope, args: list[TV], node, env: Env,
                        this: TV | None = None, expect: RType | None = None, once: bool = False) -> TV:
