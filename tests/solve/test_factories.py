@@ -108,3 +108,12 @@ def test_an_input_parser_is_made_by_its_types_witness_call(tmp_path, name, faili
     verdicts = run_tests(prog, got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert verdicts and {v.status for v in verdicts} <= {Status.PASSED, Status.FAILED}
     assert {v.method for v in verdicts if v.status is Status.FAILED} == failing
+
+
+def test_a_member_whose_requires_reads_an_opaque_function_of_a_made_input_gets_no_test():
+    """Admission cannot decide `p.fn(x) > x` on a Make(..) whose lambda does not encode: Peek gets no test (a
+    test on inputs its requires may reject, unchecked where the requires is ghost, would be a false alarm
+    waiting); From's requires reads the start only, which Make's body decides."""
+    got = generate(str(FIXTURES / "opaque_parser.dfy"), GenerateOptions(bva=100))
+    assert {tc.method for tc in got.cases} == {"Parsers.From"}
+    assert any("Parsers.Peek" in d.message and "not known to meet the requires" in d.message for d in got.diagnostics)

@@ -72,6 +72,7 @@ class MemberGeneration:
         self.unchecked: tuple[UncheckedClause, ...] = ()
         self.capped = False
         self.deferred = False  # datatype fields' constraints left to admission: a literal must be shown to meet them
+        self.made = False  # some input is made by a call (factories.py): its literal must be shown to meet the requires
         self.clauses: tuple[ClauseBranches, ...] | None = None  # the clauses partitioned on (clause coverage)
         self.unsatisfiable: list[Unsatisfiable] = []
         self.unsatisfiable_more = 0
@@ -179,6 +180,7 @@ class MemberGeneration:
                 return self
             solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
             for note in solver.make_from_functions():
+                self.made = True
                 self.warn(note)
             hidden = solver.hidden_input_types()
             if hidden:
@@ -385,10 +387,12 @@ class MemberGeneration:
         # inputs built from witnesses (model.fixed) must be shown to meet the requires: Z3 did not solve them
         # for it, or solved them for it alone with kept parts it only guessed (evm-dafny's CallEnter ran with
         # a world its requires rejects). Without requires, only their types are left, which Dafny proved of
-        # the witnesses
-        if admitted is None and (self.options.strict_admission or self.deferred or (model.fixed and c.requires)):
+        # the witnesses. So must inputs made by a call, whose lambdas the solver may have held opaque
+        if admitted is None and (self.options.strict_admission or self.deferred
+                                 or ((model.fixed or self.made) and c.requires)):
             left = "datatype fields' constraints" if self.deferred else "recursive functions"
-            how = "built from their types' witnesses" if model.fixed else f"solved with their {left} left open"
+            how = "built from their types' witnesses" if model.fixed else "made by calls holding functions" \
+                if self.made and not self.deferred else f"solved with their {left} left open"
             self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs are not known to meet the requires "
                       f"and input types ({how}); no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
