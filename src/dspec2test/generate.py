@@ -155,7 +155,7 @@ class _Plan:
         # rather than listed as unsupported in every report
         trusted = unproved_lemmas(parsed)
         contracts = [c for c in select(parsed, options.methods, options.unverified, files)
-                     if not c.is_lemma or (c.short not in trusted and checks_of(c, ctx).ensures)]
+                     if not c.is_lemma or (c.name not in trusted and checks_of(c, ctx).ensures)]
         contracts = exported_only(parsed, contracts)
         contracts, extern_code = without_code(parsed, contracts, options.target, sources.base if sources else None)
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded,

@@ -216,3 +216,29 @@ def test_a_module_name_brings_in_files_only_for_members_of_abstract_modules():
                              lambda path, names: any(n in texts[path] for n in names))
     assert parsed == ["p.dfy", "refines.dfy"]
     assert [a.member.name for a in found] == ["R.Step"]
+
+
+def test_a_lemma_an_abstract_module_declares_without_a_proof_is_no_trust_for_its_proved_namesakes():
+    """dafny-replay's pattern: `abstract module Domain { lemma StepPreservesInv(..) }`, proved in each module
+    refining it. Trust was by short name, so every StepPreservesInv was taken on trust and listed as
+    not-tested instead of counted as proved; an axiom keeps its own name's trust, not its namesakes'."""
+    text = ("abstract module Domain {\n"
+            "  function Next(x: int): int\n"
+            "  lemma StepPreservesInv(x: int) requires x > 0 ensures Next(x) > 0\n"
+            "}\n"
+            "module Todo refines Domain {\n"
+            "  function Next(x: int): int { x + 1 }\n"
+            "  lemma StepPreservesInv(x: int) requires x > 0 ensures Next(x) > 0 {}\n"
+            "}\n"
+            "module Other {\n"
+            "  function F(x: int): int { x }\n"
+            "  lemma {:axiom} Same(x: int) requires x > 0 ensures F(x) > 0\n"
+            "}\n"
+            "module Third {\n"
+            "  function F(x: int): int { x }\n"
+            "  lemma Same(x: int) requires x > 0 ensures F(x) > 0 {}\n"
+            "}\n")
+    found, _ = read_members("p.dfy", text)
+    proved = {m.name for m in found if m.proved}
+    assert {"Todo.StepPreservesInv", "Third.Same"} <= proved
+    assert "Other.Same" not in proved and "Other.Same" in {m.name for m in found if m.testable}

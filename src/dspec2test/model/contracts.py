@@ -165,21 +165,34 @@ def is_testable(member: ast.Decl, owner: ast.Node | None = None) -> bool:
 
 
 def unproved_lemmas(program: ast.Program) -> frozenset[str]:
-    """Short names of the lemmas Dafny takes on trust: no body, `{:axiom}`, an `assume` in the proof, or
+    """Qualified names of the lemmas Dafny takes on trust: no body, `{:axiom}`, an `assume` in the proof, or
     a call of such a lemma in it (transitively). Their ensures may be false while the program verifies,
-    so a test of them could fail on verified code: they are not tested."""
-    lemmas = {m.name: m for _, m in iter_members(program.decls) if isinstance(m, ast.Method) and "lemma" in m.kind}
-    trusted = {name for name, m in lemmas.items()
-               if m.body is None or _has_attr(m, "axiom")
-               or any(isinstance(n, ast.AssertStmt) and n.kind == "assume" for n in walk(m.body))}
+    so a test of them could fail on verified code: they are not tested. A lemma without a body in an
+    abstract module is no such lemma: it is what the modules refining it must prove (dafny-replay's
+    `Domain.StepPreservesInv`), and names are qualified so its concrete proofs are not taken for it."""
+    lemmas = {qualified_name(scope, m.name): (scope, m) for scope, m in iter_members(program.decls)
+              if isinstance(m, ast.Method) and "lemma" in m.kind}
+    trusted = {name for name, (scope, m) in lemmas.items()
+               if (m.body is None and not scope.abstract) or _has_attr(m, "axiom")
+               or (m.body is not None and any(isinstance(n, ast.AssertStmt) and n.kind == "assume"
+                                              for n in walk(m.body)))}
     grew = True
     while grew:
         grew = False
-        for name, m in lemmas.items():
-            if name not in trusted and m.body is not None and called_names(m.body) & trusted:
+        for name, (scope, m) in lemmas.items():
+            if name not in trusted and m.body is not None and any(_calls_trusted(c, scope, trusted)
+                                                                 for c in called_names(m.body)):
                 trusted.add(name)
                 grew = True
     return frozenset(trusted)
+
+
+def _calls_trusted(called: str, scope: MemberScope, trusted: set[str]) -> bool:
+    """Does a call, by the name it is written with, reach a trusted lemma? Its own module's first, then any
+    lemma of that (short or qualified) name: an import the name may come through is not followed."""
+    if qualified_name(scope, called) in trusted or ".".join([*scope.module, called]) in trusted or called in trusted:
+        return True
+    return any(t.endswith("." + called) for t in trusted)
 
 
 def has_contract(member: ast.Method | ast.Function) -> bool:

@@ -119,7 +119,7 @@ class ProgramScope:
             refs |= {inherited}  # its text is the refined module's: a change there is a change of it
         lemma = isinstance(d, ast.Method) and "lemma" in d.kind
         ghost = not compiled
-        trusted = lemma and d.name in self.trusted
+        trusted = lemma and name in self.trusted
         has_contract = bool(clauses)
         # a member of an abstract module is tested through the modules that refine it (they hold copies)
         testable = has_contract and d.kind != "constructor" and not scope.abstract and (
