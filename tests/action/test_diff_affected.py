@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dspec2test.action.affected import affected_members, change_scope
+from dspec2test.action.affected import Affected, affected_members, change_scope
 from dspec2test.action.diff import ChangeKind, FileChange, Git, added_lines, commentable_lines, parse_unified_diff
 from dspec2test.action.members import MemberInfo, read_members
 from dspec2test.action.select import matches, selected, shard
@@ -242,3 +244,13 @@ def test_a_lemma_an_abstract_module_declares_without_a_proof_is_no_trust_for_its
     proved = {m.name for m in found if m.proved}
     assert {"Todo.StepPreservesInv", "Third.Same"} <= proved
     assert "Other.Same" not in proved and "Other.Same" in {m.name for m in found if m.testable}
+
+
+def test_a_member_inherited_by_refinement_is_listed_at_the_file_its_lines_are_of():
+    """TodoMultiCollaboration refines a spec written in another file: its Dispatch's lines are those of the
+    spec's file, and the results file (and replay's rows) said the refining file with them."""
+    from dspec2test.action.choose import Choice
+    inherited = replace(member("Todo.Dispatch", 131, 140, contract=("r",), file="todo.dfy"), origin="kernels/spec.dfy")
+    own = member("Todo.Own", 3, 5, contract=("r",), file="todo.dfy")
+    choice = Choice(affected=[Affected(inherited, "changed line 131"), Affected(own, "changed line 3")])
+    assert [(r["file"], r["line"]) for r in choice.member_records()] == [("kernels/spec.dfy", 131), ("todo.dfy", 3)]

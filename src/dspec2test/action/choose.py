@@ -59,8 +59,9 @@ class Choice:
         return spans | {(a.member.file, a.member.name): (a.member.line, a.member.end_line) for a in self.affected}
 
     def member_records(self) -> list[dict]:
-        """The affected members as the results file lists them."""
-        return [{"file": a.member.file, "name": a.member.name, "line": a.member.line,
+        """The affected members as the results file lists them: at the file their text is in, which their lines
+        are of (a member a module inherits by `refines` is written in the refined module's file)."""
+        return [{"file": a.member.text_file, "name": a.member.name, "line": a.member.line,
                  "end_line": a.member.end_line, "reason": a.reason, "kind": a.member.kind,
                  "ghost": a.member.ghost} for a in self.affected]
 

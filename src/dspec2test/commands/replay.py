@@ -120,7 +120,7 @@ def outcome_of(commit: Commit, checked: Checked, wall: float) -> CommitOutcome:
             by_member.get((m.text_file, m.name), []) if m.text_file != m.file else [])
         reasons = dict.fromkeys(v.message for v in verdicts if v.status is Status.NOT_TESTED)
         members.append(MemberOutcome(
-            name=m.name, file=m.file, line=m.line, kind=m.kind, ghost=m.ghost, has_contract=m.has_contract,
+            name=m.name, file=m.text_file, line=m.line, kind=m.kind, ghost=m.ghost, has_contract=m.has_contract,
             reason=a.reason, statuses=dict(Counter(v.status.value for v in verdicts)), not_tested=tuple(reasons)))
     notes = tuple(d.render() for d in checked.choice.changed_errors())
     return CommitOutcome(commit.sha, commit.subject, seconds=checked.timings.total_s, wall_seconds=wall,
