@@ -14,12 +14,13 @@ from dspec2test.model.resolve import RType
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.admit import admission, literal_value
 from dspec2test.solve.context import Query, Z3Context
-from dspec2test.solve.core import PROVE_RLIMIT, SolverCore
+from dspec2test.solve.core import PROVE_RLIMIT, SolverCore, SolverVar
 from dspec2test.solve.encode import Encoder
 from dspec2test.solve.factories import hidden_datatype
 from dspec2test.solve.literal import literal, term_of
 from dspec2test.solve.values import FuncV, and_, mentions_opaque
 from dspec2test.solve.reads import Reads
+from dspec2test.solve.types import ConstraintsTooLarge
 from dspec2test.solve.witness import build, built_text_of
 
 
@@ -104,7 +105,7 @@ class Probing(SolverCore):
             # inputs holding functions under a constraint count too (Z3 seldom finds those), unless made by a call
             functions = any(self.types.constrains_functions(v.type) for v in self.vars
                             if not v.output and v.name not in self.made)
-            self.large = self.contract is not None and (functions or sum(len(f.sexpr()) for f in self._wf()) >= LARGE_INPUTS)
+            self.large = self.contract is not None and (functions or self._wf_chars() >= LARGE_INPUTS)
         if not self.large or self.contract is None:
             return []  # (the constraints made here are the ones every query uses: nothing is made twice)
         reads: Reads | None = None
@@ -112,7 +113,7 @@ class Probing(SolverCore):
         for v in self.vars:
             if (v.name in self.built and not rebuild) or v.name in self.shallow or v.name in self.made:
                 continue
-            size = sum(len(f.sexpr()) for f in self.types.wf(v.tv, True, self.encoder.constraint_of))
+            size = self._wf_chars(v)
             if v.output:  # made by the implementation: its fields' constraints would only slow the queries
                 if size >= LARGE_INPUTS or requires_only:
                     self.shallow.add(v.name)
@@ -132,6 +133,15 @@ class Probing(SolverCore):
                 out.append(f"{v.name} is built as {built.shown.text}, from its type's witnesses, with only "
                            f"{', '.join(built.solved()) or 'its constructor'} solved for (what {what})")
         return out
+
+    def _wf_chars(self, var: SolverVar | None = None) -> int:
+        """Characters of the type constraints of var (None: of every variable, as queries have them); past
+        types.WF_STEPS values, LARGE_INPUTS without making them all."""
+        try:
+            wf = self._wf() if var is None else self.types.wf(var.tv, True, self.encoder.constraint_of)
+        except ConstraintsTooLarge:
+            return LARGE_INPUTS
+        return sum(len(f.sexpr()) for f in wf)
 
     def fixed_inputs(self) -> tuple[Model | None, list[str]]:
         """For a query Z3 gave up on, over large inputs: those inputs built again from their witnesses solving
@@ -155,7 +165,10 @@ class Probing(SolverCore):
         the member is refused at once. Small ones are not asked (nor is any other query disturbed).
         `pending` hears the refusal before the check starts: Z3 may ignore the interrupt there, and the
         member's process then ends with that as its outcome."""
-        wf = self._wf()
+        try:
+            wf = self._wf()
+        except ConstraintsTooLarge as e:  # Z3 would not solve them either: no need to ask
+            return f"inputs out of the solver's reach: their types constrain more than {e.steps} values"
         size = sum(len(f.sexpr()) for f in wf)
         if size < LARGE_INPUTS:
             return None

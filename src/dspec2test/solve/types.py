@@ -33,6 +33,18 @@ from dspec2test.solve.values import TV, FuncV, LambdaV, MapV, MultisetV, ObjV, S
 ORDERED = ("int", "real", "char", "bv")
 CHAR_MAX = 0x10FFFF
 DATA_DEPTH = 3  # constructors deep that a datatype value's fields are constrained
+# values one wf may constrain: a beacon-chain state's sequences of records of byte sequences, each element
+# up to the cap, came to 180 000 and a minute of Python before Z3 saw a term (evm-dafny's machine
+# state, itself beyond Z3: 2 300)
+WF_STEPS = 10_000
+
+
+class ConstraintsTooLarge(Unsupported):
+    """A value's type constraints past WF_STEPS: out of the solver's reach without being made."""
+
+    def __init__(self, steps: int):
+        super().__init__("type constraints of more than %d values" % steps)
+        self.steps = steps
 
 
 @dataclass(frozen=True)
@@ -63,6 +75,7 @@ class Types:
         self._fresh = 0
         self._classes: ClassIndex | None = None
         self._slots = 0  # objects declared so far
+        self._wf_steps: int | None = None  # values constrained so far by the wf being made (None: none is)
 
     @property
     def classes(self) -> ClassIndex:
@@ -316,7 +329,25 @@ class Types:
 
         `encode_constraint(rtype, tv)` encodes a subset type's/newtype's constraint for the value.
         A datatype's fields are constrained `depth` constructors deep (a recursive one has no end).
+        Raises ConstraintsTooLarge past WF_STEPS values constrained.
         """
+        outer = self._wf_steps is None
+        if outer:
+            self._wf_steps = 0
+        try:
+            return self._wf_of(tv, limited, encode_constraint, inner, depth)
+        finally:
+            if outer:
+                self._wf_steps = None
+
+    def _step(self) -> None:
+        if self._wf_steps is not None:
+            self._wf_steps += 1
+            if self._wf_steps > WF_STEPS:
+                raise ConstraintsTooLarge(WF_STEPS)
+
+    def _wf_of(self, tv: TV, limited: bool, encode_constraint, inner: bool, depth: int) -> list[z3.BoolRef]:
+        self._step()
         t = tv.t
         out: list[z3.BoolRef] = []
         if self.is_atom(t):
@@ -426,6 +457,7 @@ class Types:
         return out
 
     def _field_wf(self, tv: TV, encode_constraint, depth: int) -> list[z3.BoolRef]:
+        self._step()
         t, b = tv.t, tv.t.base
         if t.kind in ("subset", "newtype"):
             out = self._field_wf(TV(tv.v, t.args[0]), encode_constraint, depth)
