@@ -191,7 +191,7 @@ class MemberGeneration:
             if out_of_reach is not None:
                 # the ensures' fields left at the witness's values: a test may then exercise another of the
                 # ensures' partitions than the one it is solved for, but it checks every clause
-                kept = solver.build_from_witnesses(requires_only=True)
+                kept = solver.build_from_witnesses(requires_only=True, rebuild=True)
                 if kept and solver.inputs_out_of_reach(self.pending) is None:
                     out_of_reach = None
                     for note in kept:
