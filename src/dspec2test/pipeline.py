@@ -12,7 +12,7 @@ from typing import Protocol
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
 from dspec2test.generation.manifest import manifest_of
-from dspec2test.records import MEMBER, MemberResult, ScenarioStatus, Status, TestCase, Verdict
+from dspec2test.records import MEMBER, Limitation, MemberResult, ScenarioStatus, Status, TestCase, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
 
@@ -74,8 +74,7 @@ def _why(m: MemberResult) -> str:
     if m.blocked:
         return f"{m.blocked} (line {m.line})"
     if m.unsupported:
-        return "; ".join(f"unsupported: {u.construct} ({f'{u.file}:' if u.file else 'line '}{u.line}): {u.message}"
-                         for u in m.unsupported[:3])
+        return "; ".join(dict.fromkeys(_unsupported(u, m.name) for u in m.unsupported[:3]))
     if m.stopped:
         return f"generation stopped: {m.stopped}"
     statuses = [s.status for s in m.scenarios]
@@ -84,3 +83,15 @@ def _why(m: MemberResult) -> str:
     if statuses and all(s is ScenarioStatus.UNSAT for s in statuses):
         return "the solver found every scenario unsatisfiable"
     return "the solver found no input for any scenario (unknown or out of time)"
+
+
+def _unsupported(u: Limitation, member: str) -> str:
+    """`unsupported: <construct> (<where>)`, and what the message adds to it: messages often restate the
+    construct after the member's name, which the verdict names already."""
+    said = u.message
+    for name in (member, member.rsplit(".", 1)[-1]):
+        said = said.removeprefix(f"{name}: ")
+    construct = u.construct or said
+    where = f"{u.file}:{u.line}" if u.file else f"line {u.line}"
+    extra = "" if said in (construct, f"{construct} is not supported") else f": {said}"
+    return f"unsupported: {construct} ({where}){extra}"

@@ -23,3 +23,20 @@ def test_an_unsupported_construct_in_an_included_body_names_its_own_file(monkeyp
     [d] = [d for d in got.diagnostics if d.severity.value == "unsupported"]
     assert (os.path.basename(d.file), d.line) == ("b.dfy", 4)
     assert got.manifest["methods"][0]["unsupported"][0]["file"] == "b.dfy"
+
+
+def test_a_reason_says_its_construct_once_and_each_reason_once():
+    from dspec2test.records import Limitation, MemberResult
+
+    out_of_reach = "inputs out of the solver's reach: no value of their types found in 5 s"
+    lam = "lambda passed to the recursive function ConcatBytes"
+    m = MemberResult("JSON.Serializer.Item", "a.dfy", 3, "method", True, unsupported=(
+        Limitation(out_of_reach, 3, f"JSON.Serializer.Item: {out_of_reach}"),
+        Limitation(lam, 143, f"{lam} is not supported", "Spec.dfy"),
+        Limitation(lam, 143, f"{lam} is not supported", "Spec.dfy"),
+        Limitation("multiset display", 9, "Item: multiset display: write it as a sequence"),
+    ))
+    assert _why(m) == (f"unsupported: {out_of_reach} (line 3); unsupported: {lam} (Spec.dfy:143)")
+    m = MemberResult("JSON.Serializer.Item", "a.dfy", 3, "method", True, unsupported=(
+        Limitation("multiset display", 9, "Item: multiset display: write it as a sequence"),))
+    assert _why(m) == "unsupported: multiset display (line 9): multiset display: write it as a sequence"
