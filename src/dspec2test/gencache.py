@@ -71,7 +71,7 @@ def keepable(member: MemberResult) -> bool:
     """Whether a result is what generation gives every time: not one stopped by a time limit or a crash."""
     if member.stopped:
         return False
-    return not any(u.construct.startswith(("solver failure", "internal error")) for u in member.unsupported)
+    return not any(u.construct.startswith(("solver failure", "generation stopped", "internal error")) for u in member.unsupported)
 
 
 def member_key(contract: Any, program: ast.Program, options: Any) -> str:

@@ -104,6 +104,8 @@ def test_a_stopped_member_is_not_kept(tmp_path):
     cache = Cache(tmp_path / "cache")
     assert not keepable(member(stopped="took longer than 1 s"))
     assert not keepable(member(unsupported=(Limitation("solver failure (signal 9)", 3, "generation failed"),)))
+    stopped = "generation stopped: took longer than 120 s; stopped (member-timeout)"
+    assert not keepable(member(unsupported=(Limitation(stopped, 3, stopped),)))
     assert keepable(member(unsupported=(Limitation("multiset display", 3, "unsupported: multiset display"),)))
     assert cache.load("0" * 64) is None
 

@@ -354,3 +354,28 @@ def test_an_input_that_breaks_the_requires_is_reported_and_never_written(tmp_pat
     assert not got.cases and "Test_" not in got.tests_text
     assert any("break a requires" in d.message for d in got.diagnostics)
     assert generate(str(prog), options).cases  # the real solver's input is written
+
+
+def test_a_member_stopped_at_its_wall_limit_before_any_test_says_so_not_that_the_solver_failed():
+    import time
+
+    from dspec2test.generate import GenerateOptions, default_solver_factory, generate
+    from dspec2test.pipeline import untested
+
+    options = GenerateOptions(member_timeout_s=3)
+    real = default_solver_factory(options)
+
+    def hangs(program, vars_, member):
+        solver = real(program, vars_, member)
+        solve = solver.solve
+
+        def hang(*args, **kwargs):
+            time.sleep(60)
+            return solve(*args, **kwargs)
+
+        solver.solve = hang
+        return solver
+
+    got = generate(str(FIXTURES / "conditional_get.dfy"), options, solver_factory=hangs)
+    [v] = untested(got)
+    assert v.message == "unsupported: generation stopped: took longer than 3 s; stopped (member-timeout) (line 1)"

@@ -157,8 +157,12 @@ class MemberGeneration:
                                  f"{c.name}: generation did not finish ({failed.reason}); the {len(partial.tests)} "
                                  f"tests solved before that are kept, its later scenarios have none", Severity.WARNING)
             return replace(partial, stopped=failed.reason, diagnostics=partial.diagnostics + (warning,))
-        self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
-                                     f"generation of {c.name} failed: {failed.reason}"))
+        if failed.reason.startswith("took longer than"):  # the wall limit, not Z3 (a hang may be ours)
+            why = f"generation stopped: {failed.reason} (member-timeout)"
+            self.unsupported(Unsupported(why, c.line, c.col, why))
+        else:
+            self.unsupported(Unsupported(f"solver failure ({failed.reason})", c.line, c.col,
+                                         f"generation of {c.name} failed: {failed.reason}"))
         return self.so_far()
 
     def run(self) -> MemberGeneration:
