@@ -40,3 +40,13 @@ def test_a_reason_says_its_construct_once_and_each_reason_once():
     m = MemberResult("JSON.Serializer.Item", "a.dfy", 3, "method", True, unsupported=(
         Limitation("multiset display", 9, "Item: multiset display: write it as a sequence"),))
     assert _why(m) == "unsupported: multiset display (line 9): multiset display: write it as a sequence"
+
+
+def test_a_recursive_function_the_solver_cannot_define_is_named_at_its_own_line_and_file(monkeypatch):
+    # the call of Count is at board.dfy:9 and Count at lanes.dfy:8: the reason was lanes.dfy:9
+    monkeypatch.chdir(FIXTURES.parent / "recursive_reason")
+    got = generate("board.dfy", GenerateOptions())
+    [m] = got.members
+    [u] = m.unsupported
+    assert u.construct.startswith("quantifier over an unbounded range in the recursive function Count")
+    assert (u.file, u.line) == ("lanes.dfy", 8)

@@ -542,8 +542,9 @@ class CallsMixin(EncoderBase):
             try:
                 body = self.coerce(self.enc(f.body, Env({**shared, **binds}, fscope, expect=rtype)), rtype)
                 rep = self.types.to_rep(body)
-                if _quantified(rep):
-                    raise _u(f"quantifier over an unbounded range in the recursive function {f.name}", node)
+                if _quantified(rep):  # placed at f, in f's file (the call may be in another one)
+                    raise _u(f"quantifier over an unbounded range in the recursive function {f.name} (in its "
+                             f"body or a function it calls)", f)
             except Unsupported as exc:
                 del self._recfuns[key]  # not defined: a later call must not use it
                 raise exc.located(f.origin) if f.origin else exc
