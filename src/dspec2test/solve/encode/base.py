@@ -221,6 +221,8 @@ class EncoderBase:
             return and_(z3.Implies(g, x.count(e) == y.count(e)) for g, e in x.cands + y.cands)
         if k == "map":
             same_keys = self.eq(TV(x.keys, RType("set", (a.t.base.args[0],))), TV(y.keys, RType("set", (a.t.base.args[0],))), node)
+            if not y.keys.cands:  # `map[]`: no key, no value to compare (its get has no value type)
+                return same_keys
             return z3.And(same_keys, and_(z3.Implies(g, x.get(e) == y.get(e)) for g, e in x.keys.cands))
         if isinstance(x, (FuncV, LambdaV)) or isinstance(y, (FuncV, LambdaV)):
             written = next((v.node for v in (x, y) if isinstance(v, LambdaV) and v.node is not None), node)
