@@ -116,6 +116,7 @@ class TestCase:
     checks: tuple[Check, ...] = ()  # what the test checks, in order; a failure names one by id
     also: tuple[tuple[int, str | None], ...] = ()  # (scenario, pin) of later scenarios with the same inputs
     instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at
+    diverges: int = 0  # line of the member's `decreases *` (it may not terminate); 0: it must
 
     def check(self, check_id: str) -> Check | None:
         return next((c for c in self.checks if c.id == check_id), None)

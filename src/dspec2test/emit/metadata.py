@@ -22,6 +22,8 @@ def write_metadata(tc: TestCase) -> str:
     data["also"] = [list(a) for a in tc.also]
     if not tc.instantiation:  # most members are not generic: their lines stay as they were
         del data["instantiation"]
+    if not tc.diverges:  # nor declared `decreases *`
+        del data["diverges"]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 

@@ -417,7 +417,7 @@ class MemberGeneration:
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
                       inputs=inputs, outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
-                      clauses=part.clause_lines, instantiation=c.instantiated())
+                      clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
         tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)

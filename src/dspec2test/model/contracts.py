@@ -80,6 +80,13 @@ class Contract:
         return {name: print_type(t) for name, t in self.instantiation}
 
     @property
+    def diverges(self) -> int:
+        """The line of the member's `decreases *`: Dafny does not prove it terminates (a caller of one must say
+        it too, so the member's own spec tells); 0 where it must terminate."""
+        return next((cl.span.line if cl.span else self.line for cl in self.member.spec.decreases
+                     if any(isinstance(e, ast.Wildcard) for e in cl.exprs)), 0)
+
+    @property
     def vars(self) -> tuple[Var, ...]:
         return self.params + self.state + self.outputs
 

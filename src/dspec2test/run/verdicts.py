@@ -65,6 +65,9 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
     if obs.end in (End.HUNG, End.CPU_LIMIT):
         limit = (f"{obs.message}" if obs.end is End.CPU_LIMIT and obs.message
                  else f"no verdict within {wall_s:g} s (wall clock)")
+        if obs.phase is Phase.CALLED and tc is not None and tc.diverges:
+            return Status.NOT_TESTED, (f"the call did not return ({limit}), and {member} may not terminate: it is "
+                                       f"declared decreases * (line {tc.diverges}); not a finding")
         if obs.phase is Phase.CALLED:
             return Status.TIMEOUT, f"timed out: {limit}"
         if obs.phase is Phase.RETURNED:
