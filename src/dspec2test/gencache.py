@@ -34,7 +34,7 @@ from dspec2test.records import MemberResult
 
 FORMAT = 2  # of the entries: a change of their shape makes every old entry a miss
 # options that choose members or share out the work, not what a member's tests are
-_NOT_IN_KEY = frozenset({"methods", "unverified", "jobs", "isolate", "cache_dir"})
+_NOT_IN_KEY = frozenset({"methods", "unverified", "jobs", "isolate", "cache_dir", "trusted_lemmas"})
 
 
 @dataclass(frozen=True)

@@ -150,12 +150,12 @@ class _Plan:
             return _Plan(path, loaded, ())
         parsed = loaded.program
         ctx = EmitContext.of(parsed)
-        # a lemma none of whose ensures a test can evaluate has nothing to be tested for, and one Dafny
-        # takes on trust may be false in a program that verifies: both left out, as ghost members are,
-        # rather than listed as unsupported in every report
-        trusted = unproved_lemmas(parsed)
+        # a lemma none of whose ensures a test can evaluate has nothing to be tested for: left out, as ghost
+        # members are, rather than listed as unsupported in every report; one Dafny takes on trust is tested
+        # unless the options leave such lemmas out
+        left_out = frozenset() if options.trusted_lemmas else unproved_lemmas(parsed)
         contracts = [c for c in select(parsed, options.methods, options.unverified, files)
-                     if not c.is_lemma or (c.name not in trusted and checks_of(c, ctx).ensures)]
+                     if not c.is_lemma or (c.name not in left_out and checks_of(c, ctx).ensures)]
         contracts = exported_only(parsed, contracts)
         contracts, extern_code = without_code(parsed, contracts, options.target, sources.base if sources else None)
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded,

@@ -65,14 +65,16 @@ def test_lemmas_not_bound_to_an_object_are_members_with_their_ensures_as_propert
     assert "lemma UpGrows: ensures (line 15) is false here" in after[0].message
 
 
-def test_a_lemma_with_nothing_to_evaluate_or_not_proved_is_left_out_and_no_lemma_is_called(tmp_path):
+def test_a_lemma_with_nothing_to_evaluate_is_left_out_one_taken_on_trust_is_tested(tmp_path):
     path = tmp_path / "lemmas.dfy"
     path.write_text(PROGRAM)
     result = generate(str(path), GenerateOptions(isolate=False, probe=False))
     names = {m["name"] for m in result.manifest["methods"]}
-    # OnlyGhost's ensures calls a recursive ghost function; the others are taken on trust by Dafny, and a
-    # program could verify with them false
-    assert names == {"InitIsZero", "UpGrows", "C.Static"}
+    # OnlyGhost's ensures calls a recursive ghost function; Trusted, Axiom, UsesTrusted and Assumes are
+    # taken on trust by Dafny: a program verifies with them false, so a test is their only check
+    assert names == {"InitIsZero", "UpGrows", "C.Static", "Trusted", "Axiom", "UsesTrusted", "Assumes"}
+    benched = generate(str(path), GenerateOptions(isolate=False, probe=False, trusted_lemmas=False))
+    assert {m["name"] for m in benched.manifest["methods"]} == {"InitIsZero", "UpGrows", "C.Static"}
     assert all(m["kind"] == "lemma" and not m["unsupported"] for m in result.manifest["methods"])
     init = [tc for tc in result.cases if tc.method == "InitIsZero"]
     assert init and all(tc.inputs["s"] == "State(0)" for tc in init)
@@ -115,7 +117,9 @@ def test_lemma_tests_pass_on_the_program_and_fail_when_a_function_they_speak_of_
     buggy.parent.mkdir()
     buggy.write_text(PROGRAM.replace("function Abs(s: State): int { s.value }", "function Abs(s: State): int { 1 }"))
     verdicts = run_tests(buggy, got.tests_text, got.cases, options).verdicts
-    assert {v.method for v in verdicts if v.status is Status.FAILED} == {"InitIsZero", "UpGrows"}
+    # the lemmas taken on trust are false now too, and the program still verifies: their tests say so
+    assert {v.method for v in verdicts if v.status is Status.FAILED} == {"InitIsZero", "UpGrows", "Trusted", "Axiom",
+                                                                        "UsesTrusted", "Assumes"}
 
 
 MODULES = """

@@ -30,5 +30,8 @@ class GenerateOptions:
     # a test only for literals shown to meet the requires and input types: set where those call a function
     # the solver left open, so the solved inputs may break them
     strict_admission: bool = False
+    # lemmas Dafny takes on trust (no body, {:axiom}, an assume in the proof) are tested as properties: a
+    # program verifies with one false, and a test is the only check it gets (bench leaves them out)
+    trusted_lemmas: bool = True
     target: str = "py"  # the language the tests run in: externs with no code for it are not tested
     cache_dir: str | None = None  # reuse members' tests from here and keep new ones here (gencache.py)
