@@ -254,3 +254,19 @@ def test_a_member_inherited_by_refinement_is_listed_at_the_file_its_lines_are_of
     own = member("Todo.Own", 3, 5, contract=("r",), file="todo.dfy")
     choice = Choice(affected=[Affected(inherited, "changed line 131"), Affected(own, "changed line 3")])
     assert [(r["file"], r["line"]) for r in choice.member_records()] == [("kernels/spec.dfy", 131), ("todo.dfy", 3)]
+
+
+def test_a_constructor_with_a_contract_is_a_member_a_change_selects():
+    text = ("module M {\n"
+            "  class Buffer {\n"
+            "    var count: nat\n"
+            "    constructor (c: nat) ensures count == 0 { count := 0; }\n"
+            "    constructor Init(c: nat) ensures count == c { count := c; }\n"
+            "    constructor Bare() { count := 0; }\n"
+            "  }\n"
+            "}\n")
+    found, _ = read_members("p.dfy", text)
+    assert {m.name for m in found if m.testable} == {"M.Buffer._ctor", "M.Buffer.Init"}
+    changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({4, 5, 6}))]
+    scope = change_scope(changes, lambda path: found, lambda: ["p.dfy"])
+    assert [a.member.name for a in scope.affected] == ["M.Buffer._ctor", "M.Buffer.Init"]

@@ -54,8 +54,8 @@ def test_every_compiled_member_with_a_contract_is_tested_and_passes_on_the_corre
         proc = dspec2test(repo, "run", file, "--json", str(report))
         code_of[file] = proc.returncode
         got.update(verdicts(report))
-    compiled = {"Main.Clamp", "Main.Top", "Main.Sum", "Main.Occurrences", "Stats.Largest", "Seqs.Reverse",
-                "Seqs.IndexOf", "App.Scale", "App.Vowels"}
+    compiled = {"Main.Clamp", "Main.Top", "Main.Sum", "Main.Occurrences", "Stats.Largest", "Stats.Tally._ctor",
+                "Seqs.Reverse", "Seqs.IndexOf", "App.Scale", "App.Vowels"}
     assert compiled <= set(got)
     for name in compiled:
         assert {t["status"] for t in got[name]} == {"passed"}, (name, got[name])
@@ -72,7 +72,10 @@ def test_a_pull_request_planting_bugs_across_files_is_caught_member_by_member(re
     seqs = (repo / "includes/lib/seqs.dfy").read_text()
     helper = (repo / "config/src/Helper.dfy").read_text()
     main = (repo / "includes/main.dfy").read_text()
+    stats = (repo / "includes/lib/stats.dfy").read_text()
     commit(repo, {
+        # a constructor forgets its argument
+        "includes/lib/stats.dfy": stats.replace("      top := first;", "      top := 0;"),
         # the generic member builds the sequence the wrong way round: r == s
         "includes/lib/seqs.dfy": seqs.replace("r := r + [s[k]];", "r := [s[k]] + r;"),
         # a function of another module, used by App.Scale's contract only
@@ -83,7 +86,7 @@ def test_a_pull_request_planting_bugs_across_files_is_caught_member_by_member(re
     report = tmp_path / "check.json"
     proc = dspec2test(repo, "check", "--base", "main", "--head", "bugs", "--json", str(report))
     got = verdicts(report)
-    assert set(got) == {"Seqs.Reverse", "App.Scale", "Main.Clamp"}, proc.stdout
+    assert set(got) == {"Seqs.Reverse", "App.Scale", "Main.Clamp", "Stats.Tally._ctor"}, proc.stdout
     for name in got:
         assert any(t["status"] == "failed" for t in got[name]), (name, got[name])
     assert proc.returncode == 1

@@ -67,8 +67,7 @@ def member_info(file: str, name: str, member: ast.Method | ast.Function) -> Memb
         has_contract=bool(clauses),
         # a lemma's ensures are checked as a property of the functions it calls (generation leaves out the
         # ones it cannot check or Dafny does not prove)
-        testable=bool(clauses) and (not ghost or member.kind == "lemma" and bool(member.spec.ensures))
-        and member.kind != "constructor",
+        testable=bool(clauses) and (not ghost or member.kind == "lemma" and bool(member.spec.ensures)),
         contract_names=contract_names,
         body_names=body_names,
         clause_lines=frozenset(c.span.line for c in clauses),

@@ -122,7 +122,7 @@ class ProgramScope:
         trusted = lemma and name in self.trusted
         has_contract = bool(clauses)
         # a member of an abstract module is tested through the modules that refine it (they hold copies)
-        testable = has_contract and d.kind != "constructor" and not scope.abstract and (
+        testable = has_contract and not scope.abstract and (
             compiled or (lemma and d.kind == "lemma" and bool(d.spec.ensures) and trusted))
         return MemberFacts(key, name, file, d.origin or file, d.kind, ghost, d.span.line,
                            max(d.span.end_line, d.span.line), has_contract, testable,
