@@ -270,3 +270,21 @@ def test_a_constructor_with_a_contract_is_a_member_a_change_selects():
     changes = [FileChange("p.dfy", ChangeKind.MODIFIED, "p.dfy", frozenset({4, 5, 6}))]
     scope = change_scope(changes, lambda path: found, lambda: ["p.dfy"])
     assert [a.member.name for a in scope.affected] == ["M.Buffer._ctor", "M.Buffer.Init"]
+
+
+def test_a_contract_changed_in_an_abstract_module_selects_the_member_that_refines_it(tmp_path):
+    # Impl.Inc declares its body again; its ensures is Spec's: a change there is a change of its contract
+    from dspec2test.action.members import ProgramMembers
+    (tmp_path / "Spec.dfy").write_text("abstract module Spec {\n  function Inc(x: int): (r: int)\n"
+                                       "    ensures r > x\n}\n")
+    (tmp_path / "Impl.dfy").write_text('include "Spec.dfy"\nmodule Impl refines Spec {\n'
+                                       "  function Inc(x: int): (r: int) { x + 1 }\n"
+                                       "  function Other(x: int): (r: int) ensures r == x { x }\n}\n")
+    read = ProgramMembers(tmp_path)
+
+    def members(path: str):
+        return read(path, (tmp_path / path).read_text())[0]
+
+    changes = [FileChange("Spec.dfy", ChangeKind.MODIFIED, "Spec.dfy", frozenset({3}))]
+    got = change_scope(changes, members, lambda: ["Spec.dfy", "Impl.dfy"]).affected
+    assert [(a.member.name, a.reason) for a in got] == [("Impl.Inc", "contract uses changed Inc")]

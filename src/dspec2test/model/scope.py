@@ -64,6 +64,7 @@ class ProgramScope:
         self.trusted = unproved_lemmas(program)
         self.bases = refinement_bases(program.decls)
         self._index: dict[str, MemberFacts] | None = None
+        self._declared: dict[str, str] | None = None  # qualified name -> key, for _refined_member
         # a member called on a value (`o.F()`, `v.Valid()`): resolved by its name among the compiled members
         # of the program's classes, traits and datatypes (the value's type is not known here)
         self.by_member_name: dict[str, set[str]] = {}
@@ -117,6 +118,8 @@ class ProgramScope:
         inherited = self._inherited_from(scope, d)
         if inherited is not None:
             refs |= {inherited}  # its text is the refined module's: a change there is a change of it
+        elif (refined := self._refined_member(scope, d)) is not None:
+            contract |= {refined}  # declared again with a body: the contract is still (partly) the refined one's
         lemma = isinstance(d, ast.Method) and "lemma" in d.kind
         ghost = not compiled
         trusted = lemma and name in self.trusted
@@ -136,6 +139,19 @@ class ProgramScope:
             return None
         owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
         return key_of(d.origin, ".".join([*base, *owner, getattr(d, "name", "") or CTOR_NAME]))
+
+    def _refined_member(self, scope: MemberScope, d: ast.Declared) -> str | None:
+        """The key of the member of the refined module that a refining module's own declaration of the same
+        name refines (its contract is merged into this one's)."""
+        base = self.bases.get(scope.module)
+        if base is None:
+            return None
+        owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
+        wanted = ".".join([*base, *owner, getattr(d, "name", "") or CTOR_NAME])
+        if self._declared is None:
+            self._declared = {qualified_name(sc, getattr(m, "name", "") or CTOR_NAME): self._key(sc, m)
+                              for sc, m in iter_members(self.program.decls)}
+        return self._declared.get(wanted)
 
     def _refs(self, node: object, where: Scope, locals_: frozenset[str]) -> frozenset[str]:
         found: set[str] = set()
