@@ -197,6 +197,8 @@ def test_types_in_signatures() -> None:
     assert types["o"] == A.NamedType("object?")
     assert types["t"] == A.TupleType((A.NamedType("int"), A.TupleType((A.NamedType("bool"), A.NamedType("char")))))
     assert types["u"] == A.TupleType(())
+    (f,) = program("function Get(i: nat): (ret: (int, ghost nat)) { (i, ghost i) }").decls
+    assert f.result.type == A.TupleType((A.NamedType("int"), A.NamedType("nat")))
     assert pos(m.params[0]) == (1, 37, 1, 50)
 
 

@@ -289,6 +289,8 @@ def test_old_fresh_allocated_unchanged() -> None:
 def test_tuples_and_unit() -> None:
     assert expr("(1, true)") == A.TupleExpr((A.IntLit(1, "1"), A.BoolLit(True)))
     assert expr("()") == A.TupleExpr(())
+    # a ghost component, erased at run time: read as the plain component
+    assert expr("(1, ghost x)") == A.TupleExpr((A.IntLit(1, "1"), A.Name("x")))
     assert expr("(x)") == A.Name("x")
 
 

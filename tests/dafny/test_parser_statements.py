@@ -39,6 +39,18 @@ def test_assignments_and_calls() -> None:
     assert fail.op == ":-" and fail.lhs == ()
 
 
+def test_a_statement_may_end_in_a_proof_which_is_dropped() -> None:
+    # Dafny 4: `by { ... }` after a call, an assignment or a declaration proves it well-formed
+    call, assign, such, decl = stmts(
+        "L(x) by { reveal F(); }\nx := F(y) by { assert y > 0; }\nx :| x > 0 by { L(x); }\n"
+        "var d :| d > 0 by { L(d); }"
+    )
+    assert call == A.Assign((), (A.ExprRhs(A.Call(A.Name("L"), (X,))),), None)
+    assert assign == A.Assign((X,), (A.ExprRhs(A.Call(A.Name("F"), (Y,))),), ":=")
+    assert such.op == ":|" and such.lhs == (X,) and such.rhs == ()
+    assert decl.op == ":|" and decl.pats == (A.PatVar("d"),)
+
+
 def test_new_and_havoc() -> None:
     arr, arr2, lit, init, obj, ctor, sized, havoc = [
         s.rhs[0]

@@ -38,6 +38,9 @@ class ExprRules(Transformer):
     def generic_args(self, meta, *types):
         return tuple(t for t in types if t is not None)
 
+    def ghost_elem(self, meta, ghost, typ):
+        return typ  # a ghost component: erased at run time, and nothing here needs the mark
+
     def tuple_type(self, meta, *types):
         elems = tuple(t for t in types if t is not None)
         if len(elems) == 1:
@@ -218,6 +221,9 @@ class ExprRules(Transformer):
 
     def paren_group(self, meta, *items):
         return Wrap("group", tuple(i for i in items if i is not None), span(meta))
+
+    def ghost_item(self, meta, ghost, expr):
+        return expr  # a tuple's ghost component (`(i, ghost i)`), as its type's: erased, unmarked here
 
     def typed_item(self, meta, name, typ):
         return A.BoundVar(str(name), typ, span=span(meta))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from lark import Token, Transformer, v_args
@@ -69,7 +70,11 @@ class StmtRules(Transformer):
     def init_such_that(self, meta, expr):
         return Wrap("init", (":|", (), expr))
 
+    def by_proof(self, meta, block):
+        return _ByProof(block)  # ghost: nothing a test runs; dropped by the statement it ends
+
     def var_stmt(self, meta, *children):
+        children = _unproved(children)
         ghost = isinstance(children[0], Token) and children[0].type == "GHOST"
         attrs = wrap_value(children, "attrs", ())
         pats = tuple(c for c in children if isinstance(c, (A.PatVar, A.PatCtor, A.PatTuple, A.PatWild)))
@@ -82,7 +87,7 @@ class StmtRules(Transformer):
         return lhs, rhs
 
     def assign(self, meta, *children):
-        lhs, rhs = self._lhs_rhs(children)
+        lhs, rhs = self._lhs_rhs(_unproved(children))
         return A.Assign(lhs, rhs, ":=", span=span(meta))
 
     def assign_fail(self, meta, *children):
@@ -94,9 +99,10 @@ class StmtRules(Transformer):
         return A.Assign((), tuple(rhs), fail_op(op), span=span(meta))
 
     def assign_such_that(self, meta, *children):
+        children = _unproved(children)
         return A.Assign(tuple(children[:-1]), (), ":|", children[-1], span=span(meta))
 
-    def call_stmt(self, meta, expr):
+    def call_stmt(self, meta, expr, proof=None):
         return A.Assign((), (A.ExprRhs(expr, span=expr.span),), None, span=span(meta))
 
     def rhs_expr(self, meta, expr, attrs):
@@ -288,3 +294,14 @@ _RHS = (A.ExprRhs, A.NewArray, A.NewObject, A.HavocRhs)
 
 def stmt_tuple(stmts: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(s for s in stmts if s is not None)
+
+
+@dataclass(frozen=True)
+class _ByProof:
+    """A statement's `by { ... }` proof, on its way to being dropped."""
+
+    block: object
+
+
+def _unproved(children: tuple) -> tuple:
+    return tuple(c for c in children if not isinstance(c, _ByProof))
