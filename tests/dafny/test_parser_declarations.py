@@ -92,6 +92,13 @@ ghost method After() { }
     assert isinstance(after, A.Method) and after.ghost  # `ghost` after a subset type is not its witness
 
 
+def test_a_subset_type_or_newtype_without_a_base_type_takes_the_one_its_literals_say() -> None:
+    r0, pos_r, n, small = program("type R0 = r | r >= 0.0 witness 0.0\nnewtype PosR = r | 0.0 < r witness 1.0\n"
+                                  "type N = x | 0 <= x < 10\ntype Small = x | x < 2.5 && x > 0.0 witness 1.0\n").decls
+    assert r0.base == pos_r.base == small.base == A.NamedType("real")
+    assert n.base == A.NamedType("int")
+
+
 def test_consts_and_fields() -> None:
     src = """class C extends T1, T2<int> {
   var v: int

@@ -152,7 +152,8 @@ class ToAst(ExprRules, StmtRules):
         if rhs is not None and rhs.kind == "subset":
             var, base, constraint, (wkind, witness) = rhs.value
             return A.SubsetType(
-                str(name), var, base or A.NamedType("int"), constraint, witness, type_params=tparams.value,
+                str(name), var, base or _inferred_base(var, constraint, witness), constraint, witness,
+                type_params=tparams.value,
                 attributes=attrs.value, witness_kind=wkind, span=sp,
             )
         return A.TypeSynonym(
@@ -174,7 +175,8 @@ class ToAst(ExprRules, StmtRules):
         if rhs.kind == "subset":
             var, base, constraint, (wkind, witness) = rhs.value
             return A.Newtype(
-                str(name), var, base or A.NamedType("int"), constraint, witness, attributes=attrs.value,
+                str(name), var, base or _inferred_base(var, constraint, witness), constraint, witness,
+                attributes=attrs.value,
                 members=members.value, witness_kind=wkind, span=sp,
             )
         return A.Newtype(str(name), None, rhs.value, None, attributes=attrs.value, members=members.value, span=sp)
@@ -333,3 +335,23 @@ def _spec(clauses: tuple[A.Clause, ...]) -> A.Spec:
         tuple(groups["requires"]), tuple(groups["ensures"]), tuple(groups["modifies"]), tuple(groups["reads"]),
         tuple(groups["decreases"]), tuple(other),
     )
+
+
+def _inferred_base(var: str, constraint: A.Expr, witness: A.Expr | None) -> A.Type:
+    """The base type of `type T = x | constraint witness w` written without one: real where the witness or a
+    comparison of x in the constraint is a real literal (`r | r >= 0.0 witness 0.0`), else int, as Dafny
+    infers for numbers."""
+    if isinstance(witness, A.RealLit):
+        return A.NamedType("real")
+    todo: list[object] = [constraint]
+    while todo:
+        e = todo.pop()
+        pairs: list[tuple[A.Expr, A.Expr]] = []
+        if isinstance(e, A.BinOp):
+            pairs, todo = [(e.left, e.right)], todo + [e.left, e.right]
+        elif isinstance(e, A.Chain):
+            pairs = list(zip(e.operands, e.operands[1:]))
+        if any(isinstance(a, A.Name) and a.name == var and isinstance(b, A.RealLit)
+               or isinstance(b, A.Name) and b.name == var and isinstance(a, A.RealLit) for a, b in pairs):
+            return A.NamedType("real")
+    return A.NamedType("int")
