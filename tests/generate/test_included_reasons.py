@@ -50,3 +50,13 @@ def test_a_recursive_function_the_solver_cannot_define_is_named_at_its_own_line_
     [u] = m.unsupported
     assert u.construct.startswith("quantifier over an unbounded range in the recursive function Count")
     assert (u.file, u.line) == ("lanes.dfy", 8)
+
+
+def test_a_diagnostic_says_its_construct_once():
+    from dspec2test.errors import Diagnostic, Severity
+
+    extern = "extern Log.Write has no implementation for target py"
+    d = Diagnostic("io/Log.dfy", 4, 3, f"Log.Audit: {extern}", Severity.UNSUPPORTED, extern)
+    assert d.render() == f"io/Log.dfy:4:3: unsupported: Log.Audit: {extern}"
+    d = Diagnostic("a.dfy", 9, 1, "write it as a sequence", Severity.UNSUPPORTED, "multiset display")
+    assert d.render() == "a.dfy:9:1: unsupported: multiset display: write it as a sequence"
