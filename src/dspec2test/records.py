@@ -47,6 +47,7 @@ class Check:
     kind: CheckKind
     line: int  # the clause's line in the program (for a type check: the member's)
     text: str  # the clause as written, or `n is a nat`, or `r == 3`
+    file: str = ""  # the clause's file where it is not the member's (a clause inherited by refines)
 
 
 class Status(str, Enum):
@@ -134,6 +135,7 @@ class Verdict:
     message: str = ""  # Dafny's message for a failure (expect text), timeout or error
     line: int | None = None  # line in the tests file of the failing expect, when Dafny reports one
     clause_line: int | None = None  # line of the broken contract clause in the program, when known
+    clause_file: str = ""  # its file, where not the member's (a clause inherited by refines)
     clause: str | None = None  # source text of the broken clause, when known
     expected: str | None = None  # what the failed check required: the clause, or `r == 3` (--simplify)
     actual: str | None = None  # the outputs the member returned, `r = 95`

@@ -99,7 +99,8 @@ class Choice:
         """A pipeline's verdict with its file relative to the root, and its member's line filled in."""
         file = relative(v.file, root)
         span = self.ranges().get((file, v.method))
-        return replace(v, file=file, member_line=v.member_line or (span[0] if span else 0))
+        return replace(v, file=file, member_line=v.member_line or (span[0] if span else 0),
+                       clause_file=relative(v.clause_file, root))
 
 
 def relative(path: str, root: Path) -> str:

@@ -59,7 +59,8 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
             tested = replace(tested, result=replace(tested.result, verdicts=tuple(
                 v for v in tested.result.verdicts if v.method in keep)))
         result = replace(tested.result, program=group.root, verdicts=tuple(
-            replace(v, file=relative(v.file, options.root)) for v in tested.result.verdicts))
+            replace(v, file=relative(v.file, options.root), clause_file=relative(v.clause_file, options.root))
+            for v in tested.result.verdicts))
         verdicts += result.verdicts
         cached += tested.cached
         looked_up += tested.looked_up

@@ -448,6 +448,8 @@ class Clause(Node):
     attributes: tuple[Attribute, ...] = ()
     text: str = ""  # the clause's expression source text, as written
     free: bool = False
+    # the file it was written in: a member a refining module declares again keeps the refined one's clauses
+    origin: str = field(default="", compare=False, repr=False, kw_only=True)
 
     @property
     def expr(self) -> Expr:

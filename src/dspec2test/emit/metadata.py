@@ -18,7 +18,9 @@ def write_metadata(tc: TestCase) -> str:
     data = dataclasses.asdict(tc)
     data["kind"] = tc.kind.value
     data["clauses"] = list(tc.clauses)
-    data["checks"] = [dict(dataclasses.asdict(c), kind=c.kind.value) for c in tc.checks]
+    # a check's file only where it has one (a clause inherited by refines): other lines stay as they were
+    data["checks"] = [{k: v for k, v in dict(dataclasses.asdict(c), kind=c.kind.value).items() if k != "file" or v}
+                      for c in tc.checks]
     data["also"] = [list(a) for a in tc.also]
     if not tc.instantiation:  # most members are not generic: their lines stay as they were
         del data["instantiation"]
@@ -45,7 +47,7 @@ def _from_dict(data: dict) -> TestCase:
     values["clauses"] = tuple(values.get("clauses", ()))
     values["inputs"] = dict(values.get("inputs", {}))
     values["outputs"] = dict(values.get("outputs", {}))
-    values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"])
+    values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"], c.get("file", ""))
                              for c in values.get("checks", ()))
     values["also"] = tuple((int(s), pin) for s, pin in values.get("also", ()))
     values["instantiation"] = dict(values.get("instantiation", {}))

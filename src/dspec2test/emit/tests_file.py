@@ -297,7 +297,11 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
         kind = typed(v.name)
         shows.append((print_value(Marker.EXPECTED, v.name, outputs[v.name]) if kind is None else
                        expected_stmt(OutputPin((), v.name, ast.Name(outputs[v.name])), kind),))
-    numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text)), condition, message)
+    # clauses written in another file than the member (inherited by refines): their file, by line and text
+    elsewhere = {(c.line, c.text): c.file for c in contract.requires + contract.ensures
+                 if c.file and c.file != contract.file}
+    numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text), elsewhere.get((line, text), "")),
+                             condition, message)
                 for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
     numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])

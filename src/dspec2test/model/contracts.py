@@ -27,6 +27,7 @@ class ContractClause:
     line: int
     text: str  # the clause's source text (printed from the AST when the parser kept none)
     invariant: bool = False  # not written on the member: a class invariant its objects keep (objects.py)
+    file: str = ""  # the file it was written in, where not the member's (inherited by refines)
 
 
 @dataclass(frozen=True)
@@ -436,9 +437,9 @@ def in_pre_state(e: ast.Expr, arrays: tuple[str, ...]) -> ast.Expr:
 
 def _clause(program: ast.Program, kind: str, c: ast.Clause, expr: ast.Expr) -> ContractClause:
     text = c.text
-    if not text and program.text and c.expr.span.end > c.expr.span.start:
+    if not text and program.text and c.expr.span.end > c.expr.span.start and c.origin in ("", program.path):
         text = program.text[c.expr.span.start:c.expr.span.end]
-    return ContractClause(kind, expr, c.span.line or c.expr.span.line, text or print_expr(c.expr))
+    return ContractClause(kind, expr, c.span.line or c.expr.span.line, text or print_expr(c.expr), file=c.origin)
 
 
 # collection types whose element types Dafny may infer (`a: array` gets an implicit type parameter)

@@ -38,7 +38,11 @@ def _stamp(d: ast.Decl, path: str, syntax: int) -> ast.Decl:
         changes["members"] = stamped(d.members, path, syntax)
         if isinstance(d, ast.Datatype):
             changes["ctors"] = tuple(replace(c, origin=path) for c in d.ctors)
-    elif isinstance(d, ast.Function) and syntax == 3 and not d.method_form and not d.ghost:
+    if isinstance(d, (ast.Method, ast.Function)):
+        spec = d.spec
+        changes["spec"] = replace(spec, requires=tuple(replace(c, origin=path) for c in spec.requires),
+                                  ensures=tuple(replace(c, origin=path) for c in spec.ensures))
+    if isinstance(d, ast.Function) and syntax == 3 and not d.method_form and not d.ghost:
         changes["ghost"] = True
     return replace(d, **changes)
 

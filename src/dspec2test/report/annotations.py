@@ -55,8 +55,8 @@ def collect(findings: Iterable[Finding], diagnostics: Iterable[Diagnostic] = (),
         lo, hi = member_ranges.get((file, member), (0, -1))
         return 0 if line in lines else 1 if any(lo <= n <= hi for n in lines) else 2
 
-    out = [Annotation("error" if f.status.is_failure else "warning", f.file, f.line, f"dspec2test: {headline(f)}",
-                      "\n".join(f"{name}: {value}" for name, value in facts(f)), nearness(f.file, f.line, f.method))
+    out = [Annotation("error" if f.status.is_failure else "warning", f.path, f.line, f"dspec2test: {headline(f)}",
+                      "\n".join(f"{name}: {value}" for name, value in facts(f)), nearness(f.path, f.line, f.method))
            for f in findings]
     out += [Annotation("error" if d.severity is Severity.ERROR else "warning", d.file, max(d.line, 1),
                        f"dspec2test: {d.severity.value}", d.message, nearness(d.file, d.line))

@@ -144,7 +144,7 @@ def anchor(
         return None
     lines = commentable[f.file]
     clause = f.first.clause_line
-    if clause and clause in lines:
+    if clause and not f.first.clause_file and clause in lines:  # (a clause of another file: the member's lines)
         return clause
     lo, hi = member_range or (f.first.member_line, f.first.member_line)
     if lo:

@@ -71,7 +71,7 @@ def sarif(findings: Iterable[Finding], automation: str = automation_id()) -> dic
             "level": rule.level,
             "message": {"text": headline(f) + "\n" + "\n".join(f"{n}: {v}" for n, v in facts(f))},
             "locations": [{"physicalLocation": {
-                "artifactLocation": {"uri": f.file, "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": f.path, "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": f.line},
             }}],
             "partialFingerprints": {FINGERPRINT: f.key},

@@ -173,7 +173,7 @@ def details(worst: Verdict, scenarios: Sequence[Verdict]) -> str:
     if worst.actual:
         parts.append("actual " + code(worst.actual))
     if worst.clause_line:
-        parts.append(f"clause line {worst.clause_line}")
+        parts.append(f"clause line {worst.clause_file + ':' if worst.clause_file else ''}{worst.clause_line}")
     if not parts and worst.message:
         parts.append(cell(worst.message))
     if len(scenarios) > 1:

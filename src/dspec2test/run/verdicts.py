@@ -34,7 +34,8 @@ def verdict_of(tc: TestCase, obs: Observation, wall_s: float) -> Verdict:
     actual = _render(obs.actuals)
     if obs.end is End.CHECK_FAILED and (check := tc.check(obs.check or "")) is not None:
         expected = check.text if check.kind in (CheckKind.ENSURES, CheckKind.VALUE, CheckKind.PROPERTY) else None
-        return replace(verdict, clause_line=check.line, clause=None if check.kind is CheckKind.TYPE else check.text,
+        return replace(verdict, clause_line=check.line, clause_file=check.file,
+                       clause=None if check.kind is CheckKind.TYPE else check.text,
                        expected=expected, actual=actual if expected else None,
                        expected_value=_render(obs.expecteds) if expected else None)
     return replace(verdict, actual=actual) if status is not Status.PASSED else verdict
