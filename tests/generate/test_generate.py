@@ -379,3 +379,26 @@ def test_a_member_stopped_at_its_wall_limit_before_any_test_says_so_not_that_the
     got = generate(str(FIXTURES / "conditional_get.dfy"), options, solver_factory=hangs)
     [v] = untested(got)
     assert v.message == "unsupported: generation stopped: took longer than 3 s; stopped (member-timeout) (line 1)"
+
+
+def test_a_solver_out_of_memory_is_said_so_not_an_internal_error():
+    import z3
+
+    from dspec2test.generate import GenerateOptions, default_solver_factory, generate
+    from dspec2test.pipeline import untested
+
+    options = GenerateOptions(isolate=False)
+    real = default_solver_factory(options)
+
+    def exhausted(program, vars_, member):
+        solver = real(program, vars_, member)
+
+        def solve(*args, **kwargs):
+            raise z3.Z3Exception(b"out of memory")
+
+        solver.solve = solve
+        return solver
+
+    got = generate(str(FIXTURES / "conditional_get.dfy"), options, solver_factory=exhausted)
+    [v] = untested(got)
+    assert v.message == "unsupported: solver out of memory (its formulas are too large) (line 1)"
