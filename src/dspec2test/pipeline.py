@@ -93,5 +93,7 @@ def _unsupported(u: Limitation, member: str) -> str:
         said = said.removeprefix(f"{name}: ")
     construct = u.construct or said
     where = f"{u.file}:{u.line}" if u.file else f"line {u.line}"
-    extra = "" if said in (construct, f"{construct} is not supported") else f": {said}"
+    # what the message adds: without the construct at its start or end (`X: ...`, `cannot build this: X`)
+    said = said.removeprefix(construct).removesuffix(construct).strip(": ")
+    extra = "" if said in ("", "is not supported") else f": {said}"
     return f"unsupported: {construct} ({where}){extra}"

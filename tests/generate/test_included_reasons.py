@@ -39,7 +39,11 @@ def test_a_reason_says_its_construct_once_and_each_reason_once():
     assert _why(m) == (f"unsupported: {out_of_reach} (line 3); unsupported: {lam} (Spec.dfy:143)")
     m = MemberResult("JSON.Serializer.Item", "a.dfy", 3, "method", True, unsupported=(
         Limitation("multiset display", 9, "Item: multiset display: write it as a sequence"),))
-    assert _why(m) == "unsupported: multiset display (line 9): multiset display: write it as a sequence"
+    assert _why(m) == "unsupported: multiset display (line 9): write it as a sequence"
+    trait = "no class of the program implements trait Shape"
+    m = MemberResult("Shapes.Scale", "a.dfy", 12, "method", True,
+                     unsupported=(Limitation(trait, 12, f"cannot build this: {trait}"),))
+    assert _why(m) == f"unsupported: {trait} (line 12): cannot build this"
 
 
 def test_a_recursive_function_the_solver_cannot_define_is_named_at_its_own_line_and_file(monkeypatch):

@@ -12,6 +12,7 @@ from dspec2test.generate import GenerateOptions, generate
 from dspec2test.records import Status
 from dspec2test.report.findings import group
 from dspec2test.report.sarif import sarif
+from dspec2test.report.terminal import recap_lines
 from dspec2test.run import RunOptions, run_tests
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "refines_clause"
@@ -31,3 +32,4 @@ def test_a_broken_inherited_clause_is_placed_in_its_own_file(monkeypatch):
     assert (f.path, f.line) == ("Spec.dfy", 4)
     location = sarif([f])["runs"][0]["results"][0]["locations"][0]["physicalLocation"]
     assert (location["artifactLocation"]["uri"], location["region"]["startLine"]) == ("Spec.dfy", 4)
+    assert any(line.startswith("  Spec.dfy:4: Impl.Inc: failed") for line in recap_lines(verdicts))

@@ -78,7 +78,7 @@ def _headline(f: Finding) -> str:
         return f"`{f.method}`: **{verb(f)}**"
     on = extent(f)
     if f.clause:
-        return f"`{f.method}`: **{verb(f)}**: {_code(f.clause)} (`{f.file}:{f.line}`) broken {on}"
+        return f"`{f.method}`: **{verb(f)}**: {_code(f.clause)} (`{f.path}:{f.line}`) broken {on}"
     return f"`{f.method}`: **{verb(f)}** {on}"
 
 
@@ -226,7 +226,7 @@ def review_body(findings: Iterable[Finding], plan: Plan) -> str:
                  "(outside the diff, or over the limit of comments):", ""]
         for f in plan.in_body[:MAX_BODY_ITEMS]:
             detail = "; ".join(f"{n} {_code(v)}" for n, v in facts(f) if n in ("inputs", "expected", "actual", "clause"))
-            lines.append(f"- `{f.file}:{f.line}` {headline(f)}" + (f": {detail}" if detail else ""))
+            lines.append(f"- `{f.path}:{f.line}` {headline(f)}" + (f": {detail}" if detail else ""))
         if len(plan.in_body) > MAX_BODY_ITEMS:
             lines.append(f"- ... and {len(plan.in_body) - MAX_BODY_ITEMS} more")
     lines += ["", "The job summary lists every finding and partition."]

@@ -76,7 +76,7 @@ def cases_table(f: Finding, limit: int = MAX_CASES) -> list[str]:
 
 def finding_section(f: Finding, link: Link | None = None) -> list[str]:
     """One finding: its status and member with a link to the line, what broke, the inputs that broke it."""
-    lines = [f"#### {ICON[f.status]}: {code(f.method)} at {where(f.file, f.line, link)}", ""]
+    lines = [f"#### {ICON[f.status]}: {code(f.method)} at {where(f.path, f.line, link)}", ""]
     n = len(f.verdicts)
     on = f"on {n} of {f.tests} tests" if f.tests > n else f"on {n} test{'s' * (n != 1)}"
     if f.whole_member:

@@ -219,7 +219,7 @@ def recap_lines(verdicts: Sequence[Verdict]) -> list[str]:
             first = f"; first on {inputs_text(v) or v.test}" + (f": {shown}" if shown else "")
         elif v.message:
             first = f": {v.message}"
-        out.append(f"  {f.file}:{f.line}: {headline(f)}{first}")
+        out.append(f"  {f.path}:{f.line}: {headline(f)}{first}")
     return out
 
 
