@@ -187,7 +187,7 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
         init = test_var(text) if text in {x.name for x in roots} else text
         if text == r.name and r.parent is not None:  # the object a const field holds
             init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
-        annotation = f": {typed(r.type)}" if r.name != "this" else ""
+        annotation = f": {typed(r.type)}" if r.name != "this" and not _made_for_trait(r.type, init, types) else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
         if r.driven:
             lines += drive_lines(r, inputs)
@@ -208,6 +208,14 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             else:
                 lines.append(f"{target} := {in_code(inputs[key])};")
     return lines
+
+
+def _made_for_trait(t: ast.Type, init: str, types: TypeIndex) -> bool:
+    """An input of a trait type made by `new` of a class: its variable takes the class's type (a trait has
+    none of the fields the test then sets), and is passed where the trait is wanted."""
+    b = types.base(t)
+    d = types.decls.get(b.name.rstrip("?")) if isinstance(b, ast.NamedType) else None
+    return init.startswith("new ") and isinstance(d, ast.ClassDecl) and d.kind == "trait"
 
 
 def array_lines(name: str, init: str, t: ast.Type, literal: str, types: TypeIndex,
