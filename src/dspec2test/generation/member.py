@@ -193,14 +193,7 @@ class MemberGeneration:
                 self.warn(note)
             out_of_reach = solver.inputs_out_of_reach(self.pending)
             if out_of_reach is not None:
-                # the ensures' fields left at the witness's values: a test may then exercise another of the
-                # ensures' partitions than the one it is solved for, but it checks every clause
-                kept = solver.build_from_witnesses(requires_only=True, rebuild=True)
-                if kept and solver.inputs_out_of_reach(self.pending) is None:
-                    out_of_reach = None
-                    for note in kept:
-                        self.warn(f"{note}; the other fields keep their witness's values, so a test may exercise "
-                                  f"another partition of the ensures than the one it is labelled with")
+                out_of_reach = self.within_reach(solver, out_of_reach, rebuild=False)
             if out_of_reach is not None and solver.defer_field_constraints():
                 again = solver.inputs_out_of_reach(self.pending)
                 self.deferred = True
@@ -208,6 +201,10 @@ class MemberGeneration:
                     self.warn(f"{out_of_reach}; solved without their datatype fields' own constraints, which "
                               f"each test's literals are checked against before it is written")
                 out_of_reach = again
+            if out_of_reach is not None:
+                # still out of reach: the inputs built for what the contract reads are built again for what
+                # the requires read (a beacon-chain state's 8192-root vectors, which the ensures read)
+                out_of_reach = self.within_reach(solver, out_of_reach, rebuild=True)
             if out_of_reach is not None:
                 raise Unsupported(out_of_reach, c.line, c.col, f"{c.name}: {out_of_reach}")
             if self.ahead:  # the checks passed: the refusal reported ahead is no longer the outcome
@@ -241,6 +238,19 @@ class MemberGeneration:
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
                                          f"internal error while generating {c.name}: {exc}"))
         return self
+
+    def within_reach(self, solver: SolverLike, why: str, rebuild: bool) -> str | None:
+        """Inputs built again from their witnesses solving only what the requires read (`rebuild`: those
+        built already too), and None where that brings them within reach (else `why`). The ensures' fields
+        are then left at the witness's values: a test may exercise another of the ensures' partitions than
+        the one it is solved for, but it checks every clause."""
+        kept = solver.build_from_witnesses(requires_only=True, rebuild=rebuild)
+        if not kept or solver.inputs_out_of_reach(self.pending) is not None:
+            return why
+        for note in kept:
+            self.warn(f"{note}; the other fields keep their witness's values, so a test may exercise another "
+                      f"partition of the ensures than the one it is labelled with")
+        return None
 
     def lemma_requires(self, solver: SolverLike) -> tuple[ContractClause, ...]:
         """A lemma's requires for partitioning: each with the predicates it calls unfolded where that splits
