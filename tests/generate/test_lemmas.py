@@ -196,3 +196,14 @@ def test_a_lemma_whose_ensures_all_read_its_out_parameters_gets_no_test(tmp_path
     got = generate(str(p), GenerateOptions(bva=100, probe=False, isolate=False))
     assert {tc.method for tc in got.cases} == {"Property"}
     assert "actual w" not in got.tests_text
+
+
+def test_an_axiom_inherited_by_refines_is_tested_through_the_refined_functions(tmp_path):
+    # F has no body in the abstract Spec: the check calls Impl's F, which has one
+    path = tmp_path / "a.dfy"
+    path.write_text("abstract module Spec {\n  function F(x: nat): nat\n  lemma {:axiom} FBig(x: nat)\n"
+                    "    ensures F(x) > x + 1\n}\nmodule Impl refines Spec {\n  function F(x: nat): nat { x + 1 }\n}\n")
+    result = generate(str(path), GenerateOptions(isolate=False, probe=False))
+    assert {tc.method for tc in result.cases} == {"Impl.FBig"}
+    assert "F has no body" not in result.tests_text
+

@@ -23,3 +23,17 @@ def test_a_trait_input_made_by_a_class_builds_and_passes(monkeypatch):
     assert "var c: T.Counter :=" not in got.tests_text
     verdicts = run_tests(Path("C.dfy"), got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert verdicts and {v.status for v in verdicts} == {Status.PASSED}, [v.message for v in verdicts]
+
+
+@pytest.mark.dafny
+def test_a_trait_function_a_class_implements_is_checked_and_a_planted_bug_caught(monkeypatch, tmp_path):
+    # Get has no body in the trait: it is compiled through the class, not "Get has no body"
+    monkeypatch.chdir(FIXTURES)
+    got = generate("C.dfy", GenerateOptions(methods=("C.Cell.Bump",)))
+    assert got.cases and "Get has no body" not in got.tests_text
+    (tmp_path / "T.dfy").write_text((FIXTURES / "T.dfy").read_text())
+    buggy = tmp_path / "C.dfy"
+    buggy.write_text((FIXTURES / "C.dfy").read_text().replace("{ n := n + 1; r := n; }", "{ r := n; }"))
+    verdicts = run_tests(buggy, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert verdicts and {v.status for v in verdicts} == {Status.FAILED}
+
