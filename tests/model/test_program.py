@@ -137,3 +137,14 @@ def test_a_file_the_project_leaves_out_that_imports_its_modules_is_read_with_the
     assert [d.message for d in got.diagnostics] == ["included file gone.dfy not found"]
     alone = load_program(str(project / "tests" / "Alone.dfy"))
     assert alone.inputs == (str(project / "tests" / "Alone.dfy"),) and len(alone.paths) == 1
+
+
+def test_a_project_file_listing_another_targets_extern_code_holds_only_its_dafny_files(tmp_path):
+    from dspec2test.model.project import read_project
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "A.dfy").write_text("module A { function F(): int { 1 } }\n")
+    (tmp_path / "cs").mkdir()
+    (tmp_path / "cs" / "Z3Interface.cs").write_text("namespace Z3 { }\n")
+    (tmp_path / "dfyconfig.toml").write_text('includes = ["src/**/*.dfy", "cs/Z3Interface.cs"]\n')
+    project = read_project(tmp_path / "dfyconfig.toml")
+    assert [p.name for p in project.files()] == ["A.dfy"]

@@ -61,7 +61,8 @@ class Project:
         found: set[Path] = set()
         for pattern in self.includes:
             folder, rest = _anchor(self.folder, pattern)
-            found.update(p.resolve() for p in folder.glob(rest) if p.is_file())
+            # a project may list another target's extern code (`../target/cs/src/Z3Interface.cs`): not Dafny
+            found.update(p.resolve() for p in folder.glob(rest) if p.is_file() and p.suffix == ".dfy")
         return sorted(p for p in found if not self.excluded(p))
 
     def excluded(self, file: Path) -> bool:
