@@ -45,8 +45,15 @@ class EmitContext:
 
     @staticmethod
     def of(program: ast.Program) -> "EmitContext":
-        return EmitContext(program, TypeIndex.of(program), GhostIndex.of(program), TestNames(program),
-                           ClassIndex.of(program), _may_loop(program))
+        names = TestNames(program)
+        ghosts = GhostIndex.of(program)
+        # a ghost function's body is inlined into checks of members of other modules: its names in full,
+        # as its own module reads them (`Account.ComputeBalanceFromHistory` where Account is not opened);
+        # ghost names stay short, as inlining and the ghost checks find them
+        ghosts = replace(ghosts, inlinable=tuple(
+            (name, replace(d, body=names.expr(d.body, names.scope(d), {p.name for p in d.params} | ghosts.names)))
+            for name, d in ghosts.inlinable if d.body is not None))
+        return EmitContext(program, TypeIndex.of(program), ghosts, names, ClassIndex.of(program), _may_loop(program))
 
     def type_text(self, t: ast.Type, contract: Contract) -> str:
         """A type as the tests file writes it (names in modules in full)."""
