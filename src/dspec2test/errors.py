@@ -26,8 +26,6 @@ class Diagnostic:
     def render(self) -> str:
         if self.severity is Severity.UNSUPPORTED and self.construct and self.construct not in self.message:
             return f"{self.file}:{self.line}:{self.col}: unsupported: {self.construct}: {self.message}"
-        if self.severity is Severity.UNSUPPORTED:  # the message says the construct already
-            return f"{self.file}:{self.line}:{self.col}: unsupported: {self.message}"
         return f"{self.file}:{self.line}:{self.col}: {self.severity.value}: {self.message}"
 
 

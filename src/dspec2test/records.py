@@ -150,6 +150,11 @@ class Verdict:
     # None where the clause pins no value (`ensures r > x`) or the test did not get that far
     expected_value: str | None = None
 
+    @property
+    def clause_path(self) -> str:
+        """The file the broken clause is written in: its own where it is not the member's, else the member's."""
+        return self.clause_file or self.file
+
 
 # ---------------------------------------------------------------- what generation gives per member
 

@@ -227,12 +227,11 @@ class MemberGeneration:
                           Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
         except Unsupported as exc:
             self.unsupported(exc)
-        except MemoryError:  # a formula too large for the member's memory cap: the solver's limit, not a bug
-            self.unsupported(Unsupported("solver out of memory (its formulas are too large)", c.line, c.col))
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
             if os.environ.get("DSPEC2TEST_DEBUG"):
                 raise
-            if type(exc).__name__ == "Z3Exception" and "out of memory" in str(exc):  # (Z3 stays in solve/)
+            # formulas too large for the member's memory cap (Python's or Z3's): the solver's limit, not a bug
+            if isinstance(exc, MemoryError) or (type(exc).__name__ == "Z3Exception" and "out of memory" in str(exc)):
                 self.unsupported(Unsupported("solver out of memory (its formulas are too large)", c.line, c.col))
                 return self
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,

@@ -27,7 +27,7 @@ class ContractClause:
     line: int
     text: str  # the clause's source text (printed from the AST when the parser kept none)
     invariant: bool = False  # not written on the member: a class invariant its objects keep (objects.py)
-    file: str = ""  # the file it was written in, where not the member's (inherited by refines)
+    file: str = ""  # the file it was written in (a clause inherited by refines need not share the member's)
 
 
 @dataclass(frozen=True)

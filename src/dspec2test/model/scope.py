@@ -134,24 +134,30 @@ class ProgramScope:
 
     def _inherited_from(self, scope: MemberScope, d: ast.Declared) -> str | None:
         """The key of the member of the refined module that a refining module's copy came from."""
-        base = self.bases.get(scope.module)
-        if base is None or not d.origin or d.origin == scope.origin:
+        name = self._refined_name(scope, d)
+        if name is None or not d.origin or d.origin == scope.origin:
             return None
-        owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
-        return key_of(d.origin, ".".join([*base, *owner, getattr(d, "name", "") or CTOR_NAME]))
+        return key_of(d.origin, name)
 
     def _refined_member(self, scope: MemberScope, d: ast.Declared) -> str | None:
         """The key of the member of the refined module that a refining module's own declaration of the same
         name refines (its contract is merged into this one's)."""
-        base = self.bases.get(scope.module)
-        if base is None:
+        wanted = self._refined_name(scope, d)
+        if wanted is None:
             return None
-        owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
-        wanted = ".".join([*base, *owner, getattr(d, "name", "") or CTOR_NAME])
         if self._declared is None:
             self._declared = {qualified_name(sc, getattr(m, "name", "") or CTOR_NAME): self._key(sc, m)
                               for sc, m in iter_members(self.program.decls)}
         return self._declared.get(wanted)
+
+    def _refined_name(self, scope: MemberScope, d: ast.Declared) -> str | None:
+        """The qualified name a refining module's declaration has in the module it refines (None: its module
+        refines none)."""
+        base = self.bases.get(scope.module)
+        if base is None:
+            return None
+        owner = [scope.owner.name] if scope.owner is not None else []  # type: ignore[attr-defined]
+        return ".".join([*base, *owner, getattr(d, "name", "") or CTOR_NAME])
 
     def _refs(self, node: object, where: Scope, locals_: frozenset[str]) -> frozenset[str]:
         found: set[str] = set()

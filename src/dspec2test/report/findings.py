@@ -76,7 +76,7 @@ class Finding:
     def path(self) -> str:
         """The file `line` is in: the broken clause's (a clause inherited by refines is written in the
         refined module's file), else the member's."""
-        return (self.first.clause_file or self.file) if self.first.clause_line else self.file
+        return self.first.clause_path if self.first.clause_line else self.file
 
 
 def finding_key(file: str, method: str, tag: str) -> str:
@@ -230,8 +230,7 @@ def facts(f: Finding) -> list[tuple[str, str]]:
     if v.clause:
         out.append(("clause", v.clause))
     if v.clause_line:
-        file = v.clause_file or v.file
-        out.append(("clause line", f"{file}:{v.clause_line}" if file else str(v.clause_line)))
+        out.append(("clause line", f"{v.clause_path}:{v.clause_line}" if v.clause_path else str(v.clause_line)))
     if not f.whole_member:
         out += case_facts(v, f)
     if v.message and not v.clause:  # the clause already says what the oracle message says

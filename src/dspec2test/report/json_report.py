@@ -31,7 +31,8 @@ def _test(v: Verdict) -> dict:
         "name": v.test, "method": v.method, "partition": v.partition, "scenario": v.scenario,
         "status": v.status.value, "message": v.message,
         "file": v.file, "line": v.member_line, "label": v.label, "pin": v.pin, "inputs": v.inputs,
-        "clause_line": v.clause_line, "clause_file": v.clause_file or None, "clause": v.clause, "expected": v.expected, "actual": v.actual,
+        "clause_line": v.clause_line, "clause_file": v.clause_file or None, "clause": v.clause,
+        "expected": v.expected, "actual": v.actual,
         "test_line": v.line, "assumes": list(v.assumes), "instantiation": dict(v.instantiation),
         "expected_value": v.expected_value,
     }

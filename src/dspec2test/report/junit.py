@@ -35,8 +35,7 @@ def detail(v: Verdict) -> str:
     if v.label:
         lines.append(f"partition: {v.label}")
     if v.clause_line:
-        file = v.clause_file or v.file
-        where = f"{Path(file).name}:{v.clause_line}" if file else f"line {v.clause_line}"
+        where = f"{Path(v.clause_path).name}:{v.clause_line}" if v.clause_path else f"line {v.clause_line}"
         lines.append(f"clause: {where}" + (f": {v.clause}" if v.clause else ""))
     if expected_of(v):
         lines.append(f"expected: {expected_of(v)}")

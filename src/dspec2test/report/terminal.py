@@ -146,7 +146,7 @@ def finding_lines(f: Finding) -> list[str]:
     if f.whole_member:
         return [f"  {v.status.value}: {v.message}"]
     on = f"{f.status.value} on {plural(len(f.verdicts), 'input')}"
-    where = f" at {v.clause_file or v.file}:{v.clause_line}" if v.clause_line else ""
+    where = f" at {v.clause_path}:{v.clause_line}" if v.clause_line else ""
     if f.clause:
         out = [f"  {on}: broke {' '.join(f.clause.split())}{where}"]
     else:
