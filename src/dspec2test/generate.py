@@ -7,6 +7,7 @@ program's tests file and results. The manifest is their JSON (generation/manifes
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,6 +26,9 @@ from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
 from dspec2test.records import Limitation, MemberResult, TestCase
+from dspec2test.search.access import SearchAccess
+from dspec2test.search.compiled import Compiled, compile_harness
+from dspec2test.search.harness import Harness, harness_of
 
 __all__ = ["GenerateOptions", "Generated", "GenerationProgress", "SolverFactory", "default_solver_factory", "generate",
            "generate_all"]
@@ -83,9 +87,29 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
     while another program's five wait their turn. `files[i]`: the files of program i whose members are
     tested (None: its own file only); `sources`: files parsed already."""
+    with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as scratch:
+        # the search's compiled contracts live as long as the generation: in the cache folder, or a scratch one
+        folder = _writable(Path(options.cache_dir) / "search") if options.cache_dir else None
+        return _generate_all(paths, options, solver_factory, sources, files, progress, folder or Path(scratch))
+
+
+def _writable(folder: Path) -> Path | None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".written"
+        probe.write_text("")
+        return folder
+    except OSError:
+        return None
+
+
+def _generate_all(paths: Sequence[str], options: GenerateOptions, solver_factory: SolverFactory | None,
+                  sources: Sources | None, files: Sequence[frozenset[str] | None],
+                  progress: GenerationProgress | None, folder: Path) -> list[Generated]:
     factory = solver_factory or default_solver_factory(options)
     sources = sources or Sources()
-    plans = [_Plan.of(path, options, factory, sources, files[i] if i < len(files) else None)
+    plans = [_Plan.of(path, options, factory, sources, files[i] if i < len(files) else None,
+                      folder if options.search else None)
              for i, path in enumerate(paths)]
     gens = [g for plan in plans for g in plan.gens]
     cache = Cache(Path(options.cache_dir)) if options.cache_dir else None
@@ -144,7 +168,8 @@ class _Plan:
 
     @staticmethod
     def of(path: str, options: GenerateOptions, factory: SolverFactory, sources: Sources | None = None,
-           files: frozenset[str] | None = None) -> _Plan:
+           files: frozenset[str] | None = None, search: Path | None = None) -> _Plan:
+        """`search`: the folder to compile the program's contracts for the search in (None: no search)."""
         loaded = load_program(path, sources)
         if isinstance(loaded, Diagnostic):
             return _Plan(path, loaded, ())
@@ -158,8 +183,12 @@ class _Plan:
                      if not c.is_lemma or (c.name not in left_out and checks_of(c, ctx).ensures)]
         contracts = exported_only(parsed, contracts)
         contracts, extern_code = without_code(parsed, contracts, options.target, sources.base if sources else None)
-        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory) for c in contracts), loaded,
-                     extern_code)
+        compiled = _compiled(path, contracts, ctx, loaded, (*loaded.inputs, *extern_code), options, search) \
+            if search is not None else None
+        access = {} if compiled is None else {name: SearchAccess(compiled, entry)
+                                              for name, entry in compiled.harness.entries.items()}
+        return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory, access.get(c.name))
+                                       for c in contracts), loaded, extern_code)
 
     def assemble(self, members: Sequence[MemberResult]) -> Generated:
         if self.error is not None or self.loaded is None:
@@ -171,6 +200,20 @@ class _Plan:
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), tuple(members),
                          self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
                          self.inputs, self.loaded.paths)
+
+
+def _compiled(path: str, contracts: Sequence[Any], ctx: EmitContext, loaded: LoadedProgram, inputs: tuple[str, ...],
+              options: GenerateOptions, folder: Path) -> Compiled | None:
+    """The program's contracts compiled for the search (None where they cannot be: the solver alone then)."""
+    if not contracts:
+        return None
+    unicode = loaded.project is None or str(loaded.project.option("unicode-char", "true")).lower() != "false"
+
+    def make(dropped: frozenset[str]) -> Harness:
+        return harness_of(path, [c for c in contracts if c.name not in dropped], ctx, options.fdnf)
+
+    got = compile_harness(make, inputs, loaded.paths, folder, unicode)
+    return got if isinstance(got, Compiled) else None
 
 
 def _without_name_clashes(gens: Sequence[MemberGeneration], members: Sequence[MemberResult]) -> list[MemberResult]:

@@ -213,6 +213,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("fdnf", Kind.BOOL, False, "Full DNF partitioning instead of Safe DNF (drops short-circuit safety)."),
     Option("simplify", Kind.BOOL, False, "Expect concrete outputs where the contract makes them unique."),
     Option("repeat", Kind.INT, 1, "Solutions per partition (without bva).", minimum=1),
+    Option("search", Kind.BOOL, True, "Inputs from a search beside the solver: every small input and biased "
+           "random ones, admitted by running the compiled requires, several of different shapes per partition "
+           "(`false`: the solver's inputs only)."),
     Option("length_limit", Kind.INT, 10, "Largest collection size in generated inputs.", minimum=1),
     Option("max_partitions", Kind.INT, 64, "Cap on partitions per member.", minimum=1),
     Option("solver_timeout", Kind.SECONDS, 10.0, "Seconds per Z3 query."),
@@ -271,7 +274,7 @@ OPTIONS: tuple[Option, ...] = (
 BY_NAME: dict[str, Option] = {o.name: o for o in OPTIONS}
 
 # The options that shape a run: the same through all three doors.
-GENERATION = ("bva", "fdnf", "simplify", "repeat", "length_limit", "max_partitions", "solver_timeout",
+GENERATION = ("bva", "fdnf", "simplify", "repeat", "search", "length_limit", "max_partitions", "solver_timeout",
               "member_timeout", "jobs", "cache_dir")
 STRENGTH = ("strength", "strength_budget")  # contract strength of the affected members (check and the action)
 RUNNING = ("timeout", "target")

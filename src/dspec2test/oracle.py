@@ -53,6 +53,19 @@ class SolverLike(Protocol):
         """The integer optimum of term under the constraints (None: not found)."""
         ...
 
+    def solve_at(self, constraints: Sequence[ast.Expr], pins: dict[str, object], budget: int = ...) -> Model | None:
+        """A model of the constraints with the inputs fixed to plain values (None: they are not in it, or Z3
+        gave up: status_of_last says which)."""
+        ...
+
+    def var_types(self) -> dict[str, Any]:
+        """The resolved type (model.resolve.RType) of each variable, by name."""
+        ...
+
+    def literals(self, values: dict[str, object]) -> dict[str, str]:
+        """Plain values of inputs as the Dafny literals a test writes."""
+        ...
+
     def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
         """With the model's inputs fixed, can the outputs not differ?"""
         ...

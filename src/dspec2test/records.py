@@ -19,6 +19,7 @@ class ScenarioKind(str, Enum):
     BVA = "bva"
     REPEAT = "repeat"
     DIVERSE = "diverse"  # with --bva, after the boundary ones: inputs unlike the earlier ones (partition/diversity.py)
+    SEARCH = "search"  # an input the search found (search/), admitted by running the requires
 
 
 class CheckKind(str, Enum):

@@ -51,6 +51,7 @@ class Settings:
     fdnf: bool = False
     simplify: bool = False
     repeat: int = 1
+    search: bool = True
     length_limit: int = 10
     max_partitions: int = 64
     solver_timeout: float = 10.0

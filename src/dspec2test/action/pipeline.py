@@ -69,6 +69,7 @@ def pipeline_options(settings: Settings, root: Path, progress: TestingProgress |
         root=root,
         generate=GenerateOptions(
             fdnf=settings.fdnf, bva=settings.bva, simplify=settings.simplify, repeat=settings.repeat,
+            search=settings.search,
             max_partitions=settings.max_partitions, length_limit=settings.length_limit,
             timeout_s=settings.solver_timeout, member_timeout_s=settings.member_timeout,
             jobs=jobs_for(settings.jobs),
@@ -102,6 +103,8 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags.append("--fdnf")
     if gen.simplify:
         flags.append("--simplify")
+    if not gen.search:
+        flags.append("--no-search")
     if gen.repeat != 1 and gen.bva is None:
         flags += ["--repeat", str(gen.repeat)]
     for name, value in (("length_limit", gen.length_limit), ("max_partitions", gen.max_partitions)):

@@ -38,6 +38,7 @@ def generation_options(args: argparse.Namespace, unverified: tuple[str, ...] | N
     v = generation_values(args) if values is None else values
     return GenerateOptions(methods=tuple(dict.fromkeys(args.method)), fdnf=bool(v["fdnf"]), bva=v["bva"],  # type: ignore[arg-type]
                            simplify=bool(v["simplify"]), repeat=int(v["repeat"]),  # type: ignore[call-overload]
+                           search=bool(v["search"]),
                            max_partitions=int(v["max_partitions"]),  # type: ignore[call-overload]
                            length_limit=int(v["length_limit"]),  # type: ignore[call-overload]
                            timeout_s=float(v["solver_timeout"]),  # type: ignore[arg-type]

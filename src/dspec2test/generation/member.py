@@ -31,6 +31,8 @@ from dspec2test.partition.unfold import Unfolder
 from dspec2test.probe import PROBE_S, probe_test
 from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
                                 ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
+from dspec2test.search.access import SearchAccess, candidates_for
+from dspec2test.search.engine import Candidate
 from dspec2test.solve import Solver
 from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
 
@@ -58,11 +60,13 @@ def default_solver_factory(options: GenerateOptions) -> SolverFactory:
 class MemberGeneration:
     """One member through the pipeline; collects its tests, cases, partitions, refusals and diagnostics."""
 
-    def __init__(self, contract: Contract, ctx: EmitContext, options: GenerateOptions, factory: SolverFactory):
+    def __init__(self, contract: Contract, ctx: EmitContext, options: GenerateOptions, factory: SolverFactory,
+                 search: SearchAccess | None = None):
         self.contract = contract
         self.ctx = ctx
         self.options = options
         self.factory = factory
+        self.search = search  # the contract compiled to Python, where the search can run it
         self.tests: list[str] = []
         self.cases: list[TestCase] = []
         self.diagnostics: list[Diagnostic] = []
@@ -218,8 +222,11 @@ class MemberGeneration:
             if any(clause.kind == "requires" for clause, _ in bad):
                 return self  # inputs could break an unencoded precondition: no trustworthy tests
             whole = tuple(cl.expr for cl in usable)
-            for part in self.partitions(usable, solver):
-                self.partition(part, solver, checks, whole)
+            parts = self.partitions(usable, solver)
+            found = candidates_for(self.search, c, usable, parts, solver, self.ctx.program, self.options.per_partition,
+                                   self.options.search_tests) if self.search is not None else {}
+            for part in parts:
+                self.partition(part, solver, checks, whole, found.get(part.id, ()))
             if self.options.bva is not None and self.options.diverse:
                 # after every partition's boundaries, so that the budget is shared round robin
                 diversify(c, self.states, self.ctx.types, solver,
@@ -302,37 +309,73 @@ class MemberGeneration:
         if len(res.unsat) > MAX_UNSAT_SHOWN:
             self.unsatisfiable_more += len(res.unsat) - MAX_UNSAT_SHOWN
 
-    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
+    def partition(self, part: PartitionSpec, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...],
+                  found: tuple[Candidate, ...] = ()) -> None:
         c = self.contract
         implicit = [e for v in c.params for e in self.ctx.types.constraints(v.name, v.type)]
         state = PartitionState(part, [], [], print_expr(conj(part.literals + tuple(implicit))))
         self.states.append(state)  # now, so that a report made half way through shows it
-        # the base scenario first: its model tells which BVA pins the partition allows or leaves open
-        entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
-        self.add(state, entry)
         models = state.models
-        models.append(model)
+        # the search's inputs first: the solver confirms each with its inputs fixed, and solves the partition
+        # itself only where the search found none
+        models += self.searched(state, found, solver, checks, whole)
+        if not models:
+            # the base scenario: its model tells which BVA pins the partition allows or leaves open
+            entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
+            self.add(state, entry)
+            models.append(model)
         specs = []
-        if self.options.bva is not None and model is not None and not self.out_of_time(solver):
+        if self.options.bva is not None and models[0] is not None and not self.out_of_time(solver):
             # (with no base input, each pin would only add to a query the solver already gave up on)
-            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=model)[1:]
+            specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=models[0])[1:]
         for spec in specs:
             if self.out_of_time(solver):
                 break
+            spec = replace(spec, scenario=replace(spec.scenario, id=len(state.scenarios) + 1))
             # earlier scenarios' inputs are avoided where the pin allows: BVA pins alone leave them alike
             entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
             self.add(state, entry)
             models.append(model)
-        if self.options.bva is None and models[0] is not None:
+        if self.options.bva is None and models[0] is not None and not found:
             # --repeat: each further solution must differ from the previous ones in its inputs
-            for k in range(2, self.options.repeat + 1):
-                spec = ScenarioSpec(Scenario(part.id, k, ScenarioKind.REPEAT), part.literals)
+            for _ in range(2, self.options.repeat + 1):
+                spec = ScenarioSpec(Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.REPEAT), part.literals)
                 entry, model = self.scenario(part, spec, solver, checks, whole,
                                              tuple(m for m in models if m is not None), ())
                 if model is None:
                     break  # no further distinct input exists (or the solver gave up)
                 self.add(state, entry)
                 models.append(model)
+
+    def searched(self, state: PartitionState, found: tuple[Candidate, ...], solver: SolverLike, checks: Checks,
+                 whole: tuple[ast.Expr, ...]) -> list[Model | None]:
+        """Tests of the search's candidates for the partition: each fixed in the solver, which finds the
+        outputs the contract allows there (and so shows the candidate is in the partition: one it rules out
+        is dropped). Where the solver gives up, the candidate is tested as found: the requires admitted it
+        when the contract ran on it, and the test checks every clause."""
+        part = state.part
+        models: list[Model | None] = []
+        for cand in found:
+            if self.out_of_time(solver):
+                break
+            sc = Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.SEARCH)
+            try:
+                model = solver.solve_at(part.literals, cand.values)
+            except (Unsupported, KeyError):
+                model = None
+            if model is None:
+                if solver.status_of_last is SolveResult.UNSAT:
+                    continue  # the literals over outputs (or left out of the projections) rule it out
+                try:
+                    model = Model(solver.literals(cand.values), dict(cand.values))
+                except (Unsupported, KeyError, ValueError):
+                    continue
+            entry, m = self.scenario_of(part, sc, model, solver, checks, whole, ())
+            if entry.test is None:
+                continue
+            self.add(state, entry)
+            models.append(m)
+        return models
 
     def diverse(self, state: PartitionState, sc: Scenario, constraints: tuple[ast.Expr, ...], solver: SolverLike,
                 checks: Checks, whole: tuple[ast.Expr, ...]) -> Model | None:
@@ -379,7 +422,8 @@ class MemberGeneration:
         entry = ScenarioResult(sc.id, sc.kind, sc.pin)
         if model.fixed:
             self.warn(f"partition {part.id} scenario {sc.id}: {model.fixed}")
-        missing = [v.name for v in c.vars if v.name not in model.values]
+        # a candidate the solver could not confirm has no outputs: its test checks the clauses on the call's
+        missing = [v.name for v in c.vars if v.name not in model.values and not v.is_output]
         if missing:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
         inputs = inputs_of(c, model.values, model.raw)
@@ -391,7 +435,7 @@ class MemberGeneration:
             self.cases[same] = merged
             self.tests[same] = emit_test(c, merged, checks, self.ctx, self.options.simplify)
             return replace(entry, test=merged.name, same_as=earlier.scenario, inputs=dict(inputs),
-                           outputs={v.name: model.values[v.name] for v in c.outputs}, unique=earlier.unique), model
+                           outputs=_outputs(c, model), unique=earlier.unique), model
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
         admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
@@ -427,10 +471,11 @@ class MemberGeneration:
                       f"object are not known by their ensures to meet the requires; no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the calls that make an object are not known to meet the requires"), None
-        unique = bool(self.options.simplify and c.outputs and solver.outputs_unique(whole, model))
+        unique = bool(self.options.simplify and c.outputs and all(v.name in model.raw for v in c.outputs)
+                      and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
-                      inputs=inputs, outputs={v.name: model.values[v.name] for v in c.outputs}, unique=unique,
+                      inputs=inputs, outputs=_outputs(c, model), unique=unique,
                       clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
         tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
@@ -438,3 +483,8 @@ class MemberGeneration:
         # found by the solver's bounded fallback, within this shape
         return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique,
                        bounded=model.bounded or None), model
+
+
+def _outputs(c: Contract, model: Model) -> dict[str, str]:
+    """The outputs the model holds (none for an input the solver did not confirm)."""
+    return {v.name: model.values[v.name] for v in c.outputs if v.name in model.values}

@@ -13,6 +13,9 @@ class GenerateOptions:
     diverse: bool = True  # with bva: diverse scenarios after the boundary ones (partition/diversity.py)
     simplify: bool = False  # --simplify: concrete expected outputs where unique
     repeat: int = 1  # --repeat N (ignored with bva)
+    search: bool = True  # inputs from the search (search/) beside the solver's; --no-search: the solver's only
+    per_partition: int = 4  # tests the search gives a partition at most
+    search_tests: int = 40  # and a member, about (each partition gets one at least)
     max_partitions: int = 64
     length_limit: int = 10
     timeout_s: float = 10.0  # Z3 time limit per query

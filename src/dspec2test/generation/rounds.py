@@ -64,7 +64,8 @@ def retried(gens: Sequence[MemberGeneration], results: list[Outcome], options: G
     out = list(results)
     members = [MemberGeneration(gens[i].contract, gens[i].ctx,
                                 strict if reaches_recursion(gens[i].contract, gens[i].ctx.program,
-                                                            frozenset({"requires"})) else opts, factory)
+                                                            frozenset({"requires"})) else opts, factory,
+                                gens[i].search)
                for i in again]
     for i, r in zip(again, run_members(members, opts)):
         first = results[i]
@@ -86,8 +87,8 @@ def _unreached(gens: Sequence[MemberGeneration], results: list[Outcome], options
         return results
     opts = replace(options, requires_only_inputs=True, member_timeout_s=min(options.member_timeout_s, RETRY_S))
     out = list(results)
-    for i, r in zip(again, run_members([MemberGeneration(gens[i].contract, gens[i].ctx, opts, gens[i].factory)
-                                        for i in again], opts)):
+    for i, r in zip(again, run_members([MemberGeneration(gens[i].contract, gens[i].ctx, opts, gens[i].factory,
+                                                         gens[i].search) for i in again], opts)):
         if isinstance(r, MemberResult) and r.tests:
             out[i] = r
     return out
@@ -121,7 +122,7 @@ def probed(path: str, gens: Sequence[MemberGeneration], inputs: tuple[str, ...],
         # again with the unbounded boundary pulled in tenfold, for these members only
         wide, bva = bva, bva // 10
         again = run_members([MemberGeneration(gens[i].contract, gens[i].ctx, replace(options, bva=bva),
-                                              gens[i].factory) for i in slow], options)
+                                              gens[i].factory, gens[i].search) for i in slow], options)
         for i, r in zip(slow, again):
             result = r if isinstance(r, MemberResult) else gens[i].failed(r)
             note = gens[i].warning(f"boundary values at {bva} instead of {wide}: the contract could not be "

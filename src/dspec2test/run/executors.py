@@ -198,7 +198,7 @@ class PyDriver:
             return Attempt(built=False, build_output=done.stdout + done.stderr, build_timed_out=done.timed_out,
                            returncode=done.returncode, wall_s=done.wall_s)
         self._tests = {name: chain for name, chain in list_tests(module.read_text())}
-        _place_python_externs(self.sources, module.parent)
+        place_python_externs(self.sources, module.parent)
         (self.workdir / "driver.py").write_text(DRIVER)
         self._pydir = module.parent
         return Attempt(wall_s=done.wall_s)
@@ -264,7 +264,7 @@ def make_executor(target: str, dafny: str, env: dict[str, str], workdir: Path, s
     return DafnyTest(dafny, env, workdir, tuple(sources), target, limits)
 
 
-def _place_python_externs(sources: Sequence[str], pydir: Path) -> None:
+def place_python_externs(sources: Sequence[str], pydir: Path) -> None:
     """The Python code of externs where the translated program imports it: a file whose first line is
     `# Module: X` is module X (as `dafny build` places it; `dafny translate` leaves Dafny's empty module
     there), any other under its own name."""

@@ -10,6 +10,7 @@ import z3
 
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
+from dspec2test.model.contracts import pre_state_name
 from dspec2test.model.resolve import RType
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.admit import admission, literal_value
@@ -29,6 +30,7 @@ REACH_MS = 5_000  # how long that takes at most
 # a reach probe still running this long past REACH_MS ignores the interrupt: such inputs are out of reach
 # too, and waiting the usual stall margin (watchdog.STALL_S) only delays the same answer
 REACH_STALL_S = 2.0
+PIN_RLIMIT = 2_000_000  # a query with the inputs fixed (solve_at): outputs of concrete inputs come quickly or not
 
 
 def _nothing(_why: str) -> None:
@@ -95,6 +97,43 @@ class Probing(SolverCore):
         s.add(formula)
         r = self._run(s)
         return None if r is SolveResult.UNKNOWN else r is SolveResult.SAT
+
+    def var_types(self) -> dict[str, RType]:
+        """The resolved type of each of the member's variables, by name (a modified array's is its parameter's)."""
+        return {v.name: v.type for v in self.vars}
+
+    def _pre_of(self, name: str) -> bool:
+        return bool(self.encoder.pre_state) and name in (self.encoder.pre_state or {})
+
+    def solve_at(self, constraints: Sequence[ast.Expr], pins: dict[str, object],
+                 budget: int = PIN_RLIMIT) -> Model | None:
+        """A model of the constraints with the inputs fixed to plain values (a candidate the search found):
+        the outputs the contract allows there, and the proof the candidate is in the partition. None with
+        status_of_last UNSAT when it is not, UNKNOWN when Z3 gave up within `budget`."""
+        by_name = {v.name: v for v in self.vars}
+        fixed = []
+        for name, pv in pins.items():
+            v = by_name.get(pre_state_name(name)) if self._pre_of(name) else by_name.get(name)
+            if v is None:
+                raise KeyError(name)
+            pin = self._pin(v, pv)
+            if pin is None:
+                raise KeyError(name)
+            fixed.append(pin)
+        self._unlimited = self._collections  # the candidate's lengths are its own, not the solver's limit
+        try:
+            s = self._new(budget=budget)
+            s.add(*self._wf(), *self._encode(constraints), *fixed)
+            if self._run(s) is SolveResult.SAT:
+                return self._model(s.model())
+            return None
+        finally:
+            self._unlimited = frozenset()
+
+    def literals(self, values: dict[str, object]) -> dict[str, str]:
+        """Plain values of inputs as the Dafny literals a test writes."""
+        types = self.var_types()
+        return {name: literal(pv, types[name], self.types) for name, pv in values.items()}
 
     def build_from_witnesses(self, requires_only: bool = False, rebuild: bool = False) -> list[str]:
         """Inputs whose type constraints are large (LARGE_INPUTS) and whose subset type has a witness are

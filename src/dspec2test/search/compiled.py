@@ -1,0 +1,109 @@
+"""The program and its harness (harness.py) translated to Python once per program version, for the workers.
+
+A member whose harness methods do not build (a check Dafny refuses in the harness's scope) is dropped and the
+rest translated again; a program that does not build on its own leaves the search out (the solver still
+generates its tests). Translations are kept by the hash of what went in: a program version pays once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from dspec2test.dafny.parser import parse_file
+from dspec2test.errors import Diagnostic
+from dspec2test.run.diagnostics import build_errors
+from dspec2test.run.executors import place_python_externs
+from dspec2test.run.process import run_limited
+from dspec2test.run.recover import missing_bodies
+from dspec2test.run.stubs import stubbed
+from dspec2test.search.harness import Harness
+from dspec2test.toolchain import find_toolchain
+
+HARNESS_FILE = "dspec2test_search.dfy"
+ROUNDS = 3  # translations at most: each drops the members whose methods did not build
+BUILD_S = 300.0
+
+
+@dataclass(frozen=True)
+class Compiled:
+    pydir: Path  # the translated program (module_.py and the runtime)
+    harness: Harness  # what was translated: the members that built
+    unicode: bool  # characters are code points (Dafny 4's default, `unicode-char`)
+
+
+def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[str], files: Sequence[str],
+                    folder: Path, unicode: bool = True) -> Compiled | str:
+    """The harness `make(dropped)` (without the members `dropped`) translated with the program's `inputs`
+    into `folder`; or why not. `files`: every file of the program (the cache key reads them)."""
+    tools = find_toolchain()
+    if tools.dafny is None:
+        return "dafny not found"
+    dropped: frozenset[str] = frozenset()
+    harness = make(dropped)
+    sources = tuple(inputs)
+    for _ in range(ROUNDS + 1):
+        if not harness.entries:
+            return "no member's harness builds"
+        key = _key(harness.text, inputs, files)
+        out = folder / key
+        module = out / "search-py" / "module_.py"
+        if module.exists():
+            return Compiled(module.parent, harness, unicode)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            source = out / HARNESS_FILE
+            source.write_text(harness.text)
+        except OSError as exc:
+            return f"cannot write the search's build ({exc})"
+        argv = [tools.dafny, "translate", "py", "--include-runtime", "--no-verify", "--allow-warnings",
+                *sources, str(source), "-o", str(out / "search")]
+        done = run_limited(argv, out, tools.dafny_env(), BUILD_S)
+        if done.returncode == 0 and module.exists():
+            place_python_externs(inputs, module.parent)
+            return Compiled(module.parent, harness, unicode)
+        errors = build_errors(done.stdout + done.stderr)
+        stubs = _stubbed(sources, errors, out) if sources == tuple(inputs) else None
+        if stubs is not None:
+            sources = stubs  # members without a body yet: the others' contracts still run
+            continue
+        mine = [e for e in errors if Path(e.file).name == HARNESS_FILE]
+        if not mine or len(mine) < len(errors):
+            first = next((e for e in errors if Path(e.file).name != HARNESS_FILE), None)
+            return f"the program does not build: {first.message}" if first is not None else \
+                "the program does not build" if not done.timed_out else "the translation timed out"
+        broken = {name for name, (lo, hi) in harness.lines.items() if any(lo <= e.line <= hi for e in mine)}
+        if not broken:
+            return f"the search harness does not build: {mine[0].message}"
+        dropped |= broken
+        harness = make(dropped)
+    return "the search harness does not build"
+
+
+def _stubbed(inputs: tuple[str, ...], errors: tuple[Diagnostic, ...], folder: Path) -> tuple[str, ...] | None:
+    """A one-file program whose only faults are members without a body, copied with stubs for them (they
+    halt when called, run/stubs.py); None where that does not apply."""
+    names = missing_bodies(errors)
+    if not names or len(inputs) != 1 or not inputs[0].endswith(".dfy"):
+        return None
+    parsed = parse_file(inputs[0])
+    if isinstance(parsed, Diagnostic) or parsed.includes:
+        return None
+    text = stubbed(Path(inputs[0]).read_text(), inputs[0], names, "dspec2test-search")
+    if text is None:
+        return None
+    copy = folder / Path(inputs[0]).name
+    copy.write_text(text)
+    return (str(copy),)
+
+
+def _key(text: str, inputs: Sequence[str], files: Sequence[str]) -> str:
+    h = hashlib.sha256(text.encode())
+    for name in (*inputs, *files):
+        path = Path(name)
+        h.update(name.encode())
+        if path.is_file():
+            h.update(path.read_bytes())
+    return h.hexdigest()[:20]

@@ -1,0 +1,290 @@
+"""Candidate values of a Dafny type: every small one in order of size (small scope), and biased random ones.
+
+Values are the solver's plain values (solve/literal.py): int for integers, characters (code points) and
+bitvectors; bool; Fraction; a tuple for a sequence, string or array; a frozenset for a set; a sorted tuple for
+a multiset; a tuple of (key, value) pairs for a map; a tuple for a tuple; `Data` for a datatype value. So a
+candidate prints and pins the way a model does. Subset types and newtypes take their base type's values: the
+compiled contract (the acceptor) rejects those outside the constraint.
+
+What the contract names matters most: its integer and character constants (and their neighbours) come first
+(`Vocabulary`), so a separator named only in a helper predicate is among the characters tried.
+"""
+
+from __future__ import annotations
+
+from random import Random
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from dspec2test.dafny import ast
+from dspec2test.model.resolve import RType
+from dspec2test.model.walk import walk
+from dspec2test.solve.literal import Data
+
+# (datatype, constructor) -> (field name, field type) per formal, type arguments substituted
+Fields = Callable[[RType, ast.Ctor], list[tuple[str, RType]]]
+
+SMALL_LENGTH = 3  # collections up to this size are enumerated exhaustively
+ALPHABET = 4  # over the first this many small values of their element type
+DATA_DEPTH = 3  # constructors nested this deep at most
+MAX_SMALL = 400  # small values of one type kept at most (in order of size)
+RANDOM_LENGTH = 8  # random collections up to this size
+
+
+class Unsearchable(Exception):
+    """A type the search does not make values of (functions, objects, multi-dimensional arrays)."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The constants a contract (and what it calls) names: tried before any other value."""
+
+    ints: tuple[int, ...] = (0, 1, -1, 2, -2)
+    chars: tuple[int, ...] = (ord("a"), ord("b"))
+
+    @staticmethod
+    def of(nodes: Iterable[ast.Node]) -> Vocabulary:
+        ints: list[int] = [0, 1, -1, 2]
+        chars: list[int] = []
+        for root in nodes:
+            for n in walk(root):
+                if isinstance(n, ast.IntLit):
+                    for x in (n.value, n.value - 1, n.value + 1, -n.value):
+                        if x not in ints:
+                            ints.append(x)
+                elif isinstance(n, ast.CharLit) and n.value:
+                    chars.append(ord(n.value[0]))
+                elif isinstance(n, ast.StringLit):
+                    chars += [ord(c) for c in n.value]
+        for c in "ab":
+            chars.append(ord(c))
+        return Vocabulary(tuple(dict.fromkeys(ints + [-2, 3])), tuple(dict.fromkeys(chars)))
+
+
+class Domain:
+    """Small and random values of the types of one member's inputs."""
+
+    def __init__(self, vocab: Vocabulary, fields: Fields, rng: Random):
+        self.vocab = vocab
+        self.fields = fields
+        self.rng = rng
+        self._small: dict[tuple[RType, int], list] = {}
+
+    # ------------------------------------------------------------ small scope
+
+    def small(self, t: RType, depth: int = DATA_DEPTH) -> list:
+        """Every small value of t (collections up to SMALL_LENGTH over an alphabet of ALPHABET small
+        elements; datatype values `depth` constructors deep), smallest first."""
+        key = (t, depth)
+        if key not in self._small:
+            values = list(dict.fromkeys(self._small_of(t, depth)))
+            values.sort(key=size)
+            self._small[key] = values[:MAX_SMALL]
+        return self._small[key]
+
+    def _small_of(self, t: RType, depth: int) -> Iterator:
+        b = t.base
+        k = b.kind
+        if k == "int":
+            yield from self.vocab.ints
+        elif k == "bool":
+            yield from (False, True)
+        elif k == "char":
+            yield from self.vocab.chars
+        elif k == "real":
+            yield from (Fraction(0), Fraction(1), Fraction(-1), Fraction(1, 2), Fraction(5, 2))
+        elif k == "bv":
+            yield from dict.fromkeys((0, 1, 2, (1 << b.width) - 1, 1 << (b.width - 1)))
+        elif k in ("seq", "array"):
+            alphabet = self.small(b.args[0], depth - 1)[:ALPHABET]
+            for n in range(SMALL_LENGTH + 1):
+                yield from _words(alphabet, n)
+        elif k == "set":
+            alphabet = self.small(b.args[0], depth - 1)[:ALPHABET]
+            for n in range(SMALL_LENGTH + 1):
+                yield from (frozenset(w) for w in _words(alphabet, n) if len(set(w)) == n)
+        elif k == "multiset":
+            alphabet = self.small(b.args[0], depth - 1)[:ALPHABET]
+            for n in range(SMALL_LENGTH + 1):
+                yield from (tuple(sorted(w, key=_order)) for w in _words(alphabet, n))
+        elif k == "map":
+            keys = self.small(b.args[0], depth - 1)[:3]
+            values = self.small(b.args[1], depth - 1)[:3]
+            yield ()
+            for n in (1, 2):
+                for ks in _words(keys, n):
+                    if len(set(ks)) == n:
+                        for vs in _words(values, n):
+                            yield tuple(zip(ks, vs))
+        elif k == "tuple":
+            yield from _product([self.small(a, depth - 1)[:ALPHABET] for a in b.args])
+        elif k == "data":
+            if depth <= 0:
+                return
+            decl, _ = b.datatype
+            for ctor in decl.ctors:
+                fts = self.fields(b, ctor)
+                if not fts:
+                    yield Data(ctor.name, ())
+                    continue
+                parts = [self.small(ft, depth - 1)[:3] for _, ft in fts]
+                for args in _product(parts):
+                    yield Data(ctor.name, tuple(args))
+        else:
+            raise Unsearchable(k)
+
+    # ------------------------------------------------------------ random
+
+    def random(self, t: RType, depth: int = DATA_DEPTH):
+        """One random value of t, biased to what finds bugs: negatives, mixed signs, extremes, sorted and
+        reversed collections, repeated elements."""
+        r = self.rng
+        b = t.base
+        k = b.kind
+        if k == "int":
+            return self._random_int()
+        if k == "bool":
+            return r.random() < 0.5
+        if k == "char":
+            pool = self.vocab.chars
+            return r.choice(pool) if r.random() < 0.7 else r.choice(b"azAZ09 ,.-_")
+        if k == "real":
+            return Fraction(self._random_int(), r.choice((1, 1, 2, 3, 4, 10)))
+        if k == "bv":
+            top = (1 << b.width) - 1
+            return r.choice((0, 1, top, top - 1, r.randint(0, top)))
+        if k in ("seq", "array", "set", "multiset"):
+            n = r.choice((0, 1, 2, 3, 4, 5, 6, RANDOM_LENGTH))
+            elems = [self.random(b.args[0], depth - 1) for _ in range(n)]
+            elems = self._shaped(elems)
+            if k == "set":
+                return frozenset(elems)
+            if k == "multiset":
+                return tuple(sorted(elems, key=_order))
+            return tuple(elems)
+        if k == "map":
+            n = r.choice((0, 1, 2, 3, 4))
+            keys = list(dict.fromkeys(self.random(b.args[0], depth - 1) for _ in range(n)))
+            return tuple((kk, self.random(b.args[1], depth - 1)) for kk in keys)
+        if k == "tuple":
+            return tuple(self.random(a, depth - 1) for a in b.args)
+        if k == "data":
+            decl, _ = b.datatype
+            ctors = list(decl.ctors)
+            if depth <= 1:  # towards a leaf: a constructor without fields of the datatype's own type
+                flat = [c for c in ctors if all(ft.base.name != b.name or ft.base.kind != "data"
+                                                for _, ft in self.fields(b, c))]
+                ctors = flat or ctors
+            ctor = r.choice(ctors)
+            return Data(ctor.name, tuple(self.random(ft, depth - 1) if depth > 0 else self.small(ft, 1)[0]
+                                         for _, ft in self.fields(b, ctor)))
+        raise Unsearchable(k)
+
+    def _random_int(self) -> int:
+        r = self.rng
+        roll = r.random()
+        if roll < 0.3:
+            return r.choice(self.vocab.ints)
+        if roll < 0.6:
+            return r.randint(-10, 10)
+        if roll < 0.8:
+            return r.randint(-100, 100)
+        if roll < 0.9:
+            return r.choice((-(1 << 31), (1 << 31) - 1, 255, 256, -1000, 1000, 65535))
+        return r.choice(self.vocab.ints) + r.choice((-1, 1))
+
+    def _shaped(self, elems: list) -> list:
+        """Random elements given a shape often seen in bugs: sorted, reversed, all the same, one repeated."""
+        r = self.rng
+        if len(elems) < 2:
+            return elems
+        roll = r.random()
+        try:
+            if roll < 0.15:
+                return sorted(elems, key=_order)
+            if roll < 0.3:
+                return sorted(elems, key=_order, reverse=True)
+        except TypeError:
+            return elems
+        if roll < 0.4:
+            return [elems[0]] * len(elems)
+        if roll < 0.55:
+            i, j = r.randrange(len(elems)), r.randrange(len(elems))
+            elems[i] = elems[j]
+        return elems
+
+
+def _words(alphabet: list, n: int) -> Iterator[tuple]:
+    if n == 0:
+        yield ()
+        return
+    for head in _words(alphabet, n - 1):
+        for x in alphabet:
+            yield head + (x,)
+
+
+def _product(parts: list[list]) -> Iterator[tuple]:
+    if not parts:
+        yield ()
+        return
+    for head in parts[0]:
+        for tail in _product(parts[1:]):
+            yield (head,) + tail
+
+
+def _order(x) -> tuple:
+    """A total order over plain values (numbers by value, the rest by their text)."""
+    if isinstance(x, bool):
+        return (0, int(x), "")
+    if isinstance(x, (int, Fraction)):
+        return (0, x, "")
+    return (1, 0, repr(x))
+
+
+def size(v) -> tuple[int, int]:
+    """How big a value is, for ordering and shrinking: elements held (collections and constructors), then
+    the magnitude of its numbers."""
+    if isinstance(v, bool):
+        return (0, int(v))
+    if isinstance(v, int):
+        return (0, abs(v) * 2 - (v > 0))  # 0, 1, -1, 2, -2, ...: a positive before its negative
+    if isinstance(v, Fraction):
+        return (0, abs(v.numerator) + v.denominator)
+    if isinstance(v, Data):
+        inner = [size(a) for a in v.args]
+        return (1 + sum(n for n, _ in inner), sum(m for _, m in inner))
+    if isinstance(v, (tuple, frozenset)):
+        inner = [size(a) for a in v]
+        return (len(inner) + sum(n for n, _ in inner), sum(m for _, m in inner))
+    return (0, 0)
+
+
+def combined(lists: list[list], limit: int) -> Iterator[tuple]:
+    """Tuples of one value from each list, the smallest first: by the sum of their positions in the lists
+    (each list is in order of size), up to `limit` tuples."""
+    if not lists:
+        yield ()
+        return
+    if any(not xs for xs in lists):
+        return
+    made = 0
+    top = sum(len(xs) - 1 for xs in lists)
+    for total in range(top + 1):
+        for idx in _compositions(total, [len(xs) for xs in lists]):
+            yield tuple(xs[i] for xs, i in zip(lists, idx))
+            made += 1
+            if made >= limit:
+                return
+
+
+def _compositions(total: int, bounds: list[int]) -> Iterator[tuple[int, ...]]:
+    """Index tuples summing to `total`, each below its bound."""
+    if len(bounds) == 1:
+        if total < bounds[0]:
+            yield (total,)
+        return
+    rest = sum(b - 1 for b in bounds[1:])
+    for i in range(max(0, total - rest), min(total, bounds[0] - 1) + 1):
+        for tail in _compositions(total - i, bounds[1:]):
+            yield (i,) + tail

@@ -1,0 +1,132 @@
+"""One member's search: candidates (every small input first, then biased random ones) run through the compiled
+contract in batches, admitted by its requires and sorted into partitions by their projections, then a few of
+each partition's chosen for variety (select.py). Deterministic: the random candidates are seeded by the
+member's name, the worker's answers depend only on the program.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from dspec2test.model.resolve import RType
+from dspec2test.search.compiled import Compiled
+from dspec2test.search.domains import Domain, Fields, Unsearchable, Vocabulary, combined, size
+from dspec2test.search.harness import Entry
+from dspec2test.search.select import choose
+from dspec2test.search.worker import Descriptors, Worker, WorkerDied, descriptors
+
+SMALL_BUDGET = 3000  # small-scope candidates at most
+RANDOM_BUDGET = 1500  # random ones at most
+BATCH = 250
+ENOUGH = 64  # admitted candidates of a partition after which it needs no more
+CANDIDATE_CPU_S = 0.1  # CPU time the checks may take on one candidate
+SEARCH_S = 8.0  # wall time of one member's search at most
+
+
+@dataclass(frozen=True)
+class Candidate:
+    values: dict[str, object]  # input -> plain value
+    origin: str  # "small" (exhaustive small scope) or "random"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        parts = [size(v) for v in self.values.values()]
+        return (sum(n for n, _ in parts), sum(m for _, m in parts))
+
+
+@dataclass(frozen=True)
+class Searched:
+    """What the search found for a member: per partition id, the candidates chosen as its tests (in order)."""
+
+    chosen: dict[int, tuple[Candidate, ...]] = field(default_factory=dict)
+    tried: int = 0
+    admitted: int = 0
+    reason: str = ""  # why the search found nothing (an input type it cannot make, the worker died, ...)
+
+
+def seed_of(name: str) -> int:
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
+
+
+def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fields: Fields, vocab: Vocabulary,
+                  partitions: Sequence[tuple[int, tuple[str, ...]]], per_partition: int) -> Searched:
+    """`partitions`: (id, the projections that must hold in it) per partition. `types`: each input's type."""
+    try:
+        ordered = [types[name] for name in entry.params]
+    except KeyError as exc:
+        return Searched(reason=f"no type for input {exc}")
+    domain = Domain(vocab, fields, random.Random(seed_of(entry.member)))
+    try:
+        smalls = [domain.small(t) for t in ordered]
+        d = descriptors(ordered, compiled.harness.makers, fields)
+    except (Unsearchable, ValueError, KeyError) as exc:
+        return Searched(reason=f"the search cannot make an input of this type ({exc})")
+    projs = tuple(dict.fromkeys(p for _, ps in partitions for p in ps))
+    found: list[tuple[Candidate, frozenset[str]]] = []  # admitted, with the projections that hold
+    tried = 0
+    start = time.monotonic()
+    seen: set[tuple] = set()
+
+    def fresh(values: tuple) -> bool:
+        key = tuple(repr(v) for v in values)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def need() -> bool:
+        if time.monotonic() - start > SEARCH_S:
+            return False
+        return any(sum(1 for _, holds in found if set(ps) <= holds) < ENOUGH for _, ps in partitions)
+
+    try:
+        with Worker(compiled.pydir, compiled.unicode) as worker:
+            for origin, source in (("small", combined(smalls, SMALL_BUDGET)),
+                                   ("random", _randoms(domain, ordered, RANDOM_BUDGET))):
+                batch: list[tuple] = []
+                for values in source:
+                    if not fresh(values):
+                        continue
+                    batch.append(values)
+                    if len(batch) >= BATCH:
+                        tried += len(batch)
+                        found += _admitted(worker, entry, projs, d, batch, origin)
+                        batch = []
+                        if not need():
+                            break
+                if batch and need():
+                    tried += len(batch)
+                    found += _admitted(worker, entry, projs, d, batch, origin)
+                if not need():
+                    break
+    except WorkerDied as exc:
+        if not found:
+            return Searched(tried=tried, reason=f"the compiled contract could not be run ({exc})")
+    chosen: dict[int, tuple[Candidate, ...]] = {}
+    for pid, ps in partitions:
+        mine = [c for c, holds in found if set(ps) <= holds]
+        picks = choose([c.values for c in mine], types, per_partition, vocab.chars)
+        if picks:
+            chosen[pid] = tuple(mine[i] for i in picks)
+    return Searched(chosen, tried, len(found))
+
+
+def _admitted(worker: Worker, entry: Entry, projs: tuple[str, ...], d: Descriptors, batch: list[tuple],
+              origin: str) -> list[tuple[Candidate, frozenset[str]]]:
+    out = []
+    rows = worker.admit(entry.admit, projs, d, batch, CANDIDATE_CPU_S)
+    for values, row in zip(batch, rows):
+        if row is None or row[0] != 0:
+            continue
+        holds = frozenset(p for p, bit in zip(projs, row[1]) if bit is True)
+        out.append((Candidate(dict(zip(entry.params, values)), origin), holds))
+    return out
+
+
+def _randoms(domain: Domain, types: list[RType], n: int):
+    for _ in range(n):
+        yield tuple(domain.random(t) for t in types)

@@ -1,0 +1,281 @@
+"""The worker: a Python process that imports the program compiled with its harness (compiled.py) and answers
+the search's questions about candidates in bulk, one JSON line each way.
+
+Candidates cross as JSON, shaped by a type descriptor per input (`descriptor`): numbers as numbers, a
+character as its code point, a real as [numerator, denominator], a sequence, set, multiset or tuple as a list,
+a map as a list of [key, value], a datatype value as [constructor, [fields]]. The worker makes the runtime's
+values of them (`_dafny.Seq`, `_dafny.Set`, ...; datatype values through the harness's Mk functions, since
+how the Python backend names classes is its own business).
+
+Requests: `admit` (the checks before the call, then the partitions' projections, per candidate) and `run`
+(the call and the checks after it). Each candidate runs under a CPU-time limit; a crash or an overrun is its
+answer, never the worker's end. The harness runs the program's own code (a requires may call a compiled
+function; `run` calls the member), so the process is the program's, not ours.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import IO, Any
+
+from dspec2test.model.resolve import RType
+from dspec2test.run.process import tied_to_parent
+from dspec2test.run.pydriver import STRICT_BOUNDS
+from dspec2test.solve.literal import Data
+
+CRASHED = -1  # the candidate's evaluation threw or halted
+OVERRAN = -2  # it went past its CPU-time limit
+
+WORKER = f'''
+import json, signal, sys
+sys.path.insert(0, sys.argv[1])
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 10000))
+UNICODE = sys.argv[2] == "1"
+import _dafny
+import module_
+{STRICT_BOUNDS}
+class _Overrun(BaseException):
+    pass
+def _overrun(signum, frame):
+    raise _Overrun()
+signal.signal(signal.SIGPROF, _overrun)
+H = module_.default__
+DATA = {{}}
+def char(v):
+    return _dafny.CodePoint(chr(v)) if UNICODE else chr(v)
+def build(d, v):
+    k = d[0]
+    if k == "i" or k == "b":
+        return v
+    if k == "c":
+        return char(v)
+    if k == "r":
+        return _dafny.BigRational(v[0], v[1])
+    if k == "s":
+        elems = [build(d[1], x) for x in v]
+        if d[1][0] == "c" and not UNICODE:
+            return _dafny.Seq("".join(elems), isStr=True)
+        return _dafny.SeqWithoutIsStrInference(elems)
+    if k == "a":
+        a = _dafny.Array(None, len(v))
+        a.arr = [build(d[1], x) for x in v]
+        return a
+    if k == "S":
+        return _dafny.Set([build(d[1], x) for x in v])
+    if k == "M":
+        return _dafny.MultiSet([build(d[1], x) for x in v])
+    if k == "m":
+        return _dafny.Map({{build(d[1], kv[0]): build(d[2], kv[1]) for kv in v}})
+    if k == "t":
+        return tuple(build(e, x) for e, x in zip(d[1], v))
+    if k == "d":
+        maker, fields = DATA[d[1]][v[0]]
+        return getattr(H, maker)(*[build(f, x) for f, x in zip(fields, v[1])])
+    raise ValueError(k)
+def call(name, args, limit):
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, limit)
+            return getattr(H, name)(*args)
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except _Overrun:
+        return {OVERRAN}
+    except (Exception, RecursionError):
+        return {CRASHED}
+def admit(req):
+    rows = []
+    for cand in req["cands"]:
+        try:
+            args = [build(d, v) for d, v in zip(req["descs"], cand)]
+        except Exception:
+            rows.append(None)
+            continue
+        code = call(req["admit"], args, req["limit"])
+        if code is True or code is False:
+            code = {CRASHED}
+        if code != 0:
+            rows.append([code, []])
+            continue
+        bits = []
+        for p in req["projs"]:
+            b = call(p, args, req["limit"])
+            bits.append(b if b is True or b is False else None)
+        rows.append([0, bits])
+    return {{"rows": rows}}
+def run(req):
+    rows = []
+    for cand in req["cands"]:
+        try:
+            args = [build(d, v) for d, v in zip(req["descs"], cand)]
+        except Exception:
+            rows.append(None)
+            continue
+        code = call(req["run"], args, req["limit"])
+        rows.append(code if isinstance(code, int) and not isinstance(code, bool) else {CRASHED})
+    return {{"rows": rows}}
+for line in sys.stdin:
+    req = json.loads(line)
+    op = req["op"]
+    if op == "data":
+        DATA.update(req["table"])
+        out = {{"ok": True}}
+    elif op == "admit":
+        out = admit(req)
+    elif op == "run":
+        out = run(req)
+    else:
+        out = {{"error": op}}
+    sys.stdout.write(json.dumps(out) + "\\n")
+    sys.stdout.flush()
+'''
+
+
+class WorkerDied(Exception):
+    """The worker ended (or its answer could not be read): the search stops, the solver goes on."""
+
+
+@dataclass(frozen=True)
+class Descriptors:
+    """Type descriptors of a member's inputs, and the datatypes they reach (constructor -> Mk, fields)."""
+
+    inputs: tuple[Any, ...]
+    table: dict[str, dict[str, tuple[str, list[Any]]]]
+
+
+def descriptors(types: Sequence[RType], makers: dict[tuple[RType, str], str],
+                fields: Any) -> Descriptors:
+    """`fields(dt, ctor)`: the constructor's (name, type) per formal. Raises KeyError for a datatype the
+    harness has no Mk function for, ValueError for a type the worker cannot build."""
+    table: dict[str, dict[str, tuple[str, list[Any]]]] = {}
+    ids: dict[RType, str] = {}
+
+    def desc(t: RType) -> Any:
+        b = t.base
+        k = b.kind
+        if k in ("int", "bv"):
+            return ["i"]
+        if k == "bool":
+            return ["b"]
+        if k == "char":
+            return ["c"]
+        if k == "real":
+            return ["r"]
+        if k == "seq":
+            return ["s", desc(b.args[0])]
+        if k == "array":
+            return ["a", desc(b.args[0])]
+        if k == "set":
+            return ["S", desc(b.args[0])]
+        if k == "multiset":
+            return ["M", desc(b.args[0])]
+        if k == "map":
+            return ["m", desc(b.args[0]), desc(b.args[1])]
+        if k == "tuple":
+            return ["t", [desc(a) for a in b.args]]
+        if k == "data":
+            if b not in ids:
+                ids[b] = str(len(ids))
+                decl, _ = b.datatype
+                row: dict[str, tuple[str, list[Any]]] = {}
+                table[ids[b]] = row
+                for ctor in decl.ctors:
+                    row[ctor.name] = (makers[(b, ctor.name)], [desc(ft) for _, ft in fields(b, ctor)])
+            return ["d", ids[b]]
+        raise ValueError(f"the search cannot build a value of {k}")
+
+    inputs = tuple(desc(t) for t in types)
+    return Descriptors(inputs, table)
+
+
+def to_json(v: Any) -> Any:
+    """A plain value as the worker reads it."""
+    if isinstance(v, bool) or isinstance(v, int):
+        return v
+    if isinstance(v, Fraction):
+        return [v.numerator, v.denominator]
+    if isinstance(v, Data):
+        return [v.ctor, [to_json(a) for a in v.args]]
+    if isinstance(v, frozenset):
+        return [to_json(x) for x in sorted(v, key=repr)]
+    if isinstance(v, tuple):
+        return [to_json(x) for x in v]
+    raise ValueError(f"no JSON for {v!r}")
+
+
+class Worker:
+    """A running worker over one compiled harness. Not thread-safe; close() it (or use `with`)."""
+
+    def __init__(self, pydir: Path, unicode: bool = True, env: dict[str, str] | None = None):
+        script = pydir.parent / "dspec2test_worker.py"
+        if not script.exists():
+            script.write_text(WORKER)
+        python = shutil.which("python3") or sys.executable
+        self.proc = subprocess.Popen(tied_to_parent([python, "-u", str(script), str(pydir), "1" if unicode else "0"]),
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env, cwd=str(pydir.parent), start_new_session=True)
+        self._tables: set[str] = set()
+
+    def __enter__(self) -> Worker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+    def _ask(self, req: dict[str, Any]) -> dict[str, Any]:
+        stdin, stdout = self.proc.stdin, self.proc.stdout
+        assert stdin is not None and stdout is not None
+        try:
+            _send(stdin, req)
+            line = stdout.readline()
+        except (BrokenPipeError, OSError) as exc:
+            raise WorkerDied(str(exc)) from exc
+        if not line:
+            raise WorkerDied("the worker ended")
+        try:
+            out = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise WorkerDied(f"unreadable answer: {line[:80]!r}") from exc
+        if not isinstance(out, dict) or "error" in out:
+            raise WorkerDied(f"refused: {out!r}")
+        return out
+
+    def data(self, table: dict[str, Any]) -> None:
+        fresh = {k: v for k, v in table.items() if k not in self._tables}
+        if fresh:
+            self._ask({"op": "data", "table": fresh})
+            self._tables |= set(fresh)
+
+    def admit(self, admit: str, projs: Sequence[str], d: Descriptors, cands: Sequence[Sequence[Any]],
+              limit_s: float) -> list[tuple[int, list[bool | None]] | None]:
+        """Per candidate: (0, the projections' truth) when the checks before the call hold, else (the number
+        of the first that failed, or CRASHED/OVERRAN, []); None where the worker could not build it."""
+        self.data(d.table)
+        rows = self._ask({"op": "admit", "admit": admit, "projs": list(projs), "descs": list(d.inputs),
+                          "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s})["rows"]
+        return [None if r is None else (int(r[0]), list(r[1])) for r in rows]
+
+    def run(self, run: str, d: Descriptors, cands: Sequence[Sequence[Any]], limit_s: float) -> list[int | None]:
+        """Per candidate: 0 when every check after the call held, the number of the first that failed, or
+        CRASHED/OVERRAN."""
+        self.data(d.table)
+        rows = self._ask({"op": "run", "run": run, "descs": list(d.inputs),
+                          "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s})["rows"]
+        return [None if r is None else int(r) for r in rows]
+
+
+def _send(stream: IO[bytes], req: dict[str, Any]) -> None:
+    stream.write((json.dumps(req) + "\n").encode())
+    stream.flush()
