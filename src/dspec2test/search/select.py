@@ -40,7 +40,7 @@ def _one(n: str, v: Any, t: RType, out: set[str], chars: Sequence[int], depth: i
     k = b.kind
     if k in ("int", "real", "bv") and isinstance(v, (int, Fraction)) and not isinstance(v, bool):
         out.add(f"{n}:{_sign(v)}")
-        mag = float(abs(v))
+        mag = abs(v) if isinstance(v, int) else abs(v.numerator) / v.denominator
         out.add(f"{n}:{'small' if mag <= 2 else 'mid' if mag <= 100 else 'big'}")
     elif k == "bool":
         out.add(f"{n}:{v}")
