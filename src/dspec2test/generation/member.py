@@ -356,7 +356,7 @@ class MemberGeneration:
         part = state.part
         models: list[Model | None] = []
         for cand in found:
-            if self.out_of_time(solver):
+            if self.out_of_time(solver) or len(models) >= self.options.per_partition:
                 break
             sc = Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.SEARCH)
             try:

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import RType
-from dspec2test.model.walk import walk
+from dspec2test.model.walk import comparisons, conjuncts, is_name, walk
 from dspec2test.solve.literal import Data
 
 # (datatype, constructor) -> (field name, field type) per formal, type arguments substituted
@@ -87,7 +87,10 @@ class Domain:
         b = t.base
         k = b.kind
         if k == "int":
-            yield from self.vocab.ints
+            lo, hi = int_bounds(t)
+            edges = [x for x in (lo, hi) if x is not None]
+            yield from (x for x in (*self.vocab.ints, *edges, *(e + 1 for e in edges), *(e - 1 for e in edges))
+                        if _within(x, lo, hi))
         elif k == "bool":
             yield from (False, True)
         elif k == "char":
@@ -143,7 +146,15 @@ class Domain:
         b = t.base
         k = b.kind
         if k == "int":
-            return self._random_int()
+            lo, hi = int_bounds(t)
+            x = self._random_int()
+            if lo is not None and hi is not None:  # a bounded type: its edges often, else anywhere inside
+                return r.choice((lo, hi, lo + 1, hi - 1, r.randint(lo, hi))) if hi > lo else lo
+            if lo is not None and x < lo:
+                return lo + (lo - x) - 1
+            if hi is not None and x > hi:
+                return hi - (x - hi) + 1
+            return x
         if k == "bool":
             return r.random() < 0.5
         if k == "char":
@@ -213,6 +224,42 @@ class Domain:
             i, j = r.randrange(len(elems)), r.randrange(len(elems))
             elems[i] = elems[j]
         return elems
+
+
+def int_bounds(t: RType) -> tuple[int | None, int | None]:
+    """The least and greatest values of an integer type where its constraints say so with literals
+    (`nat`, `x | 0 <= x < 256`, a newtype over another): the search makes no value outside them."""
+    lo: int | None = None
+    hi: int | None = None
+    while t.kind in ("subset", "newtype"):
+        if t.name == "nat":
+            lo = 0 if lo is None else max(lo, 0)
+        elif t.decl is not None:
+            decl = t.decl
+            var = decl.var
+            constraint = decl.constraint
+            for c in conjuncts(constraint) if constraint is not None and var else ():
+                for a, op, b in comparisons(c):
+                    if is_name(a, var) and (n := _literal(b)) is not None:  # var < n, var <= n
+                        top = n - 1 if op == "<" else n
+                        hi = top if hi is None else min(hi, top)
+                    elif is_name(b, var) and (n := _literal(a)) is not None:  # n < var, n <= var
+                        bottom = n + 1 if op == "<" else n
+                        lo = bottom if lo is None else max(lo, bottom)
+        t = t.args[0]
+    return lo, hi
+
+
+def _literal(e: ast.Expr) -> int | None:
+    if isinstance(e, ast.IntLit):
+        return e.value
+    if isinstance(e, ast.UnOp) and e.op == "-" and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
+
+
+def _within(x: int, lo: int | None, hi: int | None) -> bool:
+    return (lo is None or x >= lo) and (hi is None or x <= hi)
 
 
 def _words(alphabet: list, n: int) -> Iterator[tuple]:

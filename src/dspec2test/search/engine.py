@@ -22,7 +22,7 @@ from dspec2test.search.worker import Descriptors, Worker, WorkerDied, descriptor
 SMALL_BUDGET = 3000  # small-scope candidates at most
 RANDOM_BUDGET = 1500  # random ones at most
 BATCH = 250
-ENOUGH = 64  # admitted candidates of a partition after which it needs no more
+ENOUGH = 48  # admitted candidates of each origin a partition needs no more than
 CANDIDATE_CPU_S = 0.1  # CPU time the checks may take on one candidate
 SEARCH_S = 8.0  # wall time of one member's search at most
 
@@ -78,10 +78,13 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
         seen.add(key)
         return True
 
-    def need() -> bool:
+    def need(origin: str) -> bool:
+        """Whether some partition still wants candidates of this origin: each gets ENOUGH small ones and
+        ENOUGH random ones, so a partition the small inputs fill still sees values of other sizes."""
         if time.monotonic() - start > SEARCH_S:
             return False
-        return any(sum(1 for _, holds in found if set(ps) <= holds) < ENOUGH for _, ps in partitions)
+        return any(sum(1 for c, holds in found if c.origin == origin and set(ps) <= holds) < ENOUGH
+                   for _, ps in partitions)
 
     try:
         with Worker(compiled.pydir, compiled.unicode) as worker:
@@ -96,20 +99,19 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
                         tried += len(batch)
                         found += _admitted(worker, entry, projs, d, batch, origin)
                         batch = []
-                        if not need():
+                        if not need(origin):
                             break
-                if batch and need():
+                if batch and need(origin):
                     tried += len(batch)
                     found += _admitted(worker, entry, projs, d, batch, origin)
-                if not need():
-                    break
     except WorkerDied as exc:
         if not found:
             return Searched(tried=tried, reason=f"the compiled contract could not be run ({exc})")
     chosen: dict[int, tuple[Candidate, ...]] = {}
     for pid, ps in partitions:
         mine = [c for c, holds in found if set(ps) <= holds]
-        picks = choose([c.values for c in mine], types, per_partition, vocab.chars)
+        # more than the partition's share: the solver may rule some out (a datatype field's own constraint)
+        picks = choose([c.values for c in mine], types, 2 * per_partition, vocab.chars)
         if picks:
             chosen[pid] = tuple(mine[i] for i in picks)
     return Searched(chosen, tried, len(found))
