@@ -234,11 +234,9 @@ def int_bounds(t: RType) -> tuple[int | None, int | None]:
     while t.kind in ("subset", "newtype"):
         if t.name == "nat":
             lo = 0 if lo is None else max(lo, 0)
-        elif t.decl is not None:
-            decl = t.decl
-            var = decl.var
-            constraint = decl.constraint
-            for c in conjuncts(constraint) if constraint is not None and var else ():
+        elif isinstance(t.decl, (ast.SubsetType, ast.Newtype)) and t.decl.var and t.decl.constraint is not None:
+            var = t.decl.var
+            for c in conjuncts(t.decl.constraint):
                 for a, op, b in comparisons(c):
                     if is_name(a, var) and (n := _literal(b)) is not None:  # var < n, var <= n
                         top = n - 1 if op == "<" else n
