@@ -31,7 +31,7 @@ from dspec2test.partition.unfold import Unfolder
 from dspec2test.probe import PROBE_S, probe_test
 from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
                                 ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
-from dspec2test.search.access import SearchAccess, candidates_for
+from dspec2test.search.access import MemberSearch, SearchAccess
 from dspec2test.search.engine import Candidate
 from dspec2test.solve import Solver
 from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
@@ -222,9 +222,14 @@ class MemberGeneration:
             if any(clause.kind == "requires" for clause, _ in bad):
                 return self  # inputs could break an unencoded precondition: no trustworthy tests
             whole = tuple(cl.expr for cl in usable)
-            parts = self.partitions(usable, solver)
-            found = candidates_for(self.search, c, usable, parts, solver, self.ctx.program, self.options.per_partition,
-                                   self.options.search_tests) if self.search is not None else {}
+            # the search first: its inputs settle which combinations of branches are satisfiable, and become
+            # the partitions' tests
+            searched = MemberSearch(self.search, c, solver, self.ctx.program) if self.search is not None else None
+            if searched is not None and searched.pool.reason:
+                self.warn(f"no search: {searched.pool.reason}")
+            parts = self.partitions(usable, solver, searched.known(usable) if searched is not None else None)
+            found = searched.chosen(usable, parts, self.options.per_partition, self.options.search_tests) \
+                if searched is not None else {}
             for part in parts:
                 self.partition(part, solver, checks, whole, found.get(part.id, ()))
             if self.options.bva is not None and self.options.diverse:
@@ -276,16 +281,19 @@ class MemberGeneration:
             out.append(cl)
         return tuple(out)
 
-    def partitions(self, usable: tuple[ContractClause, ...], solver: SolverLike) -> list[PartitionSpec]:
+    def partitions(self, usable: tuple[ContractClause, ...], solver: SolverLike,
+                   known: Callable[[tuple[int, ...], tuple[ast.Expr, ...]], bool] | None = None) -> list[PartitionSpec]:
         """The partitions of the usable clauses; for an object built through a trait with several classes,
-        those of each class (`this is C && ...`), numbered on."""
+        those of each class (`this is C && ...`), numbered on. `known`: combinations of the usable clauses'
+        branches shown satisfiable by a searched input (MemberSearch.known)."""
         c = self.contract
         out: list[PartitionSpec] = []
         defs = Definitions.of(self.ctx.program, c.module, self.ctx.types.decls.values())
         for choice in c.objects.class_choices():
             given = tuple(ContractClause("requires", e, c.line, print_expr(e)) for e in choice)
             res = partition(c, given + usable, solver, full=self.options.fdnf,
-                            cap=max(1, self.options.max_partitions - len(out)), defs=defs)
+                            cap=max(1, self.options.max_partitions - len(out)), defs=defs,
+                            known=known if not given else None)
             self.capped = self.capped or res.capped
             for message in res.messages:
                 self.warn(message)

@@ -7,6 +7,7 @@ cap (and says so) or when a budget of solver calls is spent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
@@ -49,9 +50,11 @@ def label_of(literals: tuple[ast.Expr, ...]) -> str:
 
 
 def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: SolverLike, *, full: bool = False,
-              cap: int = 64, budget: int | None = None, defs: Definitions | None = None) -> Enumeration:
+              cap: int = 64, budget: int | None = None, defs: Definitions | None = None,
+              known: Callable[[tuple[int, ...], tuple[ast.Expr, ...]], bool] | None = None) -> Enumeration:
     """Partitions over `clauses` (the contract's clauses the solver can encode). `defs`: the program's
-    datatypes and functions defined by cases (see `lift`).
+    datatypes and functions defined by cases (see `lift`). `known(path, literals)`: True where a combination
+    of branches is known satisfiable without asking the solver in general (an input the search found in it).
 
     Raises Unsupported when the solver cannot encode a literal.
     """
@@ -93,7 +96,7 @@ def partition(contract: Contract, clauses: tuple[ContractClause, ...], solver: S
                 result.messages.append(f"stopped after {budget} solver calls")
                 return False
             budget_left[0] -= 1
-            res = solver.check(lits)
+            res = SolveResult.SAT if known is not None and known(path + (k,), lits) else solver.check(lits)
             if res is SolveResult.UNSAT:
                 result.unsat.append((path + (k,), label_of(lits)))
                 continue

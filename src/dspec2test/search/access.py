@@ -3,10 +3,11 @@ candidates to test, the partitions told apart by the harness's projections of th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause, iter_members
 from dspec2test.model.resolve import Resolver
 from dspec2test.model.walk import called_names
@@ -26,28 +27,57 @@ class SearchAccess:
     entry: Entry
 
 
-def candidates_for(access: SearchAccess, contract: Contract, usable: Sequence[ContractClause],
-                   parts: Sequence[PartitionSpec], solver: SolverLike, program: ast.Program,
-                   per_partition: int, total: int) -> dict[int, tuple[Candidate, ...]]:
-    """The candidates chosen for each partition (by id), `per_partition` of each at most and about `total`
-    in all; none where the search cannot run."""
-    entry = access.entry
-    rows = {id(cl): entry.projections[i] for i, cl in enumerate(contract.clauses) if i < len(entry.projections)}
-    partitions = []
-    for part in parts:
-        names: list[str] = []
-        for clause, branch in zip(usable, part.branches):
-            row = rows.get(id(clause))
+WITNESS_RLIMIT = 500_000  # Z3 units to show a candidate meets a combination of branches (inputs fixed)
+WITNESSES = 2  # candidates tried per combination before the solver is asked about it in general
+
+
+class MemberSearch:
+    """A member's candidates (its pool, searched once), and what partitioning and generation ask of them."""
+
+    def __init__(self, access: SearchAccess, contract: Contract, solver: SolverLike, program: ast.Program):
+        self.entry = access.entry
+        self.contract = contract
+        self.solver = solver
+        self.types = solver.var_types()
+        self.vocab = Vocabulary.of(contract_nodes(contract, program))
+        self.pool = search_member(access.compiled, self.entry, self.types, Resolver(program).ctor_fields, self.vocab)
+        self._rows = {id(cl): self.entry.projections[i] for i, cl in enumerate(contract.clauses)
+                      if i < len(self.entry.projections)}
+
+    def names(self, clauses: Sequence[ContractClause], path: Sequence[int]) -> tuple[str, ...]:
+        """The projections of the branches `path` takes of `clauses` (a clause the harness did not split
+        says nothing)."""
+        out: list[str] = []
+        for clause, branch in zip(clauses, path):
+            row = self._rows.get(id(clause))
             if row is not None and branch < len(row) and row[branch] is not None:
-                names.append(row[branch])  # type: ignore[arg-type]
-        partitions.append((part.id, tuple(names)))
-    if not partitions:
-        return {}
-    per = max(1, min(per_partition, total // len(partitions)))
-    resolver = Resolver(program)
-    found = search_member(access.compiled, entry, solver.var_types(), resolver.ctor_fields,
-                          Vocabulary.of(contract_nodes(contract, program)), partitions, per)
-    return found.chosen
+                out.append(row[branch])  # type: ignore[arg-type]
+        return tuple(out)
+
+    def known(self, clauses: Sequence[ContractClause]) -> Callable[[tuple[int, ...], tuple[ast.Expr, ...]], bool]:
+        """For partitioning: a combination of branches is satisfiable when a candidate in its projections,
+        fixed in the solver, meets its literals: a quick question where the general one may not end (a
+        contract over recursive functions)."""
+        def known(path: tuple[int, ...], literals: tuple[ast.Expr, ...]) -> bool:
+            for cand in self.pool.matching(self.names(clauses, path))[:WITNESSES]:
+                try:
+                    if self.solver.solve_at(literals, cand.values, budget=WITNESS_RLIMIT) is not None:
+                        return True
+                except (Unsupported, KeyError):
+                    return False
+            return False
+
+        return known
+
+    def chosen(self, clauses: Sequence[ContractClause], parts: Sequence[PartitionSpec], per_partition: int,
+               total: int) -> dict[int, tuple[Candidate, ...]]:
+        """The candidates chosen for each partition (by id): `per_partition` at most and about `total` in all,
+        and twice that offered, since the solver may rule some out."""
+        if not parts:
+            return {}
+        per = max(1, min(per_partition, total // len(parts)))
+        partitions = [(part.id, self.names(clauses, part.branches)) for part in parts]
+        return self.pool.choose(partitions, self.types, 2 * per, self.vocab.chars)
 
 
 def contract_nodes(contract: Contract, program: ast.Program) -> list[ast.Node]:

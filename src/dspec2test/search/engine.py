@@ -7,10 +7,10 @@ member's name, the worker's answers depend only on the program.
 from __future__ import annotations
 
 import hashlib
-import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from random import Random
 
 from dspec2test.model.resolve import RType
 from dspec2test.search.compiled import Compiled
@@ -39,34 +39,51 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Searched:
-    """What the search found for a member: per partition id, the candidates chosen as its tests (in order)."""
+class Pool:
+    """The candidates the requires admitted, each with the projections (clause branches) that hold on it."""
 
-    chosen: dict[int, tuple[Candidate, ...]] = field(default_factory=dict)
+    found: tuple[tuple[Candidate, frozenset[str]], ...] = ()
     tried: int = 0
-    admitted: int = 0
     reason: str = ""  # why the search found nothing (an input type it cannot make, the worker died, ...)
+
+    def matching(self, names: Sequence[str]) -> list[Candidate]:
+        """The admitted candidates on which all the named projections hold, in the order found."""
+        want = set(names)
+        return [c for c, holds in self.found if want <= holds]
+
+    def choose(self, partitions: Sequence[tuple[int, tuple[str, ...]]], types: dict[str, RType], per: int,
+               chars: Sequence[int] = ()) -> dict[int, tuple[Candidate, ...]]:
+        """Per partition (id, its projections), up to `per` candidates in it, chosen for variety."""
+        chosen: dict[int, tuple[Candidate, ...]] = {}
+        for pid, ps in partitions:
+            mine = self.matching(ps)
+            picks = choose([c.values for c in mine], types, per, chars)
+            if picks:
+                chosen[pid] = tuple(mine[i] for i in picks)
+        return chosen
 
 
 def seed_of(name: str) -> int:
     return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
 
 
-def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fields: Fields, vocab: Vocabulary,
-                  partitions: Sequence[tuple[int, tuple[str, ...]]], per_partition: int) -> Searched:
-    """`partitions`: (id, the projections that must hold in it) per partition. `types`: each input's type."""
+def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fields: Fields, vocab: Vocabulary) -> Pool:
+    """Candidates run through the member's compiled requires and projections until every projection (clause
+    branch) has ENOUGH small and ENOUGH random admitted candidates, or the budgets are spent. `types`: each
+    input's type."""
     try:
         ordered = [types[name] for name in entry.params]
     except KeyError as exc:
-        return Searched(reason=f"no type for input {exc}")
-    domain = Domain(vocab, fields, random.Random(seed_of(entry.member)))
+        return Pool(reason=f"no type for input {exc}")
+    domain = Domain(vocab, fields, Random(seed_of(entry.member)))
     try:
         smalls = [domain.small(t) for t in ordered]
         d = descriptors(ordered, compiled.harness.makers, fields)
     except (Unsearchable, ValueError, KeyError) as exc:
-        return Searched(reason=f"the search cannot make an input of this type ({exc})")
-    projs = tuple(dict.fromkeys(p for _, ps in partitions for p in ps))
-    found: list[tuple[Candidate, frozenset[str]]] = []  # admitted, with the projections that hold
+        return Pool(reason=f"the search cannot make an input of this type ({exc})")
+    projs = tuple(dict.fromkeys(p for row in entry.projections if row for p in row if p is not None))
+    found: list[tuple[Candidate, frozenset[str]]] = []
+    counts: dict[tuple[str, str], int] = {}  # (origin, projection or "") -> admitted candidates
     tried = 0
     start = time.monotonic()
     seen: set[tuple] = set()
@@ -79,12 +96,17 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
         return True
 
     def need(origin: str) -> bool:
-        """Whether some partition still wants candidates of this origin: each gets ENOUGH small ones and
-        ENOUGH random ones, so a partition the small inputs fill still sees values of other sizes."""
+        """Whether a projection still wants candidates of this origin: each gets ENOUGH small ones and ENOUGH
+        random ones, so a branch the small inputs fill still sees values of other sizes."""
         if time.monotonic() - start > SEARCH_S:
             return False
-        return any(sum(1 for c, holds in found if c.origin == origin and set(ps) <= holds) < ENOUGH
-                   for _, ps in partitions)
+        return any(counts.get((origin, p), 0) < ENOUGH for p in ("",) + projs)
+
+    def add(batch: list[tuple], origin: str) -> None:
+        for cand, holds in _admitted(worker, entry, projs, d, batch, origin):
+            found.append((cand, holds))
+            for p in ("",) + tuple(holds):
+                counts[(origin, p)] = counts.get((origin, p), 0) + 1
 
     try:
         with Worker(compiled.pydir, compiled.unicode) as worker:
@@ -97,24 +119,17 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
                     batch.append(values)
                     if len(batch) >= BATCH:
                         tried += len(batch)
-                        found += _admitted(worker, entry, projs, d, batch, origin)
+                        add(batch, origin)
                         batch = []
                         if not need(origin):
                             break
                 if batch and need(origin):
                     tried += len(batch)
-                    found += _admitted(worker, entry, projs, d, batch, origin)
+                    add(batch, origin)
     except WorkerDied as exc:
         if not found:
-            return Searched(tried=tried, reason=f"the compiled contract could not be run ({exc})")
-    chosen: dict[int, tuple[Candidate, ...]] = {}
-    for pid, ps in partitions:
-        mine = [c for c, holds in found if set(ps) <= holds]
-        # more than the partition's share: the solver may rule some out (a datatype field's own constraint)
-        picks = choose([c.values for c in mine], types, 2 * per_partition, vocab.chars)
-        if picks:
-            chosen[pid] = tuple(mine[i] for i in picks)
-    return Searched(chosen, tried, len(found))
+            return Pool(tried=tried, reason=f"the compiled contract could not be run ({exc})")
+    return Pool(tuple(found), tried)
 
 
 def _admitted(worker: Worker, entry: Entry, projs: tuple[str, ...], d: Descriptors, batch: list[tuple],

@@ -19,14 +19,14 @@ method {:test} Test_ConditionalGet_p1_s1()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s2", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 2, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[0, 1, 1]", "x": "1"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s2", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 2, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[2, 3, 3, 256]", "x": "3"}, "outputs": {"r": "256"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 2 (search)
 method {:test} Test_ConditionalGet_p1_s2()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s2\n";
-  var s: seq<int> := [0, 1, 1];
-  var x: int := 1;
+  var s: seq<int> := [2, 3, 3, 256];
+  var x: int := 3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -37,14 +37,14 @@ method {:test} Test_ConditionalGet_p1_s2()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[0, -1]", "x": "1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[1, 0]", "x": "0"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (search)
 method {:test} Test_ConditionalGet_p1_s3()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s3\n";
-  var s: seq<int> := [0, -1];
-  var x: int := 1;
+  var s: seq<int> := [1, 0];
+  var x: int := 0;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -55,14 +55,14 @@ method {:test} Test_ConditionalGet_p1_s3()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[-1, 1, 0]", "x": "0"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "search", "pin": null, "inputs": {"s": "[-79, -6, 62, 36, 3]", "x": "1"}, "outputs": {"r": "-6"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 4 (search)
 method {:test} Test_ConditionalGet_p1_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s4\n";
-  var s: seq<int> := [-1, 1, 0];
-  var x: int := 0;
+  var s: seq<int> := [-79, -6, 62, 36, 3];
+  var x: int := 1;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -91,14 +91,14 @@ method {:test} Test_ConditionalGet_p2_s1()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s2", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 2, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[2, 2]", "x": "2"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s2", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 2, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[4, 4]", "x": "4"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 2 (search)
 method {:test} Test_ConditionalGet_p2_s2()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s2\n";
-  var s: seq<int> := [2, 2];
-  var x: int := 2;
+  var s: seq<int> := [4, 4];
+  var x: int := 4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -109,13 +109,13 @@ method {:test} Test_ConditionalGet_p2_s2()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 3, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[0, 1]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 3, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[-1000, 3, 9]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 3 (search)
 method {:test} Test_ConditionalGet_p2_s3()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s3\n";
-  var s: seq<int> := [0, 1];
+  var s: seq<int> := [-1000, 3, 9];
   var x: int := 3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -127,14 +127,14 @@ method {:test} Test_ConditionalGet_p2_s3()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[0, 1, -1]", "x": "3"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[-28, 75, -9, 0, 6]", "x": "65535"}, "outputs": {"r": "1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 4 (search)
 method {:test} Test_ConditionalGet_p2_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s4\n";
-  var s: seq<int> := [0, 1, -1];
-  var x: int := 3;
+  var s: seq<int> := [-28, 75, -9, 0, 6];
+  var x: int := 65535;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -181,14 +181,14 @@ method {:test} Test_ConditionalGet_p3_s2()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 3, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[0, 1, -1]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 3, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[0, 3, -3, 2, -2, 3]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 3 (search)
 method {:test} Test_ConditionalGet_p3_s3()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s3\n";
-  var s: seq<int> := [0, 1, -1];
-  var x: int := -1;
+  var s: seq<int> := [0, 3, -3, 2, -2, 3];
+  var x: int := -3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -199,14 +199,14 @@ method {:test} Test_ConditionalGet_p3_s3()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[0, 1]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "search", "pin": null, "inputs": {"s": "[2]", "x": "-1000"}, "outputs": {"r": "-1"}, "unique": false, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 4 (search)
 method {:test} Test_ConditionalGet_p3_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s4\n";
-  var s: seq<int> := [0, 1];
-  var x: int := -1;
+  var s: seq<int> := [2];
+  var x: int := -1000;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
