@@ -45,6 +45,8 @@ class Generated:
     files: tuple[str, ...] = ()  # every file of the program, as reports name them (the program first)
     cached: tuple[str, ...] = ()  # the members whose tests came from the cache (generation skipped)
     looked_up: int = 0  # the members looked up in the cache (0: no cache)
+    # the contracts compiled for the search, while the folder given to generate lives (shrinking runs them)
+    searched: Compiled | None = None
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -70,26 +72,28 @@ class _Quiet:
 
 def generate(path: str, options: GenerateOptions = GenerateOptions(),
              solver_factory: SolverFactory | None = None, files: frozenset[str] | None = None,
-             progress: GenerationProgress | None = None) -> Generated:
+             progress: GenerationProgress | None = None, search_folder: Path | None = None) -> Generated:
     """Parse `path`, then for every selected member: contract -> partitions -> scenarios -> solve -> emit.
 
     Never raises for bad input: a parse error comes back as a diagnostic with no tests; a member the
     engine cannot handle becomes `unsupported` refusals and diagnostics, and the others go on.
     """
-    return generate_all((path,), options, solver_factory, files=(files,), progress=progress)[0]
+    return generate_all((path,), options, solver_factory, files=(files,), progress=progress,
+                        search_folder=search_folder)[0]
 
 
 def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOptions(),
                  solver_factory: SolverFactory | None = None, sources: Sources | None = None,
                  files: Sequence[frozenset[str] | None] = (),
-                 progress: GenerationProgress | None = None) -> list[Generated]:
+                 progress: GenerationProgress | None = None, search_folder: Path | None = None) -> list[Generated]:
     """`generate` for several programs, one result each in the order given. The members of all of them
     share one pool of `options.jobs` children: a program of one member no longer leaves a core idle
     while another program's five wait their turn. `files[i]`: the files of program i whose members are
-    tested (None: its own file only); `sources`: files parsed already."""
+    tested (None: its own file only); `sources`: files parsed already. `search_folder`: where the search
+    compiles the contracts (kept by the caller; default: the cache folder, else a folder of this call's)."""
     with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as scratch:
         # the search's compiled contracts live as long as the generation: in the cache folder, or a scratch one
-        folder = _writable(Path(options.cache_dir) / "search") if options.cache_dir else None
+        folder = search_folder or (_writable(Path(options.cache_dir) / "search") if options.cache_dir else None)
         return _generate_all(paths, options, solver_factory, sources, files, progress, folder or Path(scratch))
 
 
@@ -161,6 +165,7 @@ class _Plan:
     gens: tuple[MemberGeneration, ...]
     loaded: LoadedProgram | None = None
     extern_code: tuple[str, ...] = ()  # the code of externs for the target, built with the program
+    compiled: Compiled | None = None  # its contracts compiled for the search
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -188,7 +193,7 @@ class _Plan:
         access = {} if compiled is None else {name: SearchAccess(compiled, entry)
                                               for name, entry in compiled.harness.entries.items()}
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory, access.get(c.name))
-                                       for c in contracts), loaded, extern_code)
+                                       for c in contracts), loaded, extern_code, compiled)
 
     def assemble(self, members: Sequence[MemberResult]) -> Generated:
         if self.error is not None or self.loaded is None:
@@ -199,7 +204,7 @@ class _Plan:
         text = emit_file(self.path, opened, tests, shadowing(opened, self.gens[0].ctx) if self.gens else frozenset())
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), tuple(members),
                          self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
-                         self.inputs, self.loaded.paths)
+                         self.inputs, self.loaded.paths, searched=self.compiled)
 
 
 def _compiled(path: str, contracts: Sequence[Any], ctx: EmitContext, loaded: LoadedProgram, inputs: tuple[str, ...],

@@ -5,13 +5,16 @@ all test through here, in process, and get typed results.
 
 from __future__ import annotations
 
+import tempfile
 import time
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
 from dspec2test.generation.manifest import manifest_of
+from dspec2test.generation.shrinking import shrunk_tests
 from dspec2test.records import MEMBER, Limitation, MemberResult, ScenarioStatus, Status, TestCase, Verdict
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.runner import Progress
@@ -44,18 +47,44 @@ class TestedProgram:
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
                  progress: TestingProgress | None = None, files: frozenset[str] | None = None) -> TestedProgram:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
+    with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as folder:  # the search's build, for shrinking too
+        return _run_program(path, generate_options, run_options, progress, files, Path(folder))
+
+
+def _run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
+                 progress: TestingProgress | None, files: frozenset[str] | None, folder: Path) -> TestedProgram:
     start = time.monotonic()
-    generated = generate(path, replace(generate_options, target=run_options.target), files=files, progress=progress)
+    generated = generate(path, replace(generate_options, target=run_options.target), files=files, progress=progress,
+                         search_folder=None if generate_options.cache_dir else folder)
     generation_s = time.monotonic() - start
     missing = untested(generated)
+    cases = generated.cases
     if generated.cases:
         result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
                            inputs=generated.inputs, files=generated.files)
+        if generate_options.search and any(v.status in (Status.FAILED, Status.CRASHED) for v in result.verdicts):
+            result, cases = _with_shrunk(path, generated, result, generate_options, run_options, progress)
         result = replace(result, verdicts=result.verdicts + missing)
     else:
         result = RunResult(path, missing)
     return TestedProgram(result, generated.diagnostics, generated.cached, generated.looked_up, generation_s,
-                         generated.members, generated.cases)
+                         generated.members, cases)
+
+
+def _with_shrunk(path: str, generated: Generated, result: RunResult, generate_options: GenerateOptions,
+                 run_options: RunOptions, progress: TestingProgress | None) -> tuple[RunResult, tuple[TestCase, ...]]:
+    """The run with a test of each finding's failing input shrunk (generation/shrinking.py), run like the
+    others: the reports put the smallest failing input first."""
+    shrunk = shrunk_tests(path, generated.members, generated.cases, result.verdicts, generate_options,
+                          generated.searched) if generated.searched is not None else None
+    if shrunk is None:
+        return result, generated.cases
+    more = run_tests(path, shrunk.tests_text, list(shrunk.cases), run_options, progress, inputs=generated.inputs,
+                     files=generated.files)
+    merged = replace(result, verdicts=result.verdicts + more.verdicts, rounds=result.rounds + more.rounds,
+                     wall_s=result.wall_s + more.wall_s, ran=result.ran | more.ran,
+                     outputs={**result.outputs, **more.outputs})
+    return merged, generated.cases + shrunk.cases
 
 
 def untested(generated: Generated) -> tuple[Verdict, ...]:

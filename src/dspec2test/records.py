@@ -20,6 +20,7 @@ class ScenarioKind(str, Enum):
     REPEAT = "repeat"
     DIVERSE = "diverse"  # with --bva, after the boundary ones: inputs unlike the earlier ones (partition/diversity.py)
     SEARCH = "search"  # an input the search found (search/), admitted by running the requires
+    SHRUNK = "shrunk"  # after a run: a failing input made as small as it goes while it fails the same way
 
 
 class CheckKind(str, Enum):

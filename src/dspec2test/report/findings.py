@@ -107,11 +107,18 @@ def group(verdicts: Iterable[Verdict]) -> tuple[list[Finding], set[tuple[str, st
     for v in vs:
         if v.status is not Status.PASSED:
             buckets.setdefault((v.file, v.method, tag_of(v)), []).append(v)
-    findings = [Finding(file, method, tag, tuple(sorted(group, key=lambda v: (v.status.rank, v.partition, v.scenario))),
+    # within a finding, the smallest input first (a shrunk one, `s = [0, 1]`), then by partition and scenario
+    findings = [Finding(file, method, tag, tuple(sorted(group, key=lambda v: (v.status.rank, input_length(v),
+                                                                                v.partition, v.scenario))),
                         tests[(file, method)])
                 for (file, method, tag), group in buckets.items()]
     findings.sort(key=lambda f: (f.status.rank, f.file, f.method, f.line, f.tag))
     return findings, {(v.file, v.method) for v in vs}
+
+
+def input_length(v: Verdict) -> int:
+    """How big a test's inputs look: the length of their literals (shorter collections, smaller numbers)."""
+    return sum(len(text) for text in v.inputs.values())
 
 
 @dataclass(frozen=True)
