@@ -20,6 +20,7 @@ from dspec2test.toolchain import Toolchain
 class Strategy(str, Enum):
     SPEC = "spec"  # Safe DNF
     SPEC_BVA = "spec-bva"  # Safe DNF with boundary values
+    SPEC_SOLVER = "spec-solver"  # Safe DNF with the solver's inputs only (no search): the default before it
     FDNF = "fdnf"  # Full DNF
     DTEST_BLOCK = "dtest-block"  # Dafny's own generate-tests Block (the baseline)
 
@@ -34,6 +35,7 @@ class Strategy(str, Enum):
 OPTIONS = {
     Strategy.SPEC: GenerateOptions(trusted_lemmas=False),
     Strategy.SPEC_BVA: GenerateOptions(bva=100, trusted_lemmas=False),
+    Strategy.SPEC_SOLVER: GenerateOptions(search=False, trusted_lemmas=False),
     Strategy.FDNF: GenerateOptions(fdnf=True, trusted_lemmas=False),
 }
 

@@ -21,7 +21,7 @@ from dspec2test.toolchain import DAFNY_VERSION, DEFAULT_TARGET, TARGETS, find_to
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("corpus", metavar="CORPUS", help="folder with programs/*.dfy and optional mutants/<program>/*.dfy")
     parser.add_argument("--strategy", action="append", choices=[s.value for s in Strategy], metavar="NAME",
-                        help="spec | spec-bva | fdnf | dtest-block (repeatable; default: all)")
+                        help="spec | spec-bva | spec-solver | fdnf | dtest-block (repeatable; default: all)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="parallel Dafny processes (default: cores)")
     parser.add_argument("--json", metavar="OUT", help="write figures and the kill matrix as JSON")
     parser.add_argument("--markdown", metavar="OUT", help="write a markdown report")
