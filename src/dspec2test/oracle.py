@@ -62,6 +62,10 @@ class SolverLike(Protocol):
         """The resolved type (model.resolve.RType) of each variable, by name."""
         ...
 
+    def literal_of(self, value: object, t: Any) -> str:
+        """A plain value of a resolved type as the Dafny literal a test writes."""
+        ...
+
     def literals(self, values: dict[str, object]) -> dict[str, str]:
         """Plain values of inputs as the Dafny literals a test writes."""
         ...

@@ -96,13 +96,16 @@ def drive_lines(r: Root, inputs: dict[str, str]) -> list[str]:
     if not r.builds:
         return lines
     build = r.builds[0]
-    for k in range(1, build.steps + 1):
+    methods = {m.name: m for m in (*build.drivers, *build.cls.members) if isinstance(m, ast.Method)}
+    k = 0
+    while True:
+        k += 1
         call = inputs.get(f"{r.name}{DRIVE}{k}")
         if call is None:
             break
-        m = next(d for d in build.drivers if call.startswith(d.name + "("))
+        m = methods.get(call.split("(", 1)[0])
         target = f"{test_var(r.name)}.{call}"
-        if m.returns:
+        if m is not None and m.returns:
             names = ", ".join(f"{test_var(r.name)}_{k}_{p.name}" for p in m.returns)
             lines.append(f"var {names} := {target};")
         else:
@@ -189,8 +192,7 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
         annotation = f": {typed(r.type)}" if r.name != "this" and not _made_for_trait(r.type, init, types) else ""
         lines.append(f"var {test_var(r.name)}{annotation} := {init};")
-        if r.driven:
-            lines += drive_lines(r, inputs)
+        lines += drive_lines(r, inputs)  # the calls that bring it to its state (a driven root, the search's)
     for r in roots:
         if inputs[r.name] == "null" or (inputs[r.name] in {x.name for x in roots} and inputs[r.name] != r.name):
             continue

@@ -67,6 +67,7 @@ class MemberGeneration:
         self.options = options
         self.factory = factory
         self.search = search  # the contract compiled to Python, where the search can run it
+        self.searcher: MemberSearch | None = None  # its pool of inputs, once searched
         self.tests: list[str] = []
         self.cases: list[TestCase] = []
         self.diagnostics: list[Diagnostic] = []
@@ -182,7 +183,8 @@ class MemberGeneration:
                 raise cannot
             for note in c.objects.notes:
                 self.warn(note)
-            if c.objects.unreachable:  # a reason, not a construct we lack: no test, and the user is told why
+            if c.objects.unreachable and self.search is None:
+                # a reason, not a construct we lack: no test, and the user is told why
                 for why in c.objects.unreachable:
                     self.warn(f"no test: {why}")
                 return self
@@ -230,8 +232,12 @@ class MemberGeneration:
             parts = self.partitions(usable, solver, searched.known(usable) if searched is not None else None)
             found = searched.chosen(usable, parts, self.options.per_partition, self.options.search_tests) \
                 if searched is not None else {}
+            self.searcher = searched
             for part in parts:
                 self.partition(part, solver, checks, whole, found.get(part.id, ()))
+            if c.objects.unreachable and not self.cases:  # the search's calls did not reach it either
+                for why in c.objects.unreachable:
+                    self.warn(f"no test: {why}")
             if self.options.bva is not None and self.options.diverse:
                 # after every partition's boundaries, so that the budget is shared round robin
                 diversify(c, self.states, self.ctx.types, solver,
@@ -327,13 +333,14 @@ class MemberGeneration:
         # the search's inputs first: the solver confirms each with its inputs fixed, and solves the partition
         # itself only where the search found none
         models += self.searched(state, found, solver, checks, whole)
-        if not models:
+        if not models and not c.objects.unreachable:
+            # (no call sequence the solver knows of reaches the requires: only the search's calls could)
             # the base scenario: its model tells which BVA pins the partition allows or leaves open
             entry, model = self.scenario(part, base_scenario(part), solver, checks, whole, (), ())
             self.add(state, entry)
             models.append(model)
         specs = []
-        if self.options.bva is not None and models[0] is not None and not self.out_of_time(solver):
+        if self.options.bva is not None and models and models[0] is not None and not self.out_of_time(solver):
             # (with no base input, each pin would only add to a query the solver already gave up on)
             specs = bva_scenarios(c, part, solver, self.ctx.types, self.options.bva, witness=models[0])[1:]
         for spec in specs:
@@ -344,7 +351,7 @@ class MemberGeneration:
             entry, model = self.scenario(part, spec, solver, checks, whole, (), tuple(m for m in models if m))
             self.add(state, entry)
             models.append(model)
-        if self.options.bva is None and models[0] is not None and not found:
+        if self.options.bva is None and models and models[0] is not None and not found:
             # --repeat: each further solution must differ from the previous ones in its inputs
             for _ in range(2, self.options.repeat + 1):
                 spec = ScenarioSpec(Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.REPEAT), part.literals)
@@ -367,6 +374,14 @@ class MemberGeneration:
             if self.out_of_time(solver) or len(models) >= self.options.per_partition:
                 break
             sc = Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.SEARCH)
+            if cand.objects and self.searcher is not None:
+                # objects made by calls: their state is what the calls left, which the test makes again
+                given = self.searcher.test_inputs(cand)
+                entry, m = self.scenario_of(part, sc, Model(given), solver, checks, whole, (), given=given)
+                if entry.test is not None:
+                    self.add(state, entry)
+                    models.append(m)
+                continue
             try:
                 model = solver.solve_at(part.literals, cand.values)
             except (Unsupported, KeyError):
@@ -424,17 +439,19 @@ class MemberGeneration:
         return self.scenario_of(part, sc, model, solver, checks, whole, exclude)
 
     def scenario_of(self, part: PartitionSpec, sc: Scenario, model: Model, solver: SolverLike, checks: Checks,
-                    whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...]) -> tuple[ScenarioResult, Model | None]:
-        """The scenario's test from the model solved for it (or why none is written)."""
+                    whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...],
+                    given: dict[str, str] | None = None) -> tuple[ScenarioResult, Model | None]:
+        """The scenario's test from the model solved for it (or why none is written). `given`: the test's
+        inputs as the search ran them (objects made by calls), admitted by running the requires."""
         c = self.contract
         entry = ScenarioResult(sc.id, sc.kind, sc.pin)
         if model.fixed:
             self.warn(f"partition {part.id} scenario {sc.id}: {model.fixed}")
         # a candidate the solver could not confirm has no outputs: its test checks the clauses on the call's
         missing = [v.name for v in c.vars if v.name not in model.values and not v.is_output]
-        if missing:
+        if missing and given is None:
             raise Unsupported(f"no value for {', '.join(missing)}", c.line, c.col)
-        inputs = inputs_of(c, model.values, model.raw)
+        inputs = given if given is not None else inputs_of(c, model.values, model.raw)
         same = next((i for i, t in enumerate(self.cases) if t.partition == part.id and t.inputs == inputs), None)
         if same is not None:
             # one test per input: a later scenario with the same inputs is carried by the earlier test
@@ -446,7 +463,7 @@ class MemberGeneration:
                            outputs=_outputs(c, model), unique=earlier.unique), model
         state = {v.name: pre_state_name(v.name) if v.name in c.pre_state else v.name for v in c.params}
         raw = {name: model.raw[key] for name, key in state.items() if key in model.raw}
-        admitted = solver.admits(inputs, [cl.expr for cl in c.requires], raw)
+        admitted = True if given is not None else solver.admits(inputs, [cl.expr for cl in c.requires], raw)
         if admitted is False or (admitted is None and self.deferred):
             # large inputs solved without their fields' constraints broke them: once per member, built again
             # from their witnesses solving only what the requires read, with every constraint back
@@ -473,7 +490,7 @@ class MemberGeneration:
                       f"constraint; no test written")
             return replace(entry, status=ScenarioStatus.BAD_INPUT, inputs=inputs,
                            message="the solved inputs break a requires clause or a type constraint"), model
-        if not solver.state_entailed([cl.expr for cl in c.requires], model):
+        if given is None and not solver.state_entailed([cl.expr for cl in c.requires], model):
             # the state an object's calls leave is not known to meet the requires: the test could break them
             self.warn(f"partition {part.id} scenario {sc.id}: the constructor and method calls that make the "
                       f"object are not known by their ensures to meet the requires; no test written")

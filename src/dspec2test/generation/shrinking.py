@@ -99,7 +99,7 @@ def _shrunk_one(worker: Worker, compiled: Compiled, entry: Entry, c: Contract, m
     rtypes: dict[str, RType] = {v.name: resolver.rtype(v.type, scope, subst) for v in c.params}
     ordered = [rtypes[name] for name in entry.params]
     try:
-        d = descriptors(ordered, compiled.harness.makers, resolver.ctor_fields)
+        d = descriptors(ordered, compiled.harness.makers, resolver.ctor_fields, compiled.harness.classes)
     except (KeyError, ValueError):
         return None
     readable = []

@@ -17,6 +17,8 @@ from dspec2test.search.compiled import Compiled
 from dspec2test.search.domains import Vocabulary
 from dspec2test.search.engine import Candidate, search_member
 from dspec2test.search.harness import Entry
+from dspec2test.search.objects import Calls, calls_text, class_key
+from dspec2test.emit.objects import DRIVE
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,7 @@ class MemberSearch:
 
     def __init__(self, access: SearchAccess, contract: Contract, solver: SolverLike, program: ast.Program):
         self.entry = access.entry
+        self.harness_classes = access.compiled.harness.classes
         self.contract = contract
         self.solver = solver
         self.types = solver.var_types()
@@ -60,6 +63,8 @@ class MemberSearch:
         contract over recursive functions)."""
         def known(path: tuple[int, ...], literals: tuple[ast.Expr, ...]) -> bool:
             for cand in self.pool.matching(self.names(clauses, path))[:WITNESSES]:
+                if cand.objects:
+                    return False  # an object's state is what its calls left: nothing the solver can fix
                 try:
                     if self.solver.solve_at(literals, cand.values, budget=WITNESS_RLIMIT) is not None:
                         return True
@@ -68,6 +73,19 @@ class MemberSearch:
             return False
 
         return known
+
+    def test_inputs(self, cand: Candidate) -> dict[str, str]:
+        """The candidate as a test's inputs: values as literals, objects as the constructor and calls that
+        make them (emit/objects.py writes those as statements)."""
+        out: dict[str, str] = {}
+        classes = self.harness_classes
+        for name, value in cand.values.items():
+            t = self.types[name]
+            if isinstance(value, Calls):
+                out.update(calls_text(name, value, classes[class_key(t)], self.solver.literal_of, DRIVE))
+            else:
+                out[name] = self.solver.literal_of(value, t)
+        return out
 
     def chosen(self, clauses: Sequence[ContractClause], parts: Sequence[PartitionSpec], per_partition: int,
                total: int) -> dict[int, tuple[Candidate, ...]]:

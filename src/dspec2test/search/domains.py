@@ -20,6 +20,7 @@ from fractions import Fraction
 from dspec2test.dafny import ast
 from dspec2test.model.resolve import RType
 from dspec2test.model.walk import comparisons, conjuncts, is_name, walk
+from dspec2test.search.objects import Calls, ClassPlan, class_key
 from dspec2test.solve.literal import Data
 
 # (datatype, constructor) -> (field name, field type) per formal, type arguments substituted
@@ -65,10 +66,11 @@ class Vocabulary:
 class Domain:
     """Small and random values of the types of one member's inputs."""
 
-    def __init__(self, vocab: Vocabulary, fields: Fields, rng: Random):
+    def __init__(self, vocab: Vocabulary, fields: Fields, rng: Random, classes: dict[str, ClassPlan] | None = None):
         self.vocab = vocab
         self.fields = fields
         self.rng = rng
+        self.classes = classes or {}  # how objects of each class are made: their constructors and steps
         self._small: dict[tuple[RType, int], list] = {}
 
     # ------------------------------------------------------------ small scope
@@ -134,8 +136,37 @@ class Domain:
                 parts = [self.small(ft, depth - 1)[:3] for _, ft in fts]
                 for args in _product(parts):
                     yield Data(ctor.name, tuple(args))
+        elif k == "class":
+            yield from self._small_objects(b)
         else:
             raise Unsearchable(k)
+
+    def _plan(self, b: RType) -> ClassPlan:
+        plan = self.classes.get(class_key(b))
+        if plan is None:
+            raise Unsearchable(f"objects of {b.name}")
+        return plan
+
+    def _small_objects(self, b: RType) -> Iterator[Calls]:
+        """Objects made by each constructor, then by one, two and three calls after it: the shortest
+        sequences first, over a few small arguments each."""
+        plan = self._plan(b)
+        made = [(i, args) for i, m in enumerate(plan.ctors)
+                for args in list(_product([self.small(a, 1)[:3] for a in m.args]))[:4]]
+        calls = [(j, args) for j, m in enumerate(plan.steps)
+                 for args in list(_product([self.small(a, 1)[:3] for a in m.args]))[:3]]
+        for i, args in made:
+            yield Calls(i, args)
+        for i, args in made[:2]:
+            for one in calls:
+                yield Calls(i, args, (one,))
+            for one in calls[:10]:
+                for two in calls[:10]:
+                    yield Calls(i, args, (one, two))
+            for one in calls[:5]:
+                for two in calls[:5]:
+                    for three in calls[:5]:
+                        yield Calls(i, args, (one, two, three))
 
     # ------------------------------------------------------------ random
 
@@ -190,6 +221,16 @@ class Domain:
             ctor = r.choice(ctors)
             return Data(ctor.name, tuple(self.random(ft, depth - 1) if depth > 0 else self.small(ft, 1)[0]
                                          for _, ft in self.fields(b, ctor)))
+        if k == "class":
+            plan = self._plan(b)
+            i = r.randrange(len(plan.ctors))
+            steps = []
+            for _ in range(r.choice((0, 1, 2, 3, 4, 5, 6, 8))):
+                if not plan.steps:
+                    break
+                j = r.randrange(len(plan.steps))
+                steps.append((j, tuple(self.random(a, 1) for a in plan.steps[j].args)))
+            return Calls(i, tuple(self.random(a, 1) for a in plan.ctors[i].args), tuple(steps))
         raise Unsearchable(k)
 
     def _random_int(self) -> int:
@@ -299,6 +340,9 @@ def size(v) -> tuple[int, int]:
     if isinstance(v, Data):
         inner = [size(a) for a in v.args]
         return (1 + sum(n for n, _ in inner), sum(m for _, m in inner))
+    if isinstance(v, Calls):
+        inner = [size(a) for a in v.args] + [size(a) for _, args in v.steps for a in args]
+        return (1 + len(v.steps) + sum(n for n, _ in inner), sum(m for _, m in inner))
     if isinstance(v, (tuple, frozenset)):
         inner = [size(a) for a in v]
         return (len(inner) + sum(n for n, _ in inner), sum(m for _, m in inner))

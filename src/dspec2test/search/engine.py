@@ -16,6 +16,7 @@ from dspec2test.model.resolve import RType
 from dspec2test.search.compiled import Compiled
 from dspec2test.search.domains import Domain, Fields, Unsearchable, Vocabulary, combined, size
 from dspec2test.search.harness import Entry
+from dspec2test.search.objects import Calls
 from dspec2test.search.select import choose
 from dspec2test.search.worker import Descriptors, Worker, WorkerDied, descriptors
 
@@ -31,6 +32,11 @@ SEARCH_S = 8.0  # wall time of one member's search at most
 class Candidate:
     values: dict[str, object]  # input -> plain value
     origin: str  # "small" (exhaustive small scope) or "random"
+
+    @property
+    def objects(self) -> bool:
+        """Some input is an object made by calls (no solver can fix its state)."""
+        return any(isinstance(v, Calls) for v in self.values.values())
 
     @property
     def size(self) -> tuple[int, int]:
@@ -75,10 +81,10 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
         ordered = [types[name] for name in entry.params]
     except KeyError as exc:
         return Pool(reason=f"no type for input {exc}")
-    domain = Domain(vocab, fields, Random(seed_of(entry.member)))
+    domain = Domain(vocab, fields, Random(seed_of(entry.member)), compiled.harness.classes)
     try:
         smalls = [domain.small(t) for t in ordered]
-        d = descriptors(ordered, compiled.harness.makers, fields)
+        d = descriptors(ordered, compiled.harness.makers, fields, compiled.harness.classes)
     except (Unsearchable, ValueError, KeyError) as exc:
         return Pool(reason=f"the search cannot make an input of this type ({exc})")
     projs = tuple(dict.fromkeys(p for row in entry.projections if row for p in row if p is not None))

@@ -28,10 +28,12 @@ from dspec2test.emit.old import strip_old
 from dspec2test.emit.tests_file import (EmitContext, Checks, call_stmt, checks_of, in_test_scope, modules_to_open,
                                         plan_checks, shadowing, emit_file)
 from dspec2test.model.contracts import Contract
+from dspec2test.model.objects import Root
 from dspec2test.model.resolve import Resolver, RType
 from dspec2test.model.walk import conj, free_names, walk
 from dspec2test.partition.dnf import branches
 from dspec2test.partition.lift import Definitions
+from dspec2test.search.objects import INSTANCE, ClassPlan, plan_of
 
 PREFIX = "Dspec2test"
 MAX_BRANCHES = 16  # clauses with more branches get no projections (their partitions are confirmed by the solver)
@@ -57,15 +59,18 @@ class Harness:
     text: str  # the Dafny file
     entries: dict[str, Entry]  # by qualified member name
     makers: dict[tuple[RType, str], str] = field(default_factory=dict)  # (datatype, constructor) -> Mk method
+    classes: dict[str, ClassPlan] = field(default_factory=dict)  # how objects of each class are made
     # the harness's lines of each member's methods, to drop a member whose methods do not build
     lines: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 def searchable(contract: Contract) -> bool:
-    """Members the search makes inputs for: those whose inputs are values (no objects to build, no value a
-    datatype member is called on)."""
-    return not contract.objects.roots and not contract.objects.elements and not contract.state \
-        and contract.datatype is None
+    """Members the search makes inputs for: those whose inputs are values, or objects of one class each
+    (made by its constructor and method calls: search/objects.py); not objects held in collections, nor
+    the value a datatype member is called on."""
+    if contract.objects.elements or contract.datatype is not None:
+        return False
+    return all(len(r.builds) == 1 for r in contract.objects.roots if not r.output and r.parent is None)
 
 
 def harness_of(program_path: str, contracts: list[Contract], ctx: EmitContext, full: bool = False) -> Harness:
@@ -74,11 +79,12 @@ def harness_of(program_path: str, contracts: list[Contract], ctx: EmitContext, f
     entries: dict[str, Entry] = {}
     makers = _Makers(Resolver(ctx.program))
     resolver = makers.resolver
+    classes = _Classes(ctx, resolver)
     for k, c in enumerate(contracts, 1):
         if not searchable(c) or c.blocked:
             continue
         try:
-            block, entry = _member(k, c, ctx, full, makers, resolver)
+            block, entry = _member(k, c, ctx, full, makers, resolver, classes)
         except Exception:  # noqa: BLE001 - a member the harness cannot write is left to the solver alone
             continue
         blocks.append((c.name, block))
@@ -91,19 +97,31 @@ def harness_of(program_path: str, contracts: list[Contract], ctx: EmitContext, f
         start = len(lines) + 1
         lines += block
         spans[name] = (start, len(lines))
-    lines += makers.lines
-    return Harness("\n".join(lines) + "\n", entries, dict(makers.names), spans)
+    lines += makers.lines + classes.lines
+    return Harness("\n".join(lines) + "\n", entries, dict(makers.names), classes.plans, spans)
 
 
 def _member(k: int, c: Contract, ctx: EmitContext, full: bool, makers: "_Makers",
-            resolver: Resolver) -> tuple[list[str], Entry]:
+            resolver: Resolver, classes: "_Classes") -> tuple[list[str], Entry]:
     checks = checks_of(c, ctx)
     before, after = plan_checks(c, checks, ctx, None)
     scope = resolver.scope_of(c.member)
-    params = [(v.name, ctx.type_text(v.type, c)) for v in c.params]
+    # (input, its formal in the harness, type text): the receiver first, named as the checks name it
+    params = [(v.name, v.name, ctx.type_text(v.type, c)) for v in c.params]
+    for r in c.objects.roots:
+        if r.output or r.parent is not None:
+            continue
+        if classes.reach(r) is None:
+            raise ValueError(f"no way to make {r.name}")
+        if r.name == "this":
+            params.insert(0, ("this", INSTANCE, r.builds[0].class_name))
     for v in c.params:  # the datatypes an input holds: their constructors, for the worker to call
         makers.reach(resolver.rtype(v.type, scope))
-    formals = ", ".join(f"{name}: {t}" for name, t in params)
+    for plan in classes.plans.values():  # and the arguments of the calls that make its objects
+        for m in (*plan.ctors, *plan.steps):
+            for a in m.args:
+                makers.reach(a)
+    formals = ", ".join(f"{formal}: {t}" for _, formal, t in params)
     loops = " decreases *" if ctx.may_loop else ""
     admit, run = f"{PREFIX}Admit{k}", f"{PREFIX}Run{k}"
     out = [f"method {admit}({formals}) returns ({PREFIX}Code: int){loops}", "{"]
@@ -118,14 +136,16 @@ def _member(k: int, c: Contract, ctx: EmitContext, full: bool, makers: "_Makers"
     out += ["  return 0;", "}"]
     projections, methods = _projections(k, c, ctx, checks, full, formals, loops)
     out += methods
-    return out, Entry(c.name, k, tuple(name for name, _ in params), admit, run, projections, len(before))
+    return out, Entry(c.name, k, tuple(name for name, _, _ in params), admit, run, projections, len(before))
 
 
 def _projections(k: int, c: Contract, ctx: EmitContext, checks: Checks, full: bool, formals: str,
                  loops: str) -> tuple[tuple[tuple[str | None, ...] | None, ...], list[str]]:
     defs = Definitions.of(ctx.program, c.module, ctx.types.decls.values())
-    # outputs and what the call changes (a modified array's name is its state after the call)
-    later = {v.name for v in c.outputs} | set(c.pre_state) | {v.name for v in c.state}
+    # outputs and what the call changes (a modified array's name is its state after the call, a field or
+    # a predicate of the receiver is read after it in an ensures)
+    later = {v.name for v in c.outputs} | set(c.pre_state)
+    members = {getattr(m, "name", "") for m in c.cls.members} - {""} if c.cls is not None else set()
     methods: list[str] = []
     known: dict[str, str] = {}  # projection text -> its method
     out: list[tuple[str | None, ...] | None] = []
@@ -140,7 +160,8 @@ def _projections(k: int, c: Contract, ctx: EmitContext, checks: Checks, full: bo
             continue
         row: list[str | None] = []
         for br in split:
-            lits = [lit for lit in (_input_literal(x, clause.kind, later, ctx) for x in br) if lit is not None]
+            after = later | (members if clause.kind == "ensures" else set())
+            lits = [lit for lit in (_input_literal(x, clause.kind, after, ctx) for x in br) if lit is not None]
             if not lits:
                 row.append(None)
                 continue
@@ -167,6 +188,36 @@ def _input_literal(lit: ast.Expr, kind: str, later: set[str], ctx: EmitContext) 
     if why_not_compilable(lit, ctx.ghosts) is None:
         return lit
     return unghosted(lit, ctx.ghosts)
+
+
+class _Classes:
+    """The classes inputs are objects of, each with the harness methods that make its objects."""
+
+    def __init__(self, ctx: EmitContext, resolver: Resolver):
+        self.ctx = ctx
+        self.resolver = resolver
+        self.plans: dict[str, ClassPlan] = {}
+        self.lines: list[str] = []
+        self._refused: set[str] = set()
+
+    def reach(self, root: Root) -> ClassPlan | None:
+        key = root.builds[0].class_name if len(root.builds) == 1 else ""
+        if not key or key in self._refused:
+            return None
+        if key not in self.plans:
+            got = plan_of(root, self.ctx, self.resolver, len(self.lines))
+            if got is None:
+                self._refused.add(key)
+                return None
+            plan, lines = got
+            self.plans[class_key_of(root)] = plan
+            self.lines += lines
+        return self.plans.get(class_key_of(root))
+
+
+def class_key_of(root: Root) -> str:
+    """The key a class's plan is kept under: its name as the solver resolves it (RType.name)."""
+    return root.builds[0].class_name.split("<")[0]
 
 
 class _Makers:

@@ -17,6 +17,7 @@ from typing import Any
 
 from dspec2test.model.resolve import RType
 from dspec2test.search.domains import size
+from dspec2test.search.objects import Calls
 from dspec2test.solve.literal import Data
 
 
@@ -83,6 +84,16 @@ def _one(n: str, v: Any, t: RType, out: set[str], chars: Sequence[int], depth: i
     elif k == "tuple" and isinstance(v, tuple):
         for i, (x, et) in enumerate(zip(v, b.args)):
             _one(f"{n}.{i}", x, et, out, chars, depth + 1)
+    elif k == "class" and isinstance(v, Calls):
+        out.add(f"{n}:ctor{v.ctor}")
+        out.add(f"{n}:calls{min(len(v.steps), 3)}")
+        out |= {f"{n}:call{j}" for j, _ in v.steps}
+        if len({j for j, _ in v.steps}) > 1:
+            out.add(f"{n}:mixed calls")
+        for j, args in v.steps:
+            for i, a in enumerate(args):
+                if isinstance(a, int) and not isinstance(a, bool):
+                    out.add(f"{n}:call{j}.{i}:{_sign(a)}")
 
 
 def _shape(v: object) -> str:

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import IO, Any
@@ -28,6 +28,7 @@ from typing import IO, Any
 from dspec2test.model.resolve import RType
 from dspec2test.run.process import tied_to_parent
 from dspec2test.run.pydriver import STRICT_BOUNDS
+from dspec2test.search.objects import Calls, ClassPlan, class_key
 from dspec2test.solve.literal import Data
 
 CRASHED = -1  # the candidate's evaluation threw or halted
@@ -48,6 +49,9 @@ def _overrun(signum, frame):
 signal.signal(signal.SIGPROF, _overrun)
 H = module_.default__
 DATA = {{}}
+OBJECTS = {{}}
+class _Rejected(Exception):  # a constructor's or a call's requires did not hold: no such object
+    pass
 def char(v):
     return _dafny.CodePoint(chr(v)) if UNICODE else chr(v)
 def build(d, v):
@@ -78,7 +82,29 @@ def build(d, v):
     if k == "d":
         maker, fields = DATA[d[1]][v[0]]
         return getattr(H, maker)(*[build(f, x) for f, x in zip(fields, v[1])])
+    if k == "o":
+        plan = OBJECTS[d[1]]
+        maker, descs = plan["ctors"][v[0]]
+        o = getattr(H, maker)(*[build(f, x) for f, x in zip(descs, v[1])])
+        if o is None:
+            raise _Rejected()
+        for j, args in v[2]:
+            step, descs = plan["steps"][j]
+            if getattr(H, step)(o, *[build(f, x) for f, x in zip(descs, args)]) is not True:
+                raise _Rejected()
+        return o
     raise ValueError(k)
+def made(req, cand, limit):
+    """The runtime values of a candidate's inputs (objects made by their calls), or None where a call's
+    requires did not hold, it crashed or it overran."""
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, limit)
+            return [build(d, v) for d, v in zip(req["descs"], cand)]
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+    except (_Overrun, _Rejected, Exception, RecursionError):
+        return None
 def call(name, args, limit):
     try:
         try:
@@ -93,9 +119,8 @@ def call(name, args, limit):
 def admit(req):
     rows = []
     for cand in req["cands"]:
-        try:
-            args = [build(d, v) for d, v in zip(req["descs"], cand)]
-        except Exception:
+        args = made(req, cand, req["limit"])
+        if args is None:
             rows.append(None)
             continue
         code = call(req["admit"], args, req["limit"])
@@ -113,9 +138,8 @@ def admit(req):
 def run(req):
     rows = []
     for cand in req["cands"]:
-        try:
-            args = [build(d, v) for d, v in zip(req["descs"], cand)]
-        except Exception:
+        args = made(req, cand, req["limit"])
+        if args is None:
             rows.append(None)
             continue
         code = call(req["run"], args, req["limit"])
@@ -126,6 +150,7 @@ for line in sys.stdin:
     op = req["op"]
     if op == "data":
         DATA.update(req["table"])
+        OBJECTS.update(req.get("objects", {{}}))
         out = {{"ok": True}}
     elif op == "admit":
         out = admit(req)
@@ -144,17 +169,21 @@ class WorkerDied(Exception):
 
 @dataclass(frozen=True)
 class Descriptors:
-    """Type descriptors of a member's inputs, and the datatypes they reach (constructor -> Mk, fields)."""
+    """Type descriptors of a member's inputs, the datatypes they reach (constructor -> Mk, fields) and the
+    classes they are objects of (constructors and steps: harness method, argument descriptors)."""
 
     inputs: tuple[Any, ...]
     table: dict[str, dict[str, tuple[str, list[Any]]]]
+    objects: dict[str, dict[str, list[tuple[str, list[Any]]]]] = field(default_factory=dict)
 
 
 def descriptors(types: Sequence[RType], makers: dict[tuple[RType, str], str],
-                fields: Any) -> Descriptors:
-    """`fields(dt, ctor)`: the constructor's (name, type) per formal. Raises KeyError for a datatype the
-    harness has no Mk function for, ValueError for a type the worker cannot build."""
+                fields: Any, classes: dict[str, ClassPlan] | None = None) -> Descriptors:
+    """`fields(dt, ctor)`: the constructor's (name, type) per formal; `classes`: how objects of each class
+    are made (search/objects.py). Raises KeyError for a datatype the harness has no Mk function for, or a
+    class it has no plan for, ValueError for a type the worker cannot build."""
     table: dict[str, dict[str, tuple[str, list[Any]]]] = {}
+    objects: dict[str, dict[str, list[tuple[str, list[Any]]]]] = {}
     ids: dict[RType, str] = {}
 
     def desc(t: RType) -> Any:
@@ -189,10 +218,18 @@ def descriptors(types: Sequence[RType], makers: dict[tuple[RType, str], str],
                 for ctor in decl.ctors:
                     row[ctor.name] = (makers[(b, ctor.name)], [desc(ft) for _, ft in fields(b, ctor)])
             return ["d", ids[b]]
+        if k == "class":
+            key = class_key(b)
+            plan = (classes or {})[key]
+            if key not in objects:
+                objects[key] = {"ctors": [], "steps": []}  # first, for a class whose methods take its objects
+                objects[key] = {"ctors": [(m.method, [desc(a) for a in m.args]) for m in plan.ctors],
+                                "steps": [(m.method, [desc(a) for a in m.args]) for m in plan.steps]}
+            return ["o", key]
         raise ValueError(f"the search cannot build a value of {k}")
 
     inputs = tuple(desc(t) for t in types)
-    return Descriptors(inputs, table)
+    return Descriptors(inputs, table, objects)
 
 
 def to_json(v: Any) -> Any:
@@ -203,6 +240,8 @@ def to_json(v: Any) -> Any:
         return [v.numerator, v.denominator]
     if isinstance(v, Data):
         return [v.ctor, [to_json(a) for a in v.args]]
+    if isinstance(v, Calls):
+        return [v.ctor, [to_json(a) for a in v.args], [[j, [to_json(a) for a in args]] for j, args in v.steps]]
     if isinstance(v, frozenset):
         return [to_json(x) for x in sorted(v, key=repr)]
     if isinstance(v, tuple):
@@ -221,7 +260,7 @@ class Worker:
         self.proc = subprocess.Popen(tied_to_parent([python, "-u", str(script), str(pydir), "1" if unicode else "0"]),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env, cwd=str(pydir.parent), start_new_session=True)
-        self._tables: set[str] = set()
+        self._tables: set[tuple[str, str]] = set()
 
     def __enter__(self) -> Worker:
         return self
@@ -252,17 +291,18 @@ class Worker:
             raise WorkerDied(f"refused: {out!r}")
         return out
 
-    def data(self, table: dict[str, Any]) -> None:
-        fresh = {k: v for k, v in table.items() if k not in self._tables}
-        if fresh:
-            self._ask({"op": "data", "table": fresh})
-            self._tables |= set(fresh)
+    def data(self, d: Descriptors) -> None:
+        fresh = {k: v for k, v in d.table.items() if ("d", k) not in self._tables}
+        objects = {k: v for k, v in d.objects.items() if ("o", k) not in self._tables}
+        if fresh or objects:
+            self._ask({"op": "data", "table": fresh, "objects": objects})
+            self._tables |= {("d", k) for k in fresh} | {("o", k) for k in objects}
 
     def admit(self, admit: str, projs: Sequence[str], d: Descriptors, cands: Sequence[Sequence[Any]],
               limit_s: float) -> list[tuple[int, list[bool | None]] | None]:
         """Per candidate: (0, the projections' truth) when the checks before the call hold, else (the number
         of the first that failed, or CRASHED/OVERRAN, []); None where the worker could not build it."""
-        self.data(d.table)
+        self.data(d)
         rows = self._ask({"op": "admit", "admit": admit, "projs": list(projs), "descs": list(d.inputs),
                           "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s})["rows"]
         return [None if r is None else (int(r[0]), list(r[1])) for r in rows]
@@ -270,7 +310,7 @@ class Worker:
     def run(self, run: str, d: Descriptors, cands: Sequence[Sequence[Any]], limit_s: float) -> list[int | None]:
         """Per candidate: 0 when every check after the call held, the number of the first that failed, or
         CRASHED/OVERRAN."""
-        self.data(d.table)
+        self.data(d)
         rows = self._ask({"op": "run", "run": run, "descs": list(d.inputs),
                           "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s})["rows"]
         return [None if r is None else int(r) for r in rows]

@@ -130,6 +130,10 @@ class Probing(SolverCore):
         finally:
             self._unlimited = frozenset()
 
+    def literal_of(self, value: object, t: RType) -> str:
+        """A plain value of type t as the Dafny literal a test writes."""
+        return literal(value, t, self.types)
+
     def literals(self, values: dict[str, object]) -> dict[str, str]:
         """Plain values of inputs as the Dafny literals a test writes."""
         types = self.var_types()
