@@ -50,3 +50,23 @@ def test_two_runs_give_the_same_tests_byte_for_byte():
     first = generate(str(FIXTURES / "replace_separators.dfy"), GenerateOptions(jobs=2))
     second = generate(str(FIXTURES / "replace_separators.dfy"), GenerateOptions(jobs=1))
     assert first.tests_text == second.tests_text and any(tc.kind.value == "search" for tc in first.cases)
+
+
+def test_a_contract_the_solver_cannot_read_is_tested_on_inputs_that_ran_its_requires(tmp_path):
+    if not find_toolchain().dafny:
+        pytest.skip("dafny not found")
+    program = tmp_path / "unreadable_requires.dfy"
+    program.write_text((FIXTURES / program.name).read_text())
+    without = generate(str(program), GenerateOptions(search=False))
+    assert not without.cases  # the solver's inputs could break a precondition it cannot read
+    got = generate(str(program), GenerateOptions())
+    assert got.cases and all(tc.kind.value == "search" for tc in got.cases)
+    assert any("search's inputs alone" in d.message for d in got.diagnostics)
+    verdicts = run_tests(program, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert {v.status for v in verdicts} == {Status.PASSED}
+    buggy = tmp_path / "buggy" / program.name
+    buggy.parent.mkdir()
+    buggy.write_text(program.read_text().replace("t := seq(|s|, i requires 0 <= i < |s| => s[i] * 2);",
+                                                 "t := seq(|s|, i requires 0 <= i < |s| => s[i] + 2);"))
+    verdicts = run_tests(buggy, got.tests_text, got.cases, RunOptions(target="py")).verdicts
+    assert Status.FAILED in {v.status for v in verdicts}

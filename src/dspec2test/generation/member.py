@@ -188,7 +188,13 @@ class MemberGeneration:
                 for why in c.objects.unreachable:
                     self.warn(f"no test: {why}")
                 return self
-            solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars], c.member)
+            try:
+                solver = self.factory(self.ctx.program, [(v.name, v.type, v.is_output) for v in c.solver_vars],
+                                      c.member)
+            except Unsupported as refused:
+                if self.search_only(checks, refused):
+                    return self
+                raise
             for note in solver.make_from_functions():
                 self.made = True
                 self.warn(note)
@@ -219,10 +225,13 @@ class MemberGeneration:
             # a lemma's ensures are what its tests check, not what its inputs are solved for: solving for
             # them too would leave no input exactly where the property is false
             usable, bad = check_clauses(self.lemma_requires(solver) if c.is_lemma else c.clauses, solver)
-            for clause, exc in bad:
-                self.unsupported(exc)
+            for clause, refusal in bad:
+                self.unsupported(refusal)
             if any(clause.kind == "requires" for clause, _ in bad):
-                return self  # inputs could break an unencoded precondition: no trustworthy tests
+                # the solver's inputs could break a precondition it cannot read: only the search's, which
+                # ran the compiled requires, are trustworthy
+                self.search_only(checks, next(exc for clause, exc in bad if clause.kind == "requires"), noted=True)
+                return self
             whole = tuple(cl.expr for cl in usable)
             # the search first: its inputs settle which combinations of branches are satisfiable, and become
             # the partitions' tests
@@ -255,6 +264,34 @@ class MemberGeneration:
             self.unsupported(Unsupported(f"internal error ({type(exc).__name__})", c.line, c.col,
                                          f"internal error while generating {c.name}: {exc}"))
         return self
+
+    def search_only(self, checks: Checks, why: Unsupported, noted: bool = False) -> bool:
+        """Tests from the search alone, where the solver cannot take the contract (`why`): its inputs are
+        admitted by running the compiled requires (every one of them must compile), and each test checks
+        every clause; one partition, the contract as a whole. False where the search cannot do it either."""
+        c = self.contract
+        if self.search is None or any(cl.kind == "requires" for cl, _ in checks.unchecked):
+            return False
+        searched = MemberSearch(self.search, c, None, self.ctx.program)
+        found = searched.pool.choose([(1, ())], searched.types, self.options.per_partition * 2, searched.vocab.chars)
+        if not found:
+            return False
+        if not noted:
+            self.unsupported(why)
+        self.searcher = searched
+        part = PartitionSpec(1, (), "(the search's inputs: the solver cannot read this contract)",
+                             tuple(sorted({cl.line for cl in c.clauses})), "UNKNOWN")
+        state = PartitionState(part, [], [], "")
+        self.states.append(state)
+        for cand in found[1][:self.options.per_partition]:
+            given = searched.test_inputs(cand)
+            sc = Scenario(1, len(state.scenarios) + 1, ScenarioKind.SEARCH)
+            entry, _ = self.scenario_of(part, sc, Model(given), None, checks, (), (), given=given)  # type: ignore[arg-type]
+            if entry.test is not None:
+                self.add(state, entry)
+        self.warn(f"tested on the search's inputs alone ({len(self.cases)}): the solver cannot read the contract "
+                  f"({why.construct or why.message}); every test checks every clause it can")
+        return True
 
     def within_reach(self, solver: SolverLike, why: str, rebuild: bool) -> str | None:
         """Inputs built again from their witnesses solving only what the requires read (`rebuild`: those

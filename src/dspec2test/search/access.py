@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import Contract, ContractClause, iter_members
-from dspec2test.model.resolve import Resolver
+from dspec2test.model.resolve import Resolver, RType
 from dspec2test.model.walk import called_names
 from dspec2test.oracle import SolverLike
 from dspec2test.partition.partitions import PartitionSpec
@@ -17,6 +17,8 @@ from dspec2test.search.compiled import Compiled
 from dspec2test.search.domains import Vocabulary
 from dspec2test.search.engine import Candidate, search_member
 from dspec2test.search.harness import Entry
+from dspec2test.solve.literal import literal
+from dspec2test.solve.types import Types
 from dspec2test.search.objects import Calls, calls_text, class_key
 from dspec2test.emit.objects import DRIVE
 
@@ -29,6 +31,7 @@ class SearchAccess:
     entry: Entry
 
 
+DEFAULT_LENGTH = 10  # the solver's length limit, for the types a literal is printed with where there is no solver
 WITNESS_RLIMIT = 500_000  # Z3 units to show a candidate meets a combination of branches (inputs fixed)
 WITNESSES = 2  # candidates tried per combination before the solver is asked about it in general
 
@@ -36,14 +39,28 @@ WITNESSES = 2  # candidates tried per combination before the solver is asked abo
 class MemberSearch:
     """A member's candidates (its pool, searched once), and what partitioning and generation ask of them."""
 
-    def __init__(self, access: SearchAccess, contract: Contract, solver: SolverLike, program: ast.Program):
+    def __init__(self, access: SearchAccess, contract: Contract, solver: SolverLike | None, program: ast.Program):
+        """`solver`: None where the solver cannot take the contract: types and literals then come from the
+        program's declarations, and nothing is confirmed."""
         self.entry = access.entry
         self.harness_classes = access.compiled.harness.classes
         self.contract = contract
         self.solver = solver
-        self.types = solver.var_types()
+        resolver = Resolver(program)
+        if solver is not None:
+            self.types = solver.var_types()
+            self.literal_of: Callable[[object, RType], str] = solver.literal_of
+        else:
+            scope = resolver.scope_of(contract.member)
+            subst = {name: resolver.rtype(t, scope) for name, t in contract.instantiation}
+            self.types = {v.name: resolver.rtype(v.type, scope, subst) for v in contract.params}
+            for r in contract.objects.roots:
+                if r.name == "this" and not r.output:
+                    self.types["this"] = resolver.rtype(r.type, scope, subst)
+            types = Types(resolver, cap=DEFAULT_LENGTH)
+            self.literal_of = lambda value, t: literal(value, t, types)
         self.vocab = Vocabulary.of(contract_nodes(contract, program))
-        self.pool = search_member(access.compiled, self.entry, self.types, Resolver(program).ctor_fields, self.vocab)
+        self.pool = search_member(access.compiled, self.entry, self.types, resolver.ctor_fields, self.vocab)
         self._rows = {id(cl): self.entry.projections[i] for i, cl in enumerate(contract.clauses)
                       if i < len(self.entry.projections)}
 
@@ -62,6 +79,8 @@ class MemberSearch:
         fixed in the solver, meets its literals: a quick question where the general one may not end (a
         contract over recursive functions)."""
         def known(path: tuple[int, ...], literals: tuple[ast.Expr, ...]) -> bool:
+            if self.solver is None:
+                return False
             for cand in self.pool.matching(self.names(clauses, path))[:WITNESSES]:
                 if cand.objects:
                     return False  # an object's state is what its calls left: nothing the solver can fix
@@ -82,9 +101,9 @@ class MemberSearch:
         for name, value in cand.values.items():
             t = self.types[name]
             if isinstance(value, Calls):
-                out.update(calls_text(name, value, classes[class_key(t)], self.solver.literal_of, DRIVE))
+                out.update(calls_text(name, value, classes[class_key(t)], self.literal_of, DRIVE))
             else:
-                out[name] = self.solver.literal_of(value, t)
+                out[name] = self.literal_of(value, t)
         return out
 
     def chosen(self, clauses: Sequence[ContractClause], parts: Sequence[PartitionSpec], per_partition: int,
