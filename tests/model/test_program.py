@@ -148,3 +148,20 @@ def test_a_project_file_listing_another_targets_extern_code_holds_only_its_dafny
     (tmp_path / "dfyconfig.toml").write_text('includes = ["src/**/*.dfy", "cs/Z3Interface.cs"]\n')
     project = read_project(tmp_path / "dfyconfig.toml")
     assert [p.name for p in project.files()] == ["A.dfy"]
+
+
+def test_a_datatype_refined_with_an_ellipsis_keeps_its_constructors(tmp_path):
+    """`datatype D ... { members }` in a refining module is the refined module's D with more members: its
+    constructors and the inherited members stay (read alone, it had no constructor at all)."""
+    src = tmp_path / "refined.dfy"
+    src.write_text("abstract module A {\n  datatype D = X | Y(n: int) {\n    function g(): int { 0 }\n  }\n"
+                   "  newtype N = x: int | 0 <= x < 10 {\n    function h(): int { 1 }\n  }\n}\n"
+                   "module B refines A {\n  datatype D ... {\n    function f(): int { 1 }\n  }\n"
+                   "  newtype N ... {\n    function k(): int { 2 }\n  }\n}\n")
+    got = load_program(str(src))
+    assert not isinstance(got, Diagnostic), got
+    b = next(m for m in got.program.decls if getattr(m, "name", "") == "B")
+    d = next(x for x in b.decls if getattr(x, "name", "") == "D")
+    assert [c.name for c in d.ctors] == ["X", "Y"] and [m.name for m in d.members] == ["g", "f"]
+    n = next(x for x in b.decls if getattr(x, "name", "") == "N")
+    assert print_type(n.base) == "int" and n.var == "x" and [m.name for m in n.members] == ["h", "k"]

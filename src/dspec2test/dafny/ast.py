@@ -82,7 +82,7 @@ class IntLit(Node):
 
 @dataclass(frozen=True)
 class RealLit(Node):
-    text: str  # as written, e.g. "3.14", "1.0e3" is not Dafny; kept verbatim
+    text: str  # as written, e.g. "3.14"; one written with an exponent (`1.5e2`) is kept as its decimal "150.0"
 
 
 @dataclass(frozen=True)
@@ -368,6 +368,15 @@ class FrameField(Node):
 
 
 @dataclass(frozen=True)
+class DecreasesTo(Node):
+    """`a, b decreases to c, d`: the termination order as a boolean (`nonincreases to`: allow_equal)."""
+
+    olds: tuple[Expr, ...]
+    news: tuple[Expr, ...]
+    allow_equal: bool = False
+
+
+@dataclass(frozen=True)
 class StmtExpr(Node):
     """A statement in expression position: `assert P; e`, `assume P; e`, `calc {...} e`, `L(x); e`, `reveal f(); e`."""
 
@@ -380,7 +389,7 @@ Expr = Union[
     Cardinality, MemberSelect, Call, Index, Slice, Update, DatatypeUpdate, SeqDisplay, SetDisplay,
     MultisetDisplay, MultisetConv, MapDisplay, SeqInit, Quantifier, SetComprehension, MapComprehension,
     Lambda, Let, IfThenElse, MatchExpr, Old, Fresh, Allocated, Unchanged, TupleExpr, TypeTest, Cast,
-    FrameField, StmtExpr,
+    FrameField, StmtExpr, DecreasesTo,
 ]
 
 
@@ -534,6 +543,7 @@ class GuardedAlt(Node):
     guard: Expr
     body: tuple[Stmt, ...]
     invariants: tuple[Clause, ...] = ()
+    binding: tuple[BoundVar, ...] = ()  # `case x :| P(x) => ...` binds x in the body
 
 
 @dataclass(frozen=True)
@@ -692,6 +702,7 @@ class Formal(Node):
     default: Expr | None = None
     nameonly: bool = False
     older: bool = False
+    attributes: tuple[Attribute, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -708,6 +719,7 @@ class Method(Declared):
     attributes: tuple[Attribute, ...] = ()
     ghost: bool = False
     static: bool = False
+    k_type: str = ""  # a least or greatest lemma's `[nat]` / `[ORDINAL]`, as written
     name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
 
 
@@ -727,6 +739,7 @@ class Function(Declared):
     ghost: bool = False  # declared ghost (under --function-syntax:3, the loader makes every plain `function` ghost)
     static: bool = False
     method_form: bool = False  # written `function method` / `predicate method` (Dafny 3's compiled form)
+    k_type: str = ""  # a least or greatest predicate's `[nat]` / `[ORDINAL]`, as written
     name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
 
     @property
@@ -759,10 +772,13 @@ class Ctor(Declared):
     name: str
     params: tuple[Formal, ...]
     attributes: tuple[Attribute, ...] = ()
+    ghost: bool = False  # `datatype D = ghost A | B`: A exists only in specifications
 
 
 @dataclass(frozen=True)
 class Datatype(Declared):
+    """A datatype; one written `datatype D ... { }` in a refining module has no constructors of its own."""
+
     name: str
     ctors: tuple[Ctor, ...]
     type_params: tuple[TypeParam, ...] = ()
@@ -770,6 +786,7 @@ class Datatype(Declared):
     co: bool = False
     attributes: tuple[Attribute, ...] = ()
     extends: tuple[Type, ...] = ()
+    refining: bool = False  # `datatype D ... { }`: the refined module's D, with more members
 
 
 @dataclass(frozen=True)
@@ -782,6 +799,8 @@ class TypeSynonym(Declared):
     attributes: tuple[Attribute, ...] = ()
     characteristics: tuple[str, ...] = ()
     members: tuple[Decl, ...] = ()
+    extends: tuple[Type, ...] = ()  # an abstract type's traits: `type T extends Tr { ... }`
+    refining: bool = False  # `type T ... { }`: the refined module's T, with more members
 
 
 @dataclass(frozen=True)
@@ -810,6 +829,11 @@ class Newtype(Declared):
     attributes: tuple[Attribute, ...] = ()
     members: tuple[Decl, ...] = ()
     witness_kind: str = ""
+    type_params: tuple[TypeParam, ...] = ()
+    extends: tuple[Type, ...] = ()
+    # `newtype N ... { }`: the refined module's N with more members; until the loader merges them, its
+    # base is unknown (an empty name)
+    refining: bool = False
 
 
 @dataclass(frozen=True)
@@ -851,6 +875,7 @@ class Module(Declared):
     name: str  # possibly dotted `module A.B`
     decls: tuple[Decl, ...]
     refines: str | None = None
+    replaces: str | None = None  # `module N replaces M`: N is the implementation of the replaceable M
     abstract: bool = False
     replaceable: bool = False
     attributes: tuple[Attribute, ...] = ()

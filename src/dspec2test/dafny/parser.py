@@ -108,6 +108,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "<": ("LESS", "_TYPE_LT"),
     ",": ("_COMMA", "_QCOMMA"),
     "@": ("_AT", "_DECL_AT"),
+    "ghost": ("GHOST", "_GHOST_ARG"),
 }
 _TYPE_TOKEN = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_'?]*|-->|->|~>|==|!=|=>|\S)")
 # Dafny's list, plus what may follow a type (`x: seq<int> | P`, `:=`, `::`, clause keywords): a comparison
@@ -120,8 +121,12 @@ _AFTER_GENERIC = {".", "(", "[", "{", "@", ")", "]", "}", ",", ";", "then", "els
                   "iterator", "include", "opaque", "abstract", "by", "to", "downto"}
 
 
-# After `set x | P(x),` a further bound variable looks like `y:`, `y <-`, `y |`, `y {:` or `y ::`.
-_QVAR_AHEAD = re.compile(r"\s*[A-Za-z_][A-Za-z0-9_'?]*\s*(:(?![=|])|<-|\||\{:)")
+# After `set x | P(x),` (or `set i, j, k | ...`) further bound variables look like `y:`, `y <-`, `y |`,
+# `y {:` or `y ::`, possibly after more untyped names `y, z, w |`.
+_QVAR_AHEAD = re.compile(r"(?:\s*[A-Za-z_][A-Za-z0-9_'?]*\s*,)*\s*[A-Za-z_][A-Za-z0-9_'?]*\s*(:(?![=|])|<-|\||\{:)")
+
+
+_VAR_AHEAD = re.compile(r"\s*var(?![A-Za-z0-9_'?])")
 
 
 def _can_shift(states: dict[Any, Any], stack: list[Any], term: str) -> bool:
@@ -202,6 +207,13 @@ class _DafnyLexer(ContextualLexer):
     def lex(self, lexer_state: Any, parser_state: Any) -> Iterator[Token]:
         states = parser_state.parse_conf.states
         for tok in super().lex(lexer_state, parser_state):
+            if tok.type == "REAL" and tok.value[0] == "." and _can_shift(states, parser_state.state_stack, "DOT"):
+                # `t.0` selects a tuple's component: a real `.0` cannot follow an operand
+                yield Token.new_borrow_pos("DOT", ".", tok)
+                digits = Token("DIGITS", tok.value[1:], (tok.start_pos or 0) + 1, tok.line, (tok.column or 0) + 1,
+                               tok.end_line, tok.end_column, tok.end_pos)
+                yield digits
+                continue
             choices = _CHOICES.get(tok.value)
             if choices:
                 accepted = states[parser_state.position]
@@ -216,6 +228,9 @@ class _DafnyLexer(ContextualLexer):
                     fitting = ["_DECL_AT" if at_word_start else "_AT"]
                 elif len(fitting) > 1 and tok.value == ",":
                     fitting = ["_QCOMMA" if _QVAR_AHEAD.match(lexer_state.text, tok.end_pos or 0) else "_COMMA"]
+                elif len(fitting) > 1 and tok.value == "ghost":
+                    # `(ghost var x := e; x)` is a ghost let; `(ghost e, ...)` a tuple's ghost item
+                    fitting = ["GHOST" if _VAR_AHEAD.match(lexer_state.text, tok.end_pos or 0) else "_GHOST_ARG"]
                 if fitting and fitting[0] != tok.type:
                     tok = Token.new_borrow_pos(fitting[0], tok.value, tok)
             yield tok

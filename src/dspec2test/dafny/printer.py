@@ -291,6 +291,11 @@ class _Printer:
     def expr_FrameField(self, e: ast.FrameField) -> str:
         return f"{self._suffix_base(e.obj)}`{e.field_name}"
 
+    def expr_DecreasesTo(self, e: ast.DecreasesTo) -> str:
+        op = "nonincreases to" if e.allow_equal else "decreases to"
+        olds = f"{self._list(e.olds)} " if e.olds else ""
+        return f"({olds}{op} {self._list(e.news)})"
+
     def expr_StmtExpr(self, e: ast.StmtExpr) -> str:
         s = e.stmt
         if isinstance(s, ast.AssertStmt) and s.expr is not None:

@@ -59,9 +59,15 @@ class ToAst(ExprRules, StmtRules):
         return Wrap("dotted", ".".join(str(n) for n in names), span(meta))
 
     def module_decl(self, meta, attrs, name, *rest):
-        refines = rest[0].value if rest and isinstance(rest[0], Wrap) and rest[0].kind == "dotted" else None
         decls = tuple(d for c in rest if not isinstance(c, Wrap) for d in _flat(c))
-        return A.Module(name.value, decls, refines=refines, attributes=attrs.value, span=span(meta))
+        return A.Module(name.value, decls, refines=wrap_value(rest, "refines"), replaces=wrap_value(rest, "replaces"),
+                        attributes=attrs.value, span=span(meta))
+
+    def module_refines(self, meta, name):
+        return Wrap("refines", name.value)
+
+    def module_replaces(self, meta, name):
+        return Wrap("replaces", name.value)
 
     def import_decl(self, meta, *children):
         imp = children[-1]
@@ -74,8 +80,8 @@ class ToAst(ExprRules, StmtRules):
     def import_alias(self, meta, alias, target, sel=None):
         return A.Import(target.value, alias=str(alias), exports=sel or ())
 
-    def import_abstract(self, meta, alias, target):
-        return A.Import(target.value, alias=str(alias), abstract=True)
+    def import_abstract(self, meta, alias, target, sel=None):
+        return A.Import(target.value, alias=str(alias), abstract=True, exports=sel or ())
 
     def export_sel(self, meta, *names):
         return strs(names)
@@ -120,20 +126,27 @@ class ToAst(ExprRules, StmtRules):
         members = wrap_value(rest, "members", ())
         return A.Datatype(
             str(name), ctors, type_params=tparams.value, members=members, co=kind == "codatatype",
-            attributes=attrs.value, extends=extends.value, span=span(meta),
+            attributes=attrs.value, extends=extends.value, refining=bool(wraps(rest, "refining")), span=span(meta),
         )
 
-    def ctor(self, meta, attrs, name, *formals):
-        return A.Ctor(str(name), tuple(f for f in formals if f is not None), attributes=attrs.value, span=span(meta))
+    def refining(self, meta):
+        return Wrap("refining", True)
 
-    def ctor_formal_named(self, meta, *children):
-        ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
+    def ctor(self, meta, *children):
+        ghost = isinstance(children[0], Token) and children[0].type == "GHOST"
+        attrs, name, *formals = children[1:] if ghost else children
+        return A.Ctor(str(name), tuple(f for f in formals if f is not None), attributes=attrs.value, ghost=ghost,
+                      span=span(meta))
+
+    def ctor_formal_named(self, meta, attrs, *children):
+        mods = {c.value for c in wraps(children, "mod")}
         *_, name, typ, default = children
-        return A.Formal(str(name), typ, ghost=ghost, default=default, span=span(meta))
+        return A.Formal(str(name), typ, ghost="ghost" in mods, default=default, nameonly="nameonly" in mods,
+                        attributes=attrs.value, span=span(meta))
 
-    def ctor_formal_anon(self, meta, *children):
-        ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
-        return A.Formal("", children[-1], ghost=ghost, span=span(meta))
+    def ctor_formal_anon(self, meta, attrs, *children):
+        mods = {c.value for c in wraps(children, "mod")}
+        return A.Formal("", children[-1], ghost="ghost" in mods, attributes=attrs.value, span=span(meta))
 
     def members(self, meta, *decls):
         return Wrap("members", _members(decls))
@@ -144,8 +157,9 @@ class ToAst(ExprRules, StmtRules):
     def type_char(self, meta, *toks):
         return "".join(str(t) for t in toks)
 
-    def type_decl(self, meta, attrs, name, tparams, *rest):
-        chars = wrap_value(rest, "chars", ())
+    def type_decl(self, meta, attrs, name, *rest):
+        chars = tuple(c for w in wraps(rest, "chars") for c in w.value)
+        tparams = next(w for w in wraps(rest, "tparams"))
         members = wrap_value(rest, "members", ())
         rhs = next((c for c in rest if isinstance(c, Wrap) and c.kind in ("synonym", "subset")), None)
         sp = span(meta)
@@ -158,11 +172,15 @@ class ToAst(ExprRules, StmtRules):
             )
         return A.TypeSynonym(
             str(name), rhs.value if rhs else None, type_params=tparams.value, attributes=attrs.value,
-            characteristics=chars, members=members, span=sp,
+            characteristics=chars, members=members, extends=wrap_value(rest, "extends", ()),
+            refining=bool(wraps(rest, "refining")), span=sp,
         )
 
-    def synonym_rhs(self, meta, t):
-        return Wrap("synonym", t)
+    def type_extends(self, meta, *types):
+        return Wrap("extends", tuple(types))
+
+    def synonym_rhs(self, meta, t, witness=None):
+        return Wrap("synonym", t) if witness is None else Wrap("newtype_witness", (t, witness.value))
 
     def subset_rhs(self, meta, var, *rest):
         base = first_of(rest, TYPES)
@@ -170,16 +188,22 @@ class ToAst(ExprRules, StmtRules):
         witness = wrap_value(rest, "witness", ("", None))
         return Wrap("subset", (str(var), base, exprs[0], witness))
 
-    def newtype_decl(self, meta, attrs, name, tparams, rhs, members):
+    def newtype_decl(self, meta, attrs, name, tparams, extends, rhs, members):
         sp = span(meta)
+        common = {"attributes": attrs.value, "members": members.value, "type_params": tparams.value,
+                  "extends": extends.value, "span": sp}
         if rhs.kind == "subset":
             var, base, constraint, (wkind, witness) = rhs.value
             return A.Newtype(
                 str(name), var, base or _inferred_base(var, constraint, witness), constraint, witness,
-                attributes=attrs.value,
-                members=members.value, witness_kind=wkind, span=sp,
+                witness_kind=wkind, **common,
             )
-        return A.Newtype(str(name), None, rhs.value, None, attributes=attrs.value, members=members.value, span=sp)
+        if rhs.kind == "refining":
+            return A.Newtype(str(name), None, A.NamedType(""), None, refining=True, **common)
+        if rhs.kind == "newtype_witness":  # `newtype N = Base witness W`
+            base, (wkind, witness) = rhs.value
+            return A.Newtype(str(name), None, base, None, witness, witness_kind=wkind, **common)
+        return A.Newtype(str(name), None, rhs.value, None, **common)
 
     def witness_plain(self, meta, e):
         return Wrap("witness", ("", e))
@@ -241,27 +265,31 @@ class ToAst(ExprRules, StmtRules):
     def formal_mod(self, meta, tok):
         return Wrap("mod", str(tok))
 
-    def formal(self, meta, *children):
+    def formal(self, meta, attrs, *children):
         mods = {c.value for c in wraps(children, "mod")}
         name = next(str(c) for c in children if isinstance(c, Token))
         typ = first_of(children, TYPES)
         default = next((c for c in children if c is not None and not isinstance(c, (Token, Wrap) + TYPES)), None)
         return A.Formal(
             name, typ, ghost="ghost" in mods, default=default, nameonly="nameonly" in mods,
-            older="older" in mods, span=span(meta),
+            older="older" in mods, attributes=attrs.value, span=span(meta),
         )
 
-    def method_decl(self, meta, kind, attrs, name, tparams, formals, returns, specs, block):
+    def k_type(self, meta, name=None):
+        return Wrap("k_type", str(name) if name is not None else "")
+
+    def method_decl(self, meta, kind, attrs, name, tparams, k_type, formals, returns, specs, block):
         kind = {"inductive lemma": "least lemma", "colemma": "greatest lemma"}.get(kind, kind)
         return A.Method(
             kind, name.value, formals.value, returns.value, _spec(specs.value), block.value,
             type_params=tparams.value, attributes=attrs.value, ghost=kind != "method" and kind != "constructor",
-            span=span(meta), name_span=name.span,
+            k_type=k_type.value, span=span(meta), name_span=name.span,
         )
 
     def method_refined(self, meta, kind, attrs, name, specs, block):
         empty = Wrap("formals", ())
-        return self.method_decl(meta, kind, attrs, name, Wrap("tparams", ()), empty, Wrap("returns", ()), specs, block)
+        return self.method_decl(meta, kind, attrs, name, Wrap("tparams", ()), Wrap("k_type", ""), empty,
+                                Wrap("returns", ()), specs, block)
 
     def function_kw(self, meta, *toks):
         return " ".join(str(t) for t in toks)
@@ -281,7 +309,7 @@ class ToAst(ExprRules, StmtRules):
     def function_body(self, meta, expr, by_method=None):
         return Wrap("fbody", (expr, by_method))
 
-    def function_decl(self, meta, kind, attrs, name, tparams, formals, result, specs, body):
+    def function_decl(self, meta, kind, attrs, name, tparams, k_type, formals, result, specs, body):
         expr, by_method = body.value
         # Dafny 4 reading: a function is compiled unless declared ghost (Dafny 3's `function method` = function).
         base = kind.removesuffix(" method")
@@ -289,13 +317,13 @@ class ToAst(ExprRules, StmtRules):
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
-            name_span=tok_span(name),
+            k_type=k_type.value, name_span=tok_span(name),
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):
         empty = Wrap("formals", ())
         return self.function_decl(
-            meta, kind, attrs, name, Wrap("tparams", ()), empty, Wrap("result", None), specs, body
+            meta, kind, attrs, name, Wrap("tparams", ()), Wrap("k_type", ""), empty, Wrap("result", None), specs, body
         )
 
     def iterator_decl(self, meta, attrs, name, *rest):

@@ -71,6 +71,22 @@ def int_value(text: str) -> int:
     return int(digits, 16) if digits[:2] in ("0x", "0X") else int(digits)
 
 
+def real_text(text: str) -> str:
+    """A real literal as a plain decimal: `1.23e2` is "123.0", `5e-1` is "0.5", `1.` is "1.0", `.5` is "0.5"
+    (the exponent and short forms are Dafny 4.11's; the decimal reads in every Dafny and in Z3)."""
+    if "e" not in text and not text.startswith(".") and not text.endswith("."):
+        return text
+    mantissa, _, exponent = text.replace("_", "").partition("e")
+    exponent = exponent or "0"
+    whole, _, frac = mantissa.partition(".")
+    digits, point = whole + frac, len(whole) + int(exponent)
+    if point <= 0:
+        digits, point = "0" * (1 - point) + digits, 1
+    if point >= len(digits):
+        digits += "0" * (point - len(digits) + 1)
+    return f"{digits[:point].lstrip('0') or '0'}.{digits[point:].rstrip('0') or '0'}"
+
+
 def strs(children: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(str(c) for c in children if isinstance(c, Token))
 

@@ -9,7 +9,7 @@ from lark import Token, Transformer, v_args
 
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.transform_base import (
-    TYPES, TransformError, Wrap, decode_escapes, fail_op, int_value, exprs_of, first_of, fold, join, span, tok_span, wraps, wrap_value,
+    TYPES, TransformError, Wrap, decode_escapes, fail_op, int_value, exprs_of, real_text, first_of, fold, join, span, tok_span, wraps, wrap_value,
 )
 
 _CHAIN_OPS = {"<", "<=", ">", ">=", "==", "!="}
@@ -91,7 +91,10 @@ class ExprRules(Transformer):
     # ------------------------------------------------------------ expressions: endless forms
 
     def if_expr(self, meta, cond, then, els):
-        return A.IfThenElse(cond, then, els, span=span(meta))
+        binding = ()
+        if isinstance(cond, Wrap):  # `if x :| P(x) then ...`
+            binding, cond = cond.value
+        return A.IfThenElse(cond, then, els, binding, span=span(meta))
 
     def quant(self, meta, tok):
         return str(tok)
@@ -199,6 +202,8 @@ class ExprRules(Transformer):
         requires = tuple(e for w in specs if w.kind == "requires" for e in w.value)
         params = []
         for item in group.value:
+            if isinstance(item, Wrap):
+                raise TransformError("lambda parameter must be a name", item.span.line, item.span.col)
             if isinstance(item, A.BoundVar):
                 params.append(item)
             elif isinstance(item, A.Name) and not item.type_args:
@@ -219,17 +224,35 @@ class ExprRules(Transformer):
     def lambda_requires(self, meta, expr):
         return Wrap("requires", (expr,))
 
-    def paren_group(self, meta, *items):
-        return Wrap("group", tuple(i for i in items if i is not None), span(meta))
+    def paren_group(self, meta, items=None):
+        return Wrap("group", items.value if items is not None else (), span(meta))
 
-    def ghost_item(self, meta, ghost, expr):
+    def paren_items(self, meta, *items):
+        return Wrap("items", items)
+
+    def ghost_item(self, meta, expr):
         return expr  # a tuple's ghost component (`(i, ghost i)`), as its type's: erased, unmarked here
+
+    def tuple_binding(self, meta, index, expr):
+        return Wrap("tuple_binding", (int_value(str(index)), expr), span(meta))
+
+    def decreases_to(self, meta, old, op, new):
+        return A.DecreasesTo((old,), (new,), str(op).startswith("non"), span=span(meta))
+
+    def decreases_to_group(self, meta, items, op, *news):
+        olds = items.value if items is not None else ()
+        for item in olds:
+            if not isinstance(item, A.Node) or isinstance(item, A.BoundVar):
+                sp = item.span
+                raise TransformError(f"only expressions may stand before '{str(op).split()[0]} to'", sp.line, sp.col)
+        return A.DecreasesTo(olds, tuple(n for n in news if n is not None), str(op).startswith("non"),
+                             span=span(meta))
 
     def typed_item(self, meta, name, typ):
         return A.BoundVar(str(name), typ, span=span(meta))
 
     def paren_atom(self, meta, group):
-        items = group.value
+        items = _bound(group.value)
         for item in items:
             if isinstance(item, A.BoundVar):
                 raise TransformError("unexpected ':' in a parenthesized expression", item.span.line, item.span.col)
@@ -243,6 +266,10 @@ class ExprRules(Transformer):
 
     def member(self, meta, obj, name, targs=None):
         return A.MemberSelect(obj, str(name), targs or (), span=span(meta))
+
+    def member_prefix(self, meta, obj, name, k):
+        # `M.P#[k]`: as `P#[k]`, the index of the prefix predicate named `P#`
+        return A.Index(A.MemberSelect(obj, str(name) + "#", span=join(obj.span, tok_span(name))), (k,), span=span(meta))
 
     def member_requires(self, meta, *_):
         return Token("NAME", "requires")
@@ -291,9 +318,10 @@ class ExprRules(Transformer):
     def name(self, meta, tok):
         return A.Name(str(tok), span=span(meta))
 
-    def prefix_name(self, meta, tok, k):
+    def prefix_name(self, meta, tok, *rest):
         # `P#[k]`, the prefix predicate of a least/greatest predicate, kept as the index `P#[k]`.
-        return A.Index(A.Name(str(tok) + "#", span=tok_span(tok)), (k,), span=span(meta))
+        targs = rest[0] if len(rest) == 2 else ()
+        return A.Index(A.Name(str(tok) + "#", targs, span=tok_span(tok)), (rest[-1],), span=span(meta))
 
     def prefix_eq(self, meta, *children):
         # The op keeps its spelling with the depth, `==#[k]`, so it prints back as written.
@@ -321,7 +349,7 @@ class ExprRules(Transformer):
         return A.IntLit(int_value(text), text, span=span(meta))
 
     def real_lit(self, meta, tok):
-        return A.RealLit(str(tok), span=span(meta))
+        return A.RealLit(real_text(str(tok)), span=span(meta))
 
     def char_lit(self, meta, tok):
         return A.CharLit(decode_escapes(tok[1:-1]), str(tok), span=span(meta))
@@ -411,7 +439,23 @@ class ExprRules(Transformer):
         return A.PatBind(pattern, str(name), span=span(meta))
 
     def pat_alt(self, meta, *alts):
+        if len(alts) == 1:  # `case | A => ...`: a leading bar before one pattern
+            return alts[0]
         return A.PatAlt(tuple(alts), span=span(meta))
+
+
+def _bound(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A tuple's items in order, with `(1 := b, 0 := a)` bindings put in their places."""
+    if not any(isinstance(i, Wrap) for i in items):
+        return items
+    placed: dict[int, Any] = {}
+    for k, item in enumerate(items):
+        index, expr = item.value if isinstance(item, Wrap) else (k, item)
+        if index in placed or index >= len(items):
+            sp = item.span
+            raise TransformError(f"tuple component {index} is given twice or does not exist", sp.line, sp.col)
+        placed[index] = expr
+    return tuple(placed[k] for k in range(len(items)))
 
 
 _LEVEL = {

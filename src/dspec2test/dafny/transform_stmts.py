@@ -9,7 +9,7 @@ from lark import Token, Transformer, v_args
 
 from dspec2test.dafny import ast as A
 from dspec2test.dafny.transform_base import (
-    TYPES, Wrap, fail_op, first_of, span, tok_span, wrap_value, of_type,
+    TYPES, Wrap, fail_op, first_of, span, tok_span, wrap_value, wraps, of_type,
 )
 
 
@@ -64,11 +64,11 @@ class StmtRules(Transformer):
     def init_assign(self, meta, *rhs):
         return Wrap("init", (":=", tuple(rhs), None))
 
-    def init_fail(self, meta, op, *rhs):
+    def init_fail(self, meta, op, attrs, *rhs):
         return Wrap("init", (fail_op(op), tuple(rhs), None))
 
-    def init_such_that(self, meta, expr):
-        return Wrap("init", (":|", (), expr))
+    def init_such_that(self, meta, *children):
+        return Wrap("init", (":|", (), children[-1]))
 
     def by_proof(self, meta, block):
         return _ByProof(block)  # ghost: nothing a test runs; dropped by the statement it ends
@@ -76,13 +76,13 @@ class StmtRules(Transformer):
     def var_stmt(self, meta, *children):
         children = _unproved(children)
         ghost = isinstance(children[0], Token) and children[0].type == "GHOST"
-        attrs = wrap_value(children, "attrs", ())
+        attrs = tuple(a for w in wraps(children, "attrs") for a in w.value)
         pats = tuple(c for c in children if isinstance(c, (A.PatVar, A.PatCtor, A.PatTuple, A.PatWild)))
         op, rhs, such = wrap_value(children, "init", (None, (), None))
         return A.VarDecl(pats, rhs, op, such, ghost, attrs, span=span(meta))
 
     def _lhs_rhs(self, children):
-        lhs = tuple(c for c in children if not isinstance(c, _RHS))
+        lhs = tuple(c for c in children if not isinstance(c, _RHS + (Wrap,)))
         rhs = tuple(c for c in children if isinstance(c, _RHS))
         return lhs, rhs
 
@@ -92,17 +92,17 @@ class StmtRules(Transformer):
 
     def assign_fail(self, meta, *children):
         op = next(c for c in children if isinstance(c, Token) and c.type == "FAIL_OP")
-        lhs, rhs = self._lhs_rhs(tuple(c for c in children if c is not op))
+        lhs, rhs = self._lhs_rhs(tuple(c for c in _unproved(children) if c is not op))
         return A.Assign(lhs, rhs, fail_op(op), span=span(meta))
 
-    def assign_fail_nolhs(self, meta, op, *rhs):
-        return A.Assign((), tuple(rhs), fail_op(op), span=span(meta))
+    def assign_fail_nolhs(self, meta, op, attrs, *rhs):
+        return A.Assign((), _unproved(rhs), fail_op(op), span=span(meta))
 
     def assign_such_that(self, meta, *children):
-        children = _unproved(children)
+        children = tuple(c for c in _unproved(children) if not isinstance(c, Wrap))
         return A.Assign(tuple(children[:-1]), (), ":|", children[-1], span=span(meta))
 
-    def call_stmt(self, meta, expr, proof=None):
+    def call_stmt(self, meta, expr, attrs, proof=None):
         return A.Assign((), (A.ExprRhs(expr, span=expr.span),), None, span=span(meta))
 
     def rhs_expr(self, meta, expr, attrs):
@@ -156,7 +156,10 @@ class StmtRules(Transformer):
         return A.AltIf(tuple(alts), span=span(meta))
 
     def guarded_alt(self, meta, guard, *stmts):
-        return A.GuardedAlt(guard, stmt_tuple(stmts), span=span(meta))
+        binding = ()
+        if isinstance(guard, Wrap):
+            binding, guard = guard.value
+        return A.GuardedAlt(guard, stmt_tuple(stmts), binding=binding, span=span(meta))
 
     def loop_specs(self, meta, *clauses):
         return Wrap("specs", tuple(clauses))
@@ -188,8 +191,14 @@ class StmtRules(Transformer):
     def stmt_case(self, meta, attrs, pattern, *stmts):
         return A.MatchCase(pattern, stmt_tuple(stmts), attrs.value, span=span(meta))
 
-    def return_stmt(self, meta, *rhs):
+    def return_stmt(self, meta, attrs, *rhs):
         return A.Return(tuple(r for r in rhs if r is not None), span=span(meta))
+
+    def else_block(self, meta, attrs, block):
+        return block
+
+    def opaque_block(self, meta, _opaque, *rest):
+        return A.OpaqueBlock(tuple(of_type(rest, A.Clause)), rest[-1], span=span(meta))
 
     def yield_stmt(self, meta, *rhs):
         return A.Yield(tuple(r for r in rhs if r is not None), span=span(meta))
@@ -255,7 +264,8 @@ class StmtRules(Transformer):
     def forall_stmt_bare(self, meta, attrs, *rest):
         """`forall ensures P { proof }`: no bound variables, a proof of P in a block of its own."""
         ens = tuple(of_type(rest, A.Clause))
-        return A.ForallStmt((), None, ens, rest[-1].value, span=span(meta))
+        body = rest[-1] if isinstance(rest[-1], A.Block) else rest[-1].value
+        return A.ForallStmt((), None, ens, body, span=span(meta))
 
     def modify_stmt(self, meta, attrs, *rest):
         body = first_of(rest, A.Block)

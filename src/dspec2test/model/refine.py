@@ -184,7 +184,14 @@ def _refine(base: ast.Decl, own: ast.Decl, where: tuple[str, ...], copies: Copie
         return replace(own, members=_merge(base.members, own.members, where + (own.name,), copies), extends=own.extends or base.extends,
                        type_params=own.type_params or base.type_params)
     if isinstance(base, ast.Datatype) and isinstance(own, ast.Datatype):
+        if own.refining:  # `datatype D ... { }`: A's D with R's members
+            return replace(base, members=_merge(base.members, own.members, where + (own.name,), copies),
+                           origin=own.origin, span=own.span)
         return replace(own, members=_merge(base.members, own.members, where + (own.name,), copies))
+    if isinstance(own, ast.TypeSynonym) and own.refining and isinstance(base, ast.TypeSynonym) or \
+            isinstance(own, ast.Newtype) and own.refining and isinstance(base, ast.Newtype):
+        return replace(base, members=_merge(base.members, own.members, where + (own.name,), copies),
+                       origin=own.origin, span=own.span)
     if isinstance(base, ast.Module) and isinstance(own, ast.Module):
         return replace(own, decls=_merge(base.decls, own.decls, where + (own.name,), copies))
     return own  # a type defined, a constant given its value, an import made concrete: R's

@@ -352,5 +352,5 @@ def _match_type(t: ast.Type, actual: RType, subst: dict[str, RType], params: set
 
 _CONSTRUCT = {
     "Old": "old", "Unchanged": "unchanged", "Wildcard": "wildcard",
-    "FrameField": "frame field", "SeqInit": "seq constructor",
+    "FrameField": "frame field", "SeqInit": "seq constructor", "DecreasesTo": "decreases to",
 }
