@@ -124,3 +124,12 @@ def test_deferred_field_constraints_are_still_checked_on_each_literal():
     m = s.solve([negative])
     assert m is not None and s.admits({"d": m.values["d"]}, []) is False
     assert s.admits({"d": "D(-3, 4, 200)"}, []) is True
+
+
+def test_a_ghost_constructor_is_never_an_input():
+    """`datatype Slot = ghost Reserved(owner: int) | ...`: compiled code cannot build Reserved, so a test
+    that did would not build (before, half of Size's inputs were `Reserved(3)`)."""
+    got = generate(str(FIXTURES / "ghost_ctor.dfy"), GenerateOptions(bva=100))
+    assert not _unsupported(got), got.diagnostics
+    inputs = [tc.inputs["s"] for tc in got.cases if tc.method == "Size"]
+    assert {v.split("(")[0] for v in inputs} == {"Free", "Used"}

@@ -47,6 +47,8 @@ def input_fields(contract: Contract, types: TypeIndex) -> list[InputField]:
         unknown = set(params) - set(args)
         several = len(d.ctors) > 1
         for ctor in d.ctors:
+            if ctor.ghost:  # no test builds one
+                continue
             guard = ast.MemberSelect(var, ctor.name + "?") if several else None
             for f in ctor.params:
                 if f.ghost or not f.name or f.name[0].isdigit() or _mentions(f.type, unknown):

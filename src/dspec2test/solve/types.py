@@ -424,9 +424,16 @@ class Types:
             for acc, et in zip(accs, b.args):
                 if self.has_wf(et):
                     out += self.wf(self.from_rep(acc(tv.v), et), limited, encode_constraint, depth=depth)
-        elif b.kind == "data" and depth > 0 and self.field_depth > 0:
-            out += self._data_wf(tv, encode_constraint, min(depth, self.field_depth))
+        elif b.kind == "data":
+            out += self._compiled(tv)
+            if depth > 0 and self.field_depth > 0:
+                out += self._data_wf(tv, encode_constraint, min(depth, self.field_depth))
         return out
+
+    def _compiled(self, tv: TV) -> list[z3.BoolRef]:
+        """A value a test can build: not by a ghost constructor (`datatype D = ghost G | C`), which compiled
+        code cannot name."""
+        return [z3.Not(info.test(tv.v)) for info in self.ctors_of(tv.t.base) if info.ctor.ghost]
 
     def _refined(self, t: RType, seen: frozenset = frozenset()) -> bool:
         """Whether values of t held in a datatype's field have a constraint of their own to keep: a subset
@@ -438,8 +445,9 @@ class Types:
             return True
         if b.kind == "data":
             k = RType(b.kind, b.args, b.width, b.name)
-            return k not in seen and any(self._refined(ft, seen | {k}) for c in b.datatype[0].ctors
-                                         for _, ft in self.resolver.ctor_fields(b, c))
+            ctors = b.datatype[0].ctors
+            return k not in seen and (any(c.ghost for c in ctors) or any(
+                self._refined(ft, seen | {k}) for c in ctors for _, ft in self.resolver.ctor_fields(b, c)))
         return b.kind in ("seq", "array", "set", "multiset", "map", "tuple") and any(self._refined(a, seen)
                                                                                     for a in b.args)
 
@@ -449,7 +457,10 @@ class Types:
         shape (a machine state holds dozens of collections, and each shape costs its terms)."""
         out = []
         ctors = self.ctors_of(tv.t.base)
+        out += self._compiled(tv)
         for info in ctors:
+            if info.ctor.ghost:
+                continue
             inner = [w for _, ft, acc in info.fields if self._refined(ft)
                      for w in self._field_wf(self.from_rep(acc(tv.v), ft), encode_constraint, depth - 1)]
             if inner:
