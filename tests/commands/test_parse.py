@@ -50,9 +50,14 @@ def test_bad_files_exit_2_and_the_others_are_still_reported(tmp_path: Path) -> N
     assert [f["ok"] for f in files] == [False, True, False, False, False]
     assert files[1]["methods"]  # the good file is parsed in spite of its neighbours
     assert files[0]["error"] == {"line": 2, "col": 15, "message": "unexpected end of file"}
+    # the truncated file's one declaration is skipped, and named
+    assert files[0]["unreadable"] == [{"name": "M", "kind": "method", "line": 1, "end_line": 2,
+                                       "error": {"line": 2, "col": 15, "message": "unexpected end of file"}}]
+    assert files[2]["unreadable"] == [] and files[2]["error"]["line"] == 1  # binary: no declaration to skip
+    assert [u["name"] for u in files[3]["unreadable"]] == ["M"] and files[3]["error"]["line"] == 3
     lines = err.splitlines()
     assert len(lines) == 4
-    assert lines[0] == f"{truncated}:2:15: error: unexpected end of file"
+    assert lines[0] == f"{truncated}:2:15: error: unexpected end of file (skipped: method M, lines 1-2)"
     assert lines[1].startswith(f"{binary}:1:")
     assert lines[2].startswith(f"{unknown}:3:14: error: unexpected 'x'")
     assert lines[3] == f"{missing}:1:1: error: no such file"

@@ -55,9 +55,12 @@ def test_parse_file_returns_diagnostics(tmp_path: Path) -> None:
     assert isinstance(diag, Diagnostic) and "not UTF-8" in diag.message
     missing = parse_file(str(tmp_path / "nope.dfy"))
     assert isinstance(missing, Diagnostic) and missing.message == "no such file"
-    trunc = parse_file(str(FIXTURES / "truncated.dfy"))
+    trunc = parse_file(str(FIXTURES / "truncated.dfy"), recover=False)
     assert isinstance(trunc, Diagnostic)
     assert trunc.render() == f"{FIXTURES / 'truncated.dfy'}:2:15: error: unexpected end of file"
+    # read with recovery, the file is its one declaration, which could not be read
+    (skipped,) = parse_file(str(FIXTURES / "truncated.dfy")).decls
+    assert (skipped.kind, skipped.name, skipped.message, skipped.error_line) == ("method", "M", "unexpected end of file", 2)
 
 
 def test_lambda_parameter_must_be_a_name() -> None:

@@ -7,7 +7,7 @@ import json
 from typing import Any, TextIO
 
 from dspec2test.dafny import ast as A
-from dspec2test.dafny.parser import iter_members, parse_file
+from dspec2test.dafny.parser import iter_members, iter_unreadable, parse_file
 from dspec2test.errors import Diagnostic
 
 
@@ -32,18 +32,32 @@ def _member(name: str, member: A.Method | A.Function) -> dict[str, Any]:
     }
 
 
-def file_report(path: str) -> tuple[dict[str, Any], Diagnostic | None]:
-    """One file's entry of the `parse --json` report, and its diagnostic when it did not parse."""
+def _unreadable(name: str, decl: A.Unreadable) -> dict[str, Any]:
+    return {"name": name, "kind": decl.kind, "line": decl.span.line, "end_line": decl.span.end_line,
+            "error": {"line": decl.error_line, "col": decl.error_col, "message": decl.message}}
+
+
+def file_report(path: str) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """One file's entry of the `parse --json` report, and its diagnostics: the file's, when it did not parse
+    at all, else one per declaration the parser skipped. A file with a skipped declaration is not `ok`; its
+    `error` is the first one's, its `methods` those read, and `unreadable` lists the skipped ones."""
     result = parse_file(path)
     if isinstance(result, Diagnostic):
         error = {"line": result.line, "col": result.col, "message": result.message}
-        return {"path": path, "ok": False, "error": error, "methods": []}, result
+        return {"path": path, "ok": False, "error": error, "methods": [], "unreadable": []}, [result]
     methods = [_member(name, m) for name, m in iter_members(result)]
-    return {"path": path, "ok": True, "error": None, "methods": methods}, None
+    skipped = list(iter_unreadable(result))
+    unreadable = [_unreadable(name, d) for name, d in skipped]
+    diagnostics = [Diagnostic(path, d.error_line, d.error_col,
+                              f"{d.message} (skipped: {d.described}, lines {d.span.line}-{d.span.end_line})")
+                   for _, d in skipped]
+    error = unreadable[0]["error"] if unreadable else None
+    return {"path": path, "ok": not unreadable, "error": error, "methods": methods, "unreadable": unreadable}, \
+        diagnostics
 
 
 def _write_text(entry: dict[str, Any], out: TextIO) -> None:
-    if not entry["ok"]:
+    if not entry["ok"] and not entry["methods"] and not entry["unreadable"]:
         return
     out.write(f"{entry['path']}: {len(entry['methods'])} members\n")
     for m in entry["methods"]:
@@ -52,15 +66,18 @@ def _write_text(entry: dict[str, Any], out: TextIO) -> None:
         for kind in ("requires", "ensures"):
             for c in m[kind]:
                 out.write(f"    {kind:<8} line {c['line']}: {c['text']}\n")
+    for u in entry["unreadable"]:
+        what = " ".join(p for p in (u["kind"], u["name"]) if p) or "declaration"
+        out.write(f"  not read: {what}  (lines {u['line']}-{u['end_line']}): {u['error']['message']}\n")
 
 
 def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     entries = []
     bad = False
     for path in args.files:
-        entry, diag = file_report(path)
+        entry, diags = file_report(path)
         entries.append(entry)
-        if diag is not None:
+        for diag in diags:
             bad = True
             err.write(diag.render() + "\n")
         if not args.json:

@@ -881,9 +881,41 @@ class Module(Declared):
     attributes: tuple[Attribute, ...] = ()
 
 
+@dataclass(frozen=True)
+class Unreadable(Declared):
+    """A declaration the parser could not read: the parser skipped it to the next declaration of its
+    module, class or file (dafny/recover.py) and read the rest. Kept with what is known of it, so that
+    later stages refuse it, and what uses it, with the reason instead of not knowing its name. Its span is
+    the whole declaration; the error's position is its own."""
+
+    kind: str  # its keyword(s) as written: "method", "least predicate", "class", ...; "" when none was found
+    name: str  # "" when none was found
+    message: str  # what the parser could not read: "unexpected '...', expected one of ..."
+    error_line: int
+    error_col: int
+    ghost: bool = False  # declared `ghost`
+
+    @property
+    def member_name(self) -> str:
+        """Its name as members are listed: `_ctor` for an anonymous constructor, `#12` (its line) where no
+        name was found."""
+        return self.name or ("_ctor" if self.kind == "constructor" else f"#{self.span.line}")
+
+    @property
+    def described(self) -> str:
+        """`method Foo`, `class C`, or `the declaration` where neither is known."""
+        return " ".join(p for p in (self.kind, self.name) if p) or "the declaration"
+
+    @property
+    def reason(self) -> str:
+        """Why it is not tested, for every report: what could not be read, and where."""
+        return (f"dspec2test cannot read {self.described} (lines {self.span.line}-{self.span.end_line}): "
+                f"{self.message} at {self.error_line}:{self.error_col}")
+
+
 Decl = Union[
     Method, Function, Field, Const, Datatype, TypeSynonym, SubsetType, Newtype, ClassDecl, Iterator, Import,
-    Export, Module,
+    Export, Module, Unreadable,
 ]
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from lark.lexer import ContextualLexer
 from lark.parsers.lalr_analysis import Shift
 
 from dspec2test.dafny import ast as A
+from dspec2test.dafny.recover import Region, culprit, outline
 from dspec2test.dafny.transform import ToAst
 from dspec2test.errors import Diagnostic, DspecError
 
@@ -287,13 +289,95 @@ def _friendly(err: UnexpectedInput) -> str:
 # ---------------------------------------------------------------- public API
 
 
-def parse_program(text: str, path: str) -> A.Program:
-    """Parse Dafny source; raises ParseError(message, line, col) with a one-line reason."""
+def parse_program(text: str, path: str, recover: bool = False) -> A.Program:
+    """Parse Dafny source; raises ParseError(message, line, col) with a one-line reason.
+
+    With `recover`, a declaration the parser cannot read is skipped instead (to the next declaration of its
+    module, class or file: dafny/recover.py) and kept as an `ast.Unreadable` with the error; the error is
+    raised only when no declaration can be blamed (an unbalanced brace, say)."""
     nul = text.find("\0")
     if nul >= 0:
         line, col = _line_col(text, nul)
         raise ParseError("binary data (NUL byte): not a Dafny source file", line, col)
     clean = strip_comments(text)
+    if not recover:
+        return _parse(text, clean, path)
+    return _recovering(text, clean, path)
+
+
+def _recovering(text: str, clean: str, path: str) -> A.Program:
+    """The program with each declaration the parser stops at blanked (same offsets, same lines) and read
+    again, until the rest reads; the blanked ones come back as `ast.Unreadable` in their places."""
+    skipped: list[tuple[Region, ParseError]] = []
+    restored: set[int] = set()  # regions skipped, then read again: a neighbour was the one that did not end
+    regions: tuple[Region, ...] | None = None
+    current = clean
+    first: ParseError | None = None
+    while True:
+        try:
+            program = _parse(text, current, path)
+            break
+        except ParseError as err:
+            first = first or err
+            if regions is None:
+                regions = outline(_literals_blanked(clean))
+            blamed = culprit(regions, _offset(text, err.line, err.col), frozenset(r.start for r, _ in skipped))
+            if blamed is None or len(skipped) >= _MAX_SKIPPED:
+                raise first from None
+            last = skipped[-1][0] if skipped else None
+            if last is not None and blamed.end == last.start and last.start not in restored:
+                # the one before the last skipped did not end (the parser took the next one's first words for
+                # its own and stopped there): that one may read once this one is skipped
+                restored.add(last.start)
+                err = skipped.pop()[1]  # where the parser first stopped, for this one's message
+            skipped.append((blamed, err))
+            current = clean
+            for region, _ in skipped:
+                current = current[:region.start] + _blank(current[region.start:region.end]) + current[region.end:]
+    decls = program.decls
+    for region, why in skipped:
+        decls = _placed(decls, _unreadable(text, region, why, path))
+    return replace(program, decls=decls)
+
+
+_MAX_SKIPPED = 200  # declarations skipped in one file before it counts as unreadable as a whole
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        nxt = text.find("\n", pos)
+        if nxt < 0:
+            return len(text)
+        pos = nxt + 1
+    return min(pos + col - 1, len(text))
+
+
+def _unreadable(text: str, region: Region, err: ParseError, path: str) -> A.Unreadable:
+    end = len(text[:region.end].rstrip())
+    line, col = _line_col(text, region.start)
+    end_line, end_col = _line_col(text, end)
+    return A.Unreadable(region.kind, region.name, err.message, err.line, err.col, "ghost" in region.modifiers,
+                        span=A.Span(line, col, end_line, end_col, region.start, end))
+
+
+_MEMBERS = {A.Module: "decls", A.ClassDecl: "members", A.Datatype: "members", A.TypeSynonym: "members",
+            A.Newtype: "members"}
+
+
+def _placed(decls: tuple[A.Decl, ...], item: A.Unreadable) -> tuple[A.Decl, ...]:
+    """The declarations with `item` among them in text order, inside the container whose text holds it."""
+    at = item.span.start
+    for k, d in enumerate(decls):
+        inner = _MEMBERS.get(type(d))
+        if inner is not None and d.span.start <= at < d.span.end:
+            placed = _placed(getattr(d, inner), item)
+            return decls[:k] + (replace(d, **{inner: placed}),) + decls[k + 1:]
+    k = next((k for k, d in enumerate(decls) if d.span.start > at), len(decls))
+    return decls[:k] + (item,) + decls[k:]
+
+
+def _parse(text: str, clean: str, path: str) -> A.Program:
     try:
         tree = dafny_parser().parse(clean)
     except UnexpectedInput as err:
@@ -383,10 +467,11 @@ def read_source(path: str) -> str:
         raise ParseError(f"not UTF-8 text (byte 0x{data[err.start]:02x}): not a Dafny source file", line, col) from None
 
 
-def parse_file(path: str) -> A.Program | Diagnostic:
-    """Parse a file; a located Diagnostic instead of an exception when it cannot be read or parsed."""
+def parse_file(path: str, recover: bool = True) -> A.Program | Diagnostic:
+    """Parse a file, skipping the declarations it cannot read (`parse_program`'s recover); a located
+    Diagnostic instead of an exception when it cannot be read or parsed at all."""
     try:
-        return parse_program(read_source(path), path)
+        return parse_program(read_source(path), path, recover)
     except ParseError as err:
         return Diagnostic(path, err.line, err.col, err.message)
 
@@ -402,6 +487,22 @@ def iter_members(program: A.Program) -> Iterator[tuple[str, A.Method | A.Functio
         for decl in decls:
             if isinstance(decl, _CALLABLES):
                 yield prefix + (decl.name or "_ctor"), decl
+            elif isinstance(decl, A.Module):
+                yield from walk(decl.decls, f"{prefix}{decl.name}.")
+            elif isinstance(decl, _CONTAINERS):
+                yield from walk(decl.members, f"{prefix}{decl.name}.")
+
+    yield from walk(program.decls, "")
+
+
+def iter_unreadable(program: A.Program) -> Iterator[tuple[str, A.Unreadable]]:
+    """The declarations the parser skipped, anywhere in the program, with `Module.Class.name` names (the
+    container's name with `#line` where the declaration's own name was not found)."""
+
+    def walk(decls: tuple[Any, ...], prefix: str) -> Iterator[tuple[str, A.Unreadable]]:
+        for decl in decls:
+            if isinstance(decl, A.Unreadable):
+                yield prefix + decl.member_name, decl
             elif isinstance(decl, A.Module):
                 yield from walk(decl.decls, f"{prefix}{decl.name}.")
             elif isinstance(decl, _CONTAINERS):
