@@ -21,7 +21,9 @@ from dspec2test.generation.member import MemberGeneration, SolverFactory, defaul
 from dspec2test.generation.options import GenerateOptions
 from dspec2test.generation.rounds import Outcome, probed, retried, run_members
 from dspec2test.isolate import Failed
-from dspec2test.model.contracts import select, unproved_lemmas
+from dspec2test.dafny import ast
+from dspec2test.model.contracts import select, select_unreadable, unproved_lemmas
+from dspec2test.model.resolve import UNREADABLE
 from dspec2test.model.exports import exported_only
 from dspec2test.model.externs import without_code
 from dspec2test.model.program import LoadedProgram, Sources, load_program
@@ -166,6 +168,7 @@ class _Plan:
     loaded: LoadedProgram | None = None
     extern_code: tuple[str, ...] = ()  # the code of externs for the target, built with the program
     compiled: Compiled | None = None  # its contracts compiled for the search
+    refused: tuple[MemberResult, ...] = ()  # the declarations the parser skipped: one refusal each
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -192,13 +195,18 @@ class _Plan:
             if search is not None else None
         access = {} if compiled is None else {name: SearchAccess(compiled, entry)
                                               for name, entry in compiled.harness.entries.items()}
+        refused = tuple(_refusal(name, d, parsed.path)
+                        for name, d in select_unreadable(parsed, options.methods, options.unverified, files))
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory, access.get(c.name))
-                                       for c in contracts), loaded, extern_code, compiled)
+                                       for c in contracts), loaded, extern_code, compiled, refused)
 
     def assemble(self, members: Sequence[MemberResult]) -> Generated:
         if self.error is not None or self.loaded is None:
             return Generated(self.path, "", (), (), tuple(d for d in (self.error,) if d is not None))
         members = _without_name_clashes(self.gens, members)
+        if self.refused:  # in the program's order, among the members read
+            order = {p: k for k, p in enumerate(self.loaded.paths)}
+            members = sorted([*members, *self.refused], key=lambda m: (order.get(m.file, len(order)), m.line))
         tests = [t for m in members for t in m.tests]
         opened = modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests])
         text = emit_file(self.path, opened, tests, shadowing(opened, self.gens[0].ctx) if self.gens else frozenset())
@@ -219,6 +227,15 @@ def _compiled(path: str, contracts: Sequence[Any], ctx: EmitContext, loaded: Loa
 
     got = compile_harness(make, inputs, loaded.paths, folder, unicode)
     return got if isinstance(got, Compiled) else None
+
+
+def _refusal(name: str, decl: ast.Unreadable, program: str) -> MemberResult:
+    """The result of a declaration the parser skipped: no test, and why, at the place it could not read."""
+    file = decl.origin or program
+    return MemberResult(name, file, decl.span.line, decl.kind or "declaration", False,
+                        unsupported=(Limitation(UNREADABLE, decl.span.line, decl.reason),),
+                        diagnostics=(Diagnostic(file, decl.error_line, decl.error_col, decl.reason, Severity.UNSUPPORTED,
+                                                UNREADABLE),))
 
 
 def _without_name_clashes(gens: Sequence[MemberGeneration], members: Sequence[MemberResult]) -> list[MemberResult]:

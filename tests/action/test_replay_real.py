@@ -27,6 +27,8 @@ def test_replay_finds_the_planted_bug_in_its_commit(tmp_path):
     assert members[h.max]["Max"]["statuses"].get("failed", 0) >= 1  # m := a, whatever b is
     assert set(members[h.last]) == {"Abs"} and set(members[h.last]["Abs"]["statuses"]) == {"passed"}
     assert set(members[h.merge]["Twice"]["statuses"]) == {"passed"}
-    assert not members[h.broken] and commits[h.broken]["notes"][0].startswith("broken.dfy:1:")
+    # the declaration the parser cannot read is refused where it is, with the reason (not the file's error)
+    broken = members[h.broken]["Broken"]
+    assert broken["statuses"] == {"not-tested": 1} and "cannot read method Broken (lines 1-4)" in broken["not_tested"][0]
     assert commits[h.root]["error"] == "the first commit: no parent to compare with"
     assert git(h.repo, "worktree", "list").count("\n") == 1  # the scratch worktrees are gone

@@ -112,7 +112,7 @@ def read_members(file: str, text: str) -> tuple[list[MemberInfo], list[Diagnosti
     """The methods, functions and constants of one file read as a program of its own (its includes are
     not read: `ProgramMembers` reads a file within its program); a parse error is a diagnostic."""
     try:
-        parsed = parse_program(text, file)
+        parsed = parse_program(text, file, recover=True)
     except DspecError as exc:
         return [], [Diagnostic(file, exc.line, exc.col, exc.message)]
     program = ast.Program(file, parsed.includes, flatten(stamped(parsed.decls, file)), text=text)

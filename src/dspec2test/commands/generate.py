@@ -60,7 +60,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def render(d: Diagnostic) -> str:
     if d.severity is Severity.UNSUPPORTED:
-        return f"{d.file}:{d.line}: unsupported: {d.construct or d.message}"
+        construct = d.construct or d.message
+        # what the message adds to the construct (`cannot read the declaration of function F at a.dfy:12`)
+        said = "" if d.message in (construct, f"{construct} is not supported") else f": {d.message}"
+        return f"{d.file}:{d.line}: unsupported: {construct}{said}"
     return f"{d.file}:{d.line}:{d.col}: {d.severity.value}: {d.message}"
 
 

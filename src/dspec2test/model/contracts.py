@@ -244,6 +244,29 @@ def select(program: ast.Program, methods: tuple[str, ...] = (),
 CTOR_NAME = "_ctor"  # an anonymous constructor's name, as `parse` lists it
 
 
+def select_unreadable(program: ast.Program, methods: tuple[str, ...] = (),
+                      unverified: tuple[str, ...] | None = None,
+                      files: frozenset[str] | None = None) -> list[tuple[str, ast.Unreadable]]:
+    """The declarations the parser skipped in the files `select` chooses from, with qualified names: each is
+    one refusal (what it is, and whether it would be tested, cannot be known). `methods` selects by name;
+    a selection of the members that fail verification has none of them."""
+    if unverified is not None:
+        return []
+    wanted = files if files is not None else frozenset({program.path})
+    out = []
+    for scope, decl in iter_members(program.decls):
+        if not isinstance(decl, ast.Unreadable):
+            continue
+        if (decl.origin or program.path) not in wanted and (scope.origin or program.path) not in wanted:
+            continue
+        short = decl.member_name
+        qname = qualified_name(scope, short)
+        if methods and qname not in methods and short not in methods:
+            continue
+        out.append((qname, decl))
+    return out
+
+
 def contract_of(program: ast.Program, scope: MemberScope, member: ast.Method | ast.Function, qname: str,
                 index: ClassIndex | None = None, source: ast.Program | None = None) -> Contract:
     """`source`: the file of the program that declares the member (default: the program's first)."""

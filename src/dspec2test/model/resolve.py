@@ -77,6 +77,16 @@ NAT_NAME = "nat"
 _ALIAS_DEPTH = 8  # imports of imports followed this deep (a cycle is an error Dafny reports)
 
 
+UNREADABLE = "unreadable declaration"
+
+
+def unreadable_use(decl: ast.Unreadable, line: int, col: int) -> Unsupported:
+    """A use of a declaration the parser skipped, located at the use: what it is cannot be known, so what
+    uses it is refused with the reason rather than an "unknown name"."""
+    where = f"{decl.origin}:{decl.span.line}" if decl.origin else f"line {decl.span.line}"
+    return Unsupported(UNREADABLE, line, col, f"cannot read the declaration of {decl.described} at {where}")
+
+
 def _import_name(imp: ast.Import) -> str:
     """The name an import is known by in its module: its alias, or the last part of its target."""
     return imp.alias or imp.target.split(".")[-1]
@@ -163,6 +173,8 @@ class Resolver:
                 return self._in_module(mod, parts[-1], types)
             # Type.member (static member or constructor qualified by its datatype)
             head = self.lookup(scope, ".".join(parts[:-1]))
+            if head and isinstance(head[0], ast.Unreadable):
+                return head  # `C.F` of a class the parser could not read: it stands for what it holds
             if head and isinstance(head[0], (ast.Datatype, ast.ClassDecl)):
                 d, s = head[0], head[1]
                 if isinstance(d, ast.Datatype):
@@ -349,6 +361,8 @@ class Resolver:
         if found is None:
             raise Unsupported(f"unknown type {name}", line, col)
         decl, dscope = found
+        if isinstance(decl, ast.Unreadable):
+            raise unreadable_use(decl, line, col)
         params = [p.name for p in getattr(decl, "type_params", ())]
         inner = dict(zip(params, args + (INT,) * (len(params) - len(args))))
         if isinstance(decl, ast.TypeSynonym):

@@ -20,6 +20,8 @@ from dspec2test.model.resolve import Resolver, Scope
 from dspec2test.model.walk import bound_names, dotted, pattern_names
 
 _COMPILED_FUNCTIONS = ("function", "predicate")
+# what a declaration the parser skipped may be compiled code as: what a change of it can reach
+_COMPILED_KINDS = ("method", "constructor", "function", "predicate", "function method", "predicate method", "const")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ def is_compiled(decl: object) -> bool:
         return decl.kind in _COMPILED_FUNCTIONS and not decl.ghost
     if isinstance(decl, ast.Const):
         return not decl.ghost
+    if isinstance(decl, ast.Unreadable):
+        return decl.kind in _COMPILED_KINDS and not decl.ghost
     return False
 
 
@@ -77,7 +81,7 @@ class ProgramScope:
         if self._index is None:
             self._index = {}
             for scope, d in iter_members(self.program.decls):
-                if isinstance(d, (ast.Method, ast.Function, ast.Const)):
+                if isinstance(d, _MEMBERS):
                     f = self._facts(scope, d, scope.origin or d.origin or self.program.path)
                     self._index.setdefault(f.key, f)
         return self._index
@@ -90,7 +94,7 @@ class ProgramScope:
         """The members and constants that belong to `file`: declared in it, or inherited by a module of it."""
         out = []
         for scope, d in iter_members(self.program.decls):
-            if not isinstance(d, (ast.Method, ast.Function, ast.Const)):
+            if not isinstance(d, _MEMBERS):
                 continue
             origin = d.origin or self.program.path
             home = scope.origin or origin
@@ -99,10 +103,16 @@ class ProgramScope:
             out.append(self._facts(scope, d, home if home == file else origin))
         return out
 
-    def _facts(self, scope: MemberScope, d: ast.Method | ast.Function | ast.Const, file: str) -> MemberFacts:
+    def _facts(self, scope: MemberScope, d: ast.Method | ast.Function | ast.Const | ast.Unreadable,
+               file: str) -> MemberFacts:
         where = self.resolver.scope_of(d)
-        name = qualified_name(scope, d.name or CTOR_NAME)
+        name = qualified_name(scope, d.member_name if isinstance(d, ast.Unreadable) else d.name or CTOR_NAME)
         key = key_of(d.origin or self.program.path, name)
+        if isinstance(d, ast.Unreadable):
+            # what it is cannot be known: a change of its lines selects it, to be refused with the reason
+            ghost = d.ghost or "lemma" in d.kind
+            return MemberFacts(key, name, file, d.origin or file, d.kind or "declaration", ghost, d.span.line,
+                               max(d.span.end_line, d.span.line), True, True, False, frozenset(), frozenset())
         if isinstance(d, ast.Const):
             refs = self._refs(d.value, where, frozenset()) if d.value is not None and not d.ghost else frozenset()
             return MemberFacts(key, name, file, d.origin or file, "const", d.ghost, d.span.line,
@@ -179,6 +189,9 @@ class ProgramScope:
             found.add(key_of(getattr(decl, "origin", "") or self.program.path,
                              ".".join([*at.module, *owner, getattr(decl, "name", "") or CTOR_NAME])))
         return frozenset(found)
+
+
+_MEMBERS = (ast.Method, ast.Function, ast.Const, ast.Unreadable)
 
 
 def _locals(d: ast.Method | ast.Function) -> frozenset[str]:

@@ -25,7 +25,7 @@ def stubbed(text: str, path: str, missing: Sequence[str], frame: str) -> str | N
     """`text` with the members named in `missing` (qualified, as `no_body_member` names them) given a
     stub body (methods) or made ghost (functions); None when one of them cannot be found or handled."""
     try:
-        program = parse_program(text, path)
+        program = parse_program(text, path, recover=True)  # a declaration it cannot read is not one of them
     except DspecError:
         return None
     found = {name: m for name, m in iter_members(program) if name in missing}

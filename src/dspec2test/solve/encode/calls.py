@@ -9,7 +9,7 @@ import z3
 
 from dspec2test.dafny import ast
 from dspec2test.errors import Unsupported
-from dspec2test.model.resolve import BOOL, INT, RType, Scope
+from dspec2test.model.resolve import BOOL, INT, RType, Scope, unreadable_use
 from dspec2test.model.walk import dotted
 from dspec2test.solve.seqbound import length_bound
 from dspec2test.solve.encode.base import ANY, EncoderBase, NULL, _called_names, _match_type
@@ -118,6 +118,8 @@ class CallsMixin(EncoderBase):
                 decl = next((m for m in k.members if getattr(m, "name", None) == name), None)
                 if decl is not None:
                     break
+            if isinstance(decl, ast.Unreadable):
+                raise _used(decl, node)
             if not isinstance(decl, ast.Function):
                 raise _u(f"call of {name}, not a function of the object's class", node)
             found.append(decl)
@@ -140,6 +142,8 @@ class CallsMixin(EncoderBase):
         if found is None:
             raise _u(f"unknown name {name}", node)
         decl, scope = found
+        if isinstance(decl, ast.Unreadable):
+            raise _used(decl, node)
         if isinstance(decl, ast.Const) and not decl.static and isinstance(scope.cls, ast.Datatype) \
                 and this is not None and this.t.base.kind == "data" and decl.value is not None:
             return self._const_value(decl, this, env)
@@ -203,6 +207,8 @@ class CallsMixin(EncoderBase):
         if found is None:
             raise _u(f"unknown function {name}", e)
         decl, scope = found
+        if isinstance(decl, ast.Unreadable):
+            raise _used(decl, e)
         if isinstance(decl, (ast.Datatype, ast.SubsetType, ast.TypeSynonym, ast.Newtype)):
             # a constructor named as a type (`Chain(previous, v)` of datatype Chain, `Writer(0, Empty)` of
             # datatype Writer_ beside `type Writer = w: Writer_ | ...`): the type took the name's entry
@@ -293,6 +299,10 @@ class CallsMixin(EncoderBase):
             return self._arrow_member(name)
         if target.t.base.kind == "class":
             return self._instance_call(target, name, [self.enc(a, env) for a in e.args], e, env)
+        skipped = next((m for m in getattr(target.t.base.decl, "members", ()) if isinstance(m, ast.Unreadable)
+                        and m.name == name), None)
+        if skipped is not None:
+            raise _used(skipped, e)
         member = self._datatype_member(target, name) if target.t.base.kind == "data" else None
         if member is not None:
             return self._call_function(member, self.resolver.scope_of(member),
@@ -647,3 +657,8 @@ def _quantified(term) -> bool:
         if z3.is_app(t):
             todo += t.children()
     return False
+
+
+def _used(decl: ast.Unreadable, node) -> Unsupported:
+    sp = getattr(node, "span", None)
+    return unreadable_use(decl, sp.line if sp else 0, sp.col if sp else 0)
