@@ -193,6 +193,11 @@ def test_frames_with_fields_keep_their_reading() -> None:
     assert frames[2] == A.FrameField(A.ThisExpr(), "z")
 
 
+def test_attributes_on_a_lambda_reads_clause() -> None:
+    e = expr("x reads {:a} o => o.f + x")
+    assert isinstance(e, A.Lambda) and e.reads == (A.Name("o"),)
+
+
 def test_cast_to_an_arrow_type() -> None:
     e = expr("a as bool -> Y")
     assert isinstance(e, A.Cast) and isinstance(e.type, A.ArrowType)

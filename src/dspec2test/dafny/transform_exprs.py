@@ -218,7 +218,7 @@ class ExprRules(Transformer):
         requires = tuple(e for w in specs if w.kind == "requires" for e in w.value)
         return A.Lambda((A.BoundVar(str(name), span=tok_span(name)),), body, reads, requires, span=span(meta))
 
-    def lambda_reads(self, meta, *frames):
+    def lambda_reads(self, meta, attrs, *frames):
         return Wrap("reads", tuple(frames))
 
     def lambda_requires(self, meta, expr):
