@@ -37,6 +37,15 @@ def test_an_unknown_check_id_is_our_internal_error() -> None:
     assert v.status is Status.NOT_TESTED and "c9" in v.message
 
 
+def test_a_crash_of_code_dafny_miscompiled_for_python_is_no_finding() -> None:
+    """Dafny 4.11's Python backend compiles `s.Used?` of a datatype with a ghost constructor as a call of
+    what it declares as a property: every call of such code crashes, on verified code."""
+    v = verdict_of(TC, obs(End.CRASHED, Phase.CALLED, message="TypeError: 'property' object is not callable"), 60)
+    assert v.status is Status.NOT_TESTED and "ghost constructor" in v.message and "--target cs" in v.message
+    other = verdict_of(TC, obs(End.CRASHED, Phase.CALLED, message="TypeError: unsupported operand"), 60)
+    assert other.status is Status.CRASHED
+
+
 def test_where_a_crash_or_hang_happened_decides_whose_it_is() -> None:
     assert verdict_of(TC, obs(End.CRASHED, Phase.CALLED, message="IndexError: x"), 60).status is Status.CRASHED
     assert verdict_of(TC, obs(End.HALTED, Phase.CALLED, message="own"), 60).status is Status.CRASHED

@@ -133,3 +133,5 @@ def test_a_ghost_constructor_is_never_an_input():
     assert not _unsupported(got), got.diagnostics
     inputs = [tc.inputs["s"] for tc in got.cases if tc.method == "Size"]
     assert {v.split("(")[0] for v in inputs} == {"Free", "Used"}
+    # the search's compiled harness builds the compiled constructors only (one for Reserved did not compile)
+    assert got.searched is not None and not got.diagnostics

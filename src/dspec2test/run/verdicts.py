@@ -87,8 +87,16 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
         return Status.NOT_TESTED, (f"the program's own expect stopped the call{detail}: {member} has no ensures, "
                                    f"and a run-time check its requires do not state refused the input (state it "
                                    f"as a requires to have it respected); not a finding")
+    if obs.end is End.CRASHED and _MISCOMPILED in obs.message:
+        return Status.NOT_TESTED, (f"the compiled Python failed{detail}: Dafny 4.11's Python backend calls the "
+                                   f"discriminator (`d.C?`) of a datatype with a ghost constructor as a function, "
+                                   f"and compiles it as a property; not the program's bug (--target cs tests it)")
     where = " while checking the contract on the result" if obs.phase is Phase.RETURNED else ""
     return Status.CRASHED, f"{how}{where}{detail}"
+
+
+# what Python says where Dafny's Python backend miscompiled the code, not where the program went wrong
+_MISCOMPILED = "'property' object is not callable"
 
 
 def _render(actuals: dict[str, str]) -> str | None:

@@ -129,6 +129,8 @@ class Domain:
                 return
             decl, _ = b.datatype
             for ctor in decl.ctors:
+                if ctor.ghost:  # no compiled code builds one
+                    continue
                 fts = self.fields(b, ctor)
                 if not fts:
                     yield Data(ctor.name, ())
@@ -213,7 +215,7 @@ class Domain:
             return tuple(self.random(a, depth - 1) for a in b.args)
         if k == "data":
             decl, _ = b.datatype
-            ctors = list(decl.ctors)
+            ctors = [c for c in decl.ctors if not c.ghost] or list(decl.ctors)
             if depth <= 1:  # towards a leaf: a constructor without fields of the datatype's own type
                 flat = [c for c in ctors if all(ft.base.name != b.name or ft.base.kind != "data"
                                                 for _, ft in self.fields(b, c))]

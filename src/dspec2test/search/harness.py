@@ -237,6 +237,8 @@ class _Makers:
             self._seen.add(b)
             decl, _ = b.datatype
             for ctor in decl.ctors:
+                if ctor.ghost:  # a compiled function cannot build one
+                    continue
                 fields = self.resolver.ctor_fields(b, ctor)
                 name = f"{PREFIX}Mk{len(self.names) + 1}"
                 self.names[(b, ctor.name)] = name

@@ -216,7 +216,8 @@ def descriptors(types: Sequence[RType], makers: dict[tuple[RType, str], str],
                 row: dict[str, tuple[str, list[Any]]] = {}
                 table[ids[b]] = row
                 for ctor in decl.ctors:
-                    row[ctor.name] = (makers[(b, ctor.name)], [desc(ft) for _, ft in fields(b, ctor)])
+                    if not ctor.ghost:  # never built (the harness has no Mk function for it)
+                        row[ctor.name] = (makers[(b, ctor.name)], [desc(ft) for _, ft in fields(b, ctor)])
             return ["d", ids[b]]
         if k == "class":
             key = class_key(b)
