@@ -336,14 +336,17 @@ def _recovering(text: str, clean: str, path: str) -> A.Program:
                 current = current[:region.start] + _blank(current[region.start:region.end]) + current[region.end:]
     decls = program.decls
     for region, why in skipped:
-        decls = _placed(decls, _unreadable(text, region, why, path))
+        decls = _placed(decls, _unreadable(text, region, why))
     return replace(program, decls=decls)
 
 
-_MAX_SKIPPED = 200  # declarations skipped in one file before it counts as unreadable as a whole
+# declarations skipped in one file before it counts as unreadable as a whole (each costs a parse of the file;
+# a file with more is in a dialect the grammar does not read at all)
+_MAX_SKIPPED = 64
 
 
 def _offset(text: str, line: int, col: int) -> int:
+    """The offset of a 1-based line and column."""
     pos = 0
     for _ in range(line - 1):
         nxt = text.find("\n", pos)
@@ -353,7 +356,7 @@ def _offset(text: str, line: int, col: int) -> int:
     return min(pos + col - 1, len(text))
 
 
-def _unreadable(text: str, region: Region, err: ParseError, path: str) -> A.Unreadable:
+def _unreadable(text: str, region: Region, err: ParseError) -> A.Unreadable:
     end = len(text[:region.end].rstrip())
     line, col = _line_col(text, region.start)
     end_line, end_col = _line_col(text, end)

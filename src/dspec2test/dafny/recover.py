@@ -48,11 +48,26 @@ def outline(code: str) -> tuple[Region, ...]:
     return regions
 
 
+@dataclass
+class _Open:
+    """The region being read."""
+
+    start: int
+    kind: str = ""
+    name: str = ""
+    modifiers: tuple[str, ...] = ()
+    body: tuple[int, int] | None = None
+    children: tuple[Region, ...] = ()
+
+    def closed(self, end: int) -> Region:
+        return Region(self.start, end, self.kind, self.name, self.body, self.children, frozenset(self.modifiers))
+
+
 def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> tuple[tuple[Region, ...], int]:
     """The regions from token i to the `}` closing this level (or the end); returns them and the index of
     that `}`."""
     out: list[Region] = []
-    cur: dict | None = None  # the region being read: start, kind, name, body, children
+    cur: _Open | None = None
     prefix: int | None = None  # where modifiers or attributes before a declaration began
     mods: list[str] = []  # the modifiers since then
     prev = ""
@@ -61,8 +76,7 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
     def close(at: int) -> None:
         nonlocal cur
         if cur is not None:
-            out.append(Region(cur["start"], at, cur["kind"], cur["name"], cur["body"], cur["children"],
-                              frozenset(cur.get("mods", ()))))
+            out.append(cur.closed(at))
             cur = None
 
     while i < n:
@@ -71,13 +85,11 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
             break
         if tok in ("(", "[", "{", "{:"):
             if cur is None:  # text that belongs to no declaration: a region of its own
-                cur = {"start": prefix if prefix is not None else pos, "kind": "", "name": "", "body": None,
-                       "children": ()}
-                prefix = None
-            if tok == "{" and cur["kind"] in _CONTAINERS and cur["body"] is None:
-                children, j = _level(tokens, i + 1, end, cur["kind"])
+                cur, prefix = _Open(prefix if prefix is not None else pos), None
+            if tok == "{" and cur.kind in _CONTAINERS and cur.body is None:
+                children, j = _level(tokens, i + 1, end, cur.kind)
                 close_at = tokens[j][1] if j < n else end
-                cur["body"], cur["children"] = (pos, close_at), children
+                cur.body, cur.children = (pos, close_at), children
                 close(close_at + 1 if j < n else end)
                 i, prev = j + 1, "}"
                 continue
@@ -100,19 +112,16 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
         if kind:
             close(prefix if prefix is not None else pos)
             words = kind.count(" ") + 1
-            cur = {"start": prefix if prefix is not None else pos, "kind": kind,
-                   "name": _name(tokens, i + words), "body": None, "children": (),
-                   "mods": mods if prefix is not None else []}
+            cur = _Open(prefix if prefix is not None else pos, kind, _name(tokens, i + words),
+                        tuple(mods) if prefix is not None else ())
             prefix = None
             i, prev = i + words, tokens[i + words - 1][0]
             continue
         if cur is None:
-            cur = {"start": prefix if prefix is not None else pos, "kind": "", "name": "", "body": None,
-                   "children": ()}
+            cur = _Open(prefix if prefix is not None else pos)
         prefix = None
         i, prev = i + 1, tok
-    at = tokens[i][1] if i < n else end
-    close(at)
+    close(tokens[i][1] if i < n else end)
     return tuple(out), i
 
 
