@@ -269,7 +269,11 @@ class SolverCore:
                 for name, (term, t) in facts.element_terms(ident).items():
                     raw[name] = read_term(zm, term, t, self.types)
                     values[name] = literal(raw[name], t, self.types)
-        return Model(values, raw)
+        inexact = tuple(v.name for v in self.vars if v.type.base.kind == "real" and not v.output
+                        and v.name not in self.made
+                        and z3.is_algebraic_value(zm.eval(self.types.to_rep(v.tv).translate(zm.ctx),
+                                                          model_completion=True)))
+        return Model(values, raw, inexact=inexact)
 
     def _widened(self, query, *args, fallback=None):
         """Run query within the length limit; if that is unsat, once more without it. The limit keeps
