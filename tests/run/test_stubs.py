@@ -23,6 +23,8 @@ method M(x: int) returns (r: int)
 }
 ghost function Ghost(x: int): int { x }
 lemma L(x: int) ensures x == x { assert Undefined(x); }
+const K: int := Ghost(1)
+method UsesK() returns (r: int) { r := K; }
 """
 FRAME = "[dspec2test:N]"
 
@@ -33,9 +35,9 @@ def error(line: int, col: int, message: str = "a call to a ghost function is all
 
 def test_each_error_names_the_member_that_holds_it():
     program = parse_program(PROGRAM, "p.dfy")
-    assert member_at(program, 10, 8)[0] == "M"
-    assert member_at(program, 5, 3)[0] == "G"
-    assert member_at(program, 1, 20) is None  # in a datatype: no member to route around
+    assert member_at(program, error(10, 8))[0] == "M"
+    assert member_at(program, error(5, 3))[0] == "G"
+    assert member_at(program, error(1, 20)) is None  # in a datatype: no member to route around
 
 
 def test_faults_are_found_then_escalated_then_given_up():
@@ -77,3 +79,16 @@ def test_the_last_resort_makes_ghost_and_ghost_code_at_fault_is_emptied():
     assert lines[2] == "ghost function G<T>(x: int, t: T): int" and lines[3] == "{ G<T>(x, t) }"
     assert lines[13] == "lemma L(x: int) ensures x == x { }"
     assert stubbed(PROGRAM, "p.dfy", [Fault("Nowhere")], FRAME) is None
+
+
+def test_a_constant_at_fault_is_made_ghost_and_its_users_reach_its_error():
+    sources = {"p.dfy": PROGRAM}
+    first = faults_of([error(15, 20)], sources, ())
+    assert first == (Fault("K", error(15, 20), Repair.GHOST, "p.dfy"),)
+    text = stubbed(PROGRAM, "p.dfy", first, FRAME)
+    assert text is not None and text.splitlines()[14] == "ghost const K: int := Ghost(1)"
+    # the user of K: Dafny's error is about K being ghost, ours; the stub says K's own
+    then = faults_of([error(16, 39, "a ghost const field is allowed only in specification contexts")], sources, first)
+    assert then is not None and then[1] == Fault("UsesK", error(15, 20), Repair.STUB, "p.dfy", cause="K")
+    text = stubbed(PROGRAM, "p.dfy", then, FRAME)
+    assert text is not None and 'not-built K p.dfy:15:20: error: a call to a ghost' in text.splitlines()[15]

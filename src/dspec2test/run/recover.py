@@ -37,13 +37,17 @@ def faults_of(errors: Sequence[Diagnostic], sources: Mapping[str, str], known: S
         if d.file not in parsed:
             parsed[d.file] = _parsed(sources[d.file], d.file)
         program = parsed[d.file]
-        at = member_at(program, d.line, d.col) if program is not None else None
+        at = member_at(program, d) if program is not None else None
         if at is None:
             return None
-        name, _ = at
+        name, member = at
         prior = found.get(name)
         if prior is None:
-            found[name] = Fault(name, None if no_body_member(d) else d, Repair.STUB, d.file)
+            culprit = _ghost_made(member, d, known)
+            # a constant has no body to stub: it is made ghost, and its compiled users are at fault in turn
+            repair = Repair.GHOST if isinstance(member, ast.Const) else Repair.STUB
+            found[name] = (Fault(name, culprit.error, repair, d.file, culprit.cause or culprit.member)
+                           if culprit is not None else Fault(name, None if no_body_member(d) else d, repair, d.file))
             new = True
         elif prior in known:
             # routed around, and still at fault: ghost is the last resort
@@ -54,13 +58,25 @@ def faults_of(errors: Sequence[Diagnostic], sources: Mapping[str, str], known: S
     return tuple(found.values()) if new else None
 
 
-def member_at(program: ast.Program, line: int, col: int) -> tuple[str, Member] | None:
-    """The member whose declaration holds the position (line, col), with its qualified name."""
-    for name, m in members(program):
-        s = m.span
-        if (s.line, s.col) <= (line, col) <= (s.end_line, s.end_col):
-            return name, m
+def _ghost_made(member: Member, d: Diagnostic, known: Sequence[Fault]) -> Fault | None:
+    """The fault made ghost (a function as the last resort, a constant) that the name at the error's
+    position in `member` refers to: the error is that one's, reached from here, not this member's own."""
+    ghosts = {f.member.rsplit(".", 1)[-1]: f for f in known if f.repair is Repair.GHOST}
+    for node in ast.preorder(member) if ghosts else ():
+        if isinstance(node, (ast.Name, ast.MemberSelect)) and node.name in ghosts and _holds(node.span, d):
+            return ghosts[node.name]
     return None
+
+
+def _holds(span: ast.Span, d: Diagnostic) -> bool:
+    """Whether the error's position lies in the span (Dafny counts columns from 0, the parser from 1; the
+    end is taken in, where a call's error points at its parenthesis)."""
+    return (span.line, span.col) <= (d.line, d.col + 1) <= (span.end_line, span.end_col)
+
+
+def member_at(program: ast.Program, d: Diagnostic) -> tuple[str, Member] | None:
+    """The member whose declaration holds the error's position, with its qualified name."""
+    return next(((name, m) for name, m in members(program) if _holds(m.span, d)), None)
 
 
 def _parsed(text: str, path: str) -> ast.Program | None:

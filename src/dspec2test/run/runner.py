@@ -176,7 +176,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             progress.round_done(len(done), len(unique))
             break
         no_body = ws.no_body
-        unbuilt = tuple(f.error for f in ws.unbuilt.values() if f.error is not None)
+        unbuilt = tuple(dict.fromkeys(f.error for f in ws.unbuilt.values() if f.error is not None))
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from,
     # unless it is declared in another file of a program of several files.
     others = set(files) - {program}

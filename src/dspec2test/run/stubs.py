@@ -46,6 +46,9 @@ class Fault:
     error: Diagnostic | None = None  # the build error, located as the user knows the file (None: no body)
     repair: Repair = Repair.STUB
     file: str = ""  # the file it is declared in, as the error names it
+    # the member whose fault this one inherits (made ghost: its compiled users are at fault in turn), whose
+    # error `error` is; its stub names that member ("": this one)
+    cause: str = ""
 
     @property
     def no_body(self) -> bool:
@@ -126,6 +129,7 @@ def _function_edits(text: str, name: str, f: ast.Function, fault: Fault,
 
 def _halting_block(name: str, fault: Fault, frame: str) -> str:
     """A block that prints the marker of a stub reached, then halts with what is at fault."""
+    name = fault.cause or name
     if fault.error is None:
         said, message = f"{Marker.NO_BODY.value} {name}", f"dspec2test: {name} has no body yet"
     else:
