@@ -252,10 +252,10 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
 
 
 def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got: VersionRun) -> None:
-    """Anything but passed on an original is a false alarm of ours, unless the test's member has no body or
-    proves its contract with `assume`, or reaches a member whose code does not build (then it is listed apart). Either way the test is left out of the kill phase,
-    as mutation analysis keeps only tests that pass on the original; a program left with no test is
-    unsupported."""
+    """Anything but passed on an original is a false alarm of ours, unless the test's member has no body,
+    proves its contract with `assume`, or reaches a member whose code does not build (then it is listed
+    apart). Either way the test is left out of the kill phase, as mutation analysis keeps only tests that
+    pass on the original; a program left with no test is unsupported."""
     failing = [r for r in got.outcomes if r.status is not Status.PASSED]
     if not failing:
         return

@@ -23,7 +23,8 @@ from dspec2test.run.stubs import Fault, Member, Repair, members
 MAX_REPAIR_ROUNDS = 8  # builds spent finding faults (Dafny's compiler reports one error at a time)
 
 
-def faults_of(errors: Sequence[Diagnostic], sources: Mapping[str, str], known: Sequence[Fault]) -> tuple[Fault, ...] | None:
+def faults_of(errors: Sequence[Diagnostic], sources: Mapping[str, str],
+              known: Sequence[Fault]) -> tuple[Fault, ...] | None:
     """`known` and the faults these build errors add: the member each error in one of the program's files
     lies in (`sources`: file as the errors name it -> its text as built), or, for a member already routed
     around and still at fault, the next repair. Errors elsewhere (in the tests) are not looked at. None

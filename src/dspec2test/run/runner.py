@@ -11,14 +11,13 @@ that do not build are taken out (not-tested, with Dafny's error) and the others 
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
-
-import os
 
 from dspec2test.dafny.parser import parse_file
 from dspec2test.emit.markers import new_nonce, stamp, stamp_of
@@ -322,13 +321,12 @@ def _routed_around(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -
         return None
     ws = ws if ws.copies else _copied(ws)
     for shown, original in ws.sources.items():
-        text: str | None = Path(original).read_text()
+        text = Path(original).read_text()
         mine = [f for f in faults if f.file == shown]
-        if mine and text is not None:
-            text = stubbed(text, shown, mine, stamp_of(nonce))
-        if text is None:
+        copy = stubbed(text, shown, mine, stamp_of(nonce)) if mine else text
+        if copy is None:
             return None
-        Path(ws.copies[shown]).write_text(text)
+        Path(ws.copies[shown]).write_text(copy)
     return replace(ws, faults=faults, repairs=ws.repairs + 1)
 
 
@@ -347,8 +345,9 @@ def _copied(ws: _Workspace) -> _Workspace:
     for shown, original in ws.sources.items():
         names[moved[original]] = shown
         names.setdefault(Path(moved[original]).name, shown)
-    return replace(ws, program=moved.get(ws.program, ws.program), inputs=tuple(moved.get(str(Path(i).resolve()), i) for i in ws.inputs),
-                   names=names, copies={shown: moved[p] for shown, p in ws.sources.items()})
+    inputs = tuple(moved.get(str(Path(i).resolve()), i) for i in ws.inputs)  # extern code stays where it is
+    return replace(ws, program=moved.get(ws.program, ws.program), inputs=inputs, names=names,
+                   copies={shown: moved[p] for shown, p in ws.sources.items()})
 
 
 def _broken_test_verdict(tc: TestCase, diagnostic: Diagnostic, ws: _Workspace) -> Verdict:
