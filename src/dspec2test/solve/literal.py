@@ -79,6 +79,10 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
     return read_term(model, v, tv.t, types)
 
 
+class Approximate(Fraction):
+    """An irrational real of a model, approximated: a literal of it is not the model's value."""
+
+
 def _int_in(model: z3.ModelRef, term, what: str) -> int:
     n = model_int(model, term)
     if n is None:
@@ -102,7 +106,7 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         if z3.is_rational_value(val):
             return Fraction(val.numerator_as_long(), val.denominator_as_long())
         if z3.is_algebraic_value(val):
-            return Fraction(val.approx(6).as_fraction())
+            return Approximate(val.approx(6).as_fraction())
         return Fraction(0)
     if k in ("seq", "array", "set", "multiset"):
         n = _int_in(model, z3.Length(term).translate(model.ctx), "the length of a sequence")
