@@ -77,3 +77,19 @@ def test_the_bench_routes_around_the_same_faults(monkeypatch, tmp_path):
     assert half and all(o.status is Status.NOT_TESTED and o.unbuilt and "prog.dfy:8:13" in o.message for o in half)
     inc = [o for o in got.outcomes if o.name.startswith("Test_Inc_")]
     assert inc and {o.status for o in inc} == {Status.FAILED}
+
+
+PROJECT = Path(__file__).resolve().parents[1] / "fixtures" / "unbuilt_project"
+
+
+def test_a_project_whose_other_file_does_not_build_is_copied_in_its_layout_and_routed_around(monkeypatch):
+    # the faults are in src/lib/b.dfy, which the project file's glob brings in: the copy keeps both files
+    # and the project file where they were, relative to each other
+    monkeypatch.chdir(PROJECT)
+    result = run_program("src/a.dfy", GenerateOptions(), RunOptions(target="py")).result
+    assert not result.build_errors and result.no_body == ("B.L",)
+    assert [(Path(d.file).name, d.line) for d in result.unbuilt] == [("b.dfy", 10)]
+    members = by_member(result.verdicts)
+    assert {v.status for v in members["A.Use"]} == {Status.NO_IMPLEMENTATION}
+    assert {v.status for v in members["A.Inc"]} == {Status.FAILED}
+    assert {v.status for v in members["A.Keep"]} == {Status.PASSED}
