@@ -428,8 +428,11 @@ class MemberGeneration:
             if model is None:
                 if solver.status_of_last is SolveResult.UNSAT:
                     continue  # the literals over outputs (or left out of the projections) rule it out
+                # named as the solver names inputs: an input the member modifies by its value before the call
+                values = {**cand.values, **{pre_state_name(k): v for k, v in cand.values.items()
+                                            if k in self.contract.pre_state}}
                 try:
-                    model = Model(solver.literals(cand.values), dict(cand.values))
+                    model = Model(solver.literals(values), values)
                 except (Unsupported, KeyError, ValueError):
                     continue
             entry, m = self.scenario_of(part, sc, model, solver, checks, whole, ())
