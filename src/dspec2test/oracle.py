@@ -32,6 +32,8 @@ class Model:
     raw: dict[str, Any] = field(default_factory=dict, compare=False)  # variable -> plain value (exclusion, pins)
     bounded: str = ""  # the small shape the bounded fallback fixed to find it (`|s| == 2`), if it did
     fixed: str = ""  # inputs built from witnesses for the requires alone (Solver._requires_alone): how, for the user
+    # inputs whose value in Z3's model is an irrational real: their literals are approximations
+    inexact: tuple[str, ...] = field(default=(), compare=False)
 
 
 class SolverLike(Protocol):

@@ -117,8 +117,11 @@ def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modul
     # each probe is judged on its own: the hang rule's short limits are for implementations that loop
     options = RunOptions(target="py", timeout_s=PROBE_WALL_S, cpu_s=PROBE_S, hang_rule=False)
     result = run_tests(program, text, [tc for tc, _ in tests], options, inputs=inputs)
-    if result.build_errors or not result.ran:
-        why = result.build_errors[0].render() if result.build_errors else result.verdicts[0].message
+    if result.build_errors or result.unbuilt or not result.ran:
+        # (a program that builds only with members routed around: a check that reaches one halts, and
+        # would read as slow)
+        why = (result.build_errors or result.unbuilt)[0].render() if result.build_errors or result.unbuilt \
+            else result.verdicts[0].message
         return ProbeResult(frozenset(), f"the contracts' evaluation was not measured ({why})")
     # only a probe that ran can be slow: one that did not build (dafny refused to start under a memory
     # cap, say) says nothing of the contract, and its test is kept

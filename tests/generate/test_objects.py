@@ -102,7 +102,7 @@ def test_trait_members_are_tested_on_each_class_that_implements_them_and_modules
     inputs = p["scenarios"][0]["inputs"]
     assert inputs["from"].startswith("new Bank.Checking(") and inputs["to"].startswith("new Bank.Checking(")
     # its variable takes the class's type, whose fields the test sets (the trait has none)
-    assert "var to := new Bank.Checking(" in got.tests_text
+    assert "var to: Bank.Checking := new Bank.Checking(" in got.tests_text
     # a datatype of a nested module is written with its module's path, type and literal alike
     assert re.search(r"var e: Bank\.Ledger\.Entry := Bank\.Ledger\.Entry\.(Credit|Debit)\(", got.tests_text)
     # a predicate without a body: solved for, listed as unchecked (it is ghost), the member still tested

@@ -3,6 +3,8 @@ from dataclasses import replace
 
 from tests.run.run_samples import BUILD_ERROR, FAILED, MIXED, NO_BODY, PASSED
 
+from dspec2test.errors import Diagnostic
+from dspec2test.records import Status
 from dspec2test.report.json_report import run_document
 from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import render
@@ -92,3 +94,15 @@ def test_a_failure_in_a_member_that_assumes_says_where_its_proof_takes_things_on
     assert f"note: {v.method} has assume at lines 21, 24: its proof takes that on trust" in text
     assert run_document(RunResult("prog.dfy", (v,)))["tests"][0]["assumes"] == [21, 24]
     assert "note:" not in render(RunResult("prog.dfy", (replace(v, assumes=()),), rounds=1))
+
+
+def test_a_program_that_does_not_build_as_a_whole_lists_what_was_routed_around_and_reports_the_rest() -> None:
+    error = Diagnostic("prog.dfy", 8, 13, "a call to a ghost function is allowed only in specification contexts")
+    half = replace(PASSED, test="Test_Half_p1_s1", method="Half", status=Status.NOT_TESTED,
+                   message=f"not tested: Half does not build for the target: {error.render()}")
+    result = RunResult("prog.dfy", (PASSED, half), unbuilt=(error,), rounds=1)
+    lines = render(result).splitlines()
+    assert lines[:2] == ["prog.dfy: the program does not build as a whole; the tests that reach these members are "
+                         "not run, the others are:", f"  {error.render()}"]
+    assert any(line.startswith("M.Sum  prog.dfy:") and "passed" in line for line in lines)
+    assert run_document(result)["unbuilt"] == [{"file": "prog.dfy", "line": 8, "col": 13, "message": error.message}]

@@ -77,11 +77,23 @@ def test_verdicts_cannot_be_spoofed_and_blame_the_right_party(fixtures: Path, ta
     assert "nat" in result.verdicts[3].message
 
 
-def test_build_error_is_reported_once_not_as_failures(fixtures: Path) -> None:
-    result = run(fixtures, "badprog.dfy", "badprog_tests.dfy")
-    assert [(Path(d.file).name, d.line) for d in result.build_errors] == [("badprog.dfy", 4), ("badprog.dfy", 8)]
-    assert result.program_broken
+def test_build_error_no_stub_reaches_is_reported_once_not_as_failures(fixtures: Path) -> None:
+    # the error is in a type's declaration, outside every member: nothing builds
+    result = run(fixtures, "badtype.dfy", "badprog_tests.dfy")
+    assert [(Path(d.file).name, d.line) for d in result.build_errors] == [("badtype.dfy", 1)]
+    assert result.program_broken and not result.unbuilt
     assert all(v.status is Status.NOT_TESTED and v.message.startswith("build failed:") for v in result.verdicts)
+
+
+def test_build_errors_in_members_bodies_cost_only_the_tests_that_reach_them(fixtures: Path) -> None:
+    # type errors in the bodies of Sum and Other: both are routed around in a copy, and the run says where
+    result = run(fixtures, "badprog.dfy", "badprog_tests.dfy")
+    assert not result.build_errors and not result.program_broken
+    assert [(Path(d.file).name, d.line) for d in result.unbuilt] == [("badprog.dfy", 4), ("badprog.dfy", 8)]
+    (verdict,) = result.verdicts
+    assert verdict.status is Status.NOT_TESTED
+    assert verdict.message.startswith("not tested: Sum does not build for the target: ")
+    assert f"{fixtures / 'badprog.dfy'}:4:7: error: unresolved identifier: m" in verdict.message
 
 
 def test_body_less_methods_and_functions_do_not_stop_the_others(fixtures: Path) -> None:

@@ -56,3 +56,23 @@ def test_a_bug_against_a_contract_storing_a_literal_set_is_found(tmp_path):
 def test_tests_of_verified_code_storing_sets_pass(tmp_path):
     tests = run_tests(FIXTURES / "built_sets.dfy", tmp_path)
     assert {t["status"] for t in tests} == {"passed"} and len(tests) >= 6
+
+
+def test_a_literal_set_of_values_with_no_order_stored_in_a_datatype_gets_tests():
+    # a set of strings, a set of sets, a set of datatype values and a map of string keys, each in a datatype:
+    # each literal has one representation (its elements in the order of their printed terms); they were
+    # `unsupported: ... its elements have no order to make one representation of it`
+    got = generate(str(FIXTURES / "built_unordered_sets.dfy"), GenerateOptions())
+    assert not [d for d in got.diagnostics if "unsupported" in d.render()], got.diagnostics
+    inputs = {(tc.method, tuple(sorted(tc.inputs.items()))) for tc in got.cases}
+    assert ("Has", (("d", 'Doc({"a", "b"}, 3)'),)) in inputs
+    assert ("Count", (("x", "Groups({{1}, {2, 3}})"),)) in inputs
+    assert ("Pick", (("p", 'Palette({Green(2), Red}, map["a" := 2, "z" := 1])'),)) in inputs
+
+
+@pytest.mark.dafny
+def test_a_bug_against_a_contract_storing_a_set_of_datatype_values_is_found(tmp_path):
+    good = run_tests(FIXTURES / "built_unordered_sets.dfy", tmp_path)
+    assert {t["status"] for t in good} == {"passed"} and {t["method"] for t in good} == {"Has", "Count", "Pick"}
+    bad = run_tests(FIXTURES / "built_unordered_sets_bug.dfy", tmp_path)
+    assert {t["status"] for t in bad if t["method"] == "Pick"} == {"failed"}

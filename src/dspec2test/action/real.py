@@ -64,7 +64,8 @@ def real_pipeline(targets: Sequence[Target], options: PipelineOptions) -> Pipeli
         verdicts += result.verdicts
         cached += tested.cached
         looked_up += tested.looked_up
-        diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors]
+        diagnostics += [_relative(d, options.root) for d in tested.diagnostics + tested.result.build_errors
+                                                  + tested.result.unbuilt]
         generation_s += tested.generation_s
         execution_s += result.wall_s
         reports.append(render(result, tested.generation_s, recap=False))  # the caller recaps all programs

@@ -22,6 +22,7 @@ from dspec2test.bench.strategies import Prepared, Strategy, prepare, version_tex
 from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
 from dspec2test.run.diagnostics import error_lines
+from dspec2test.run.stubs import Fault
 from dspec2test.run.verify import source_facts_of_text
 from dspec2test.run import RunOptions, Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
 from dspec2test.toolchain import Toolchain
@@ -77,7 +78,9 @@ class StrategyRun:
     assumed: dict[str, list[str]] = field(default_factory=dict)
     # program -> tests of members without a body (nothing to run them on): listed apart
     no_body: dict[str, list[str]] = field(default_factory=dict)
-    stubs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # program -> members the build stubbed
+    # program -> tests that reach a member whose code does not build for the target (routed around, not run)
+    unbuilt: dict[str, list[str]] = field(default_factory=dict)
+    stubs: dict[str, tuple[Fault, ...]] = field(default_factory=dict)  # program -> members the build routed around
     status: dict[str, MutantStatus] = field(default_factory=dict)  # mutant key -> status
     detail: dict[str, str] = field(default_factory=dict)  # mutant key -> first failing test / message
     wall: dict[str, float] = field(default_factory=dict)  # phase -> seconds
@@ -249,10 +252,10 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
 
 
 def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got: VersionRun) -> None:
-    """Anything but passed on an original is a false alarm of ours, unless the test's member has no body or
-    proves its contract with `assume` (then it is listed apart). Either way the test is left out of the kill phase,
-    as mutation analysis keeps only tests that pass on the original; a program left with no test is
-    unsupported."""
+    """Anything but passed on an original is a false alarm of ours, unless the test's member has no body,
+    proves its contract with `assume`, or reaches a member whose code does not build (then it is listed
+    apart). Either way the test is left out of the kill phase, as mutation analysis keeps only tests that
+    pass on the original; a program left with no test is unsupported."""
     failing = [r for r in got.outcomes if r.status is not Status.PASSED]
     if not failing:
         return
@@ -263,6 +266,8 @@ def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got:
         line = f"{r.name}: {r.status.value} {r.message}".strip()
         if r.status is Status.NO_IMPLEMENTATION:
             out.no_body.setdefault(name, []).append(line)
+        elif r.unbuilt:
+            out.unbuilt.setdefault(name, []).append(line)
         elif methods.get(r.name) in assumes:
             out.assumed.setdefault(name, []).append(line)
         else:
@@ -313,9 +318,9 @@ def kill_time_limit(config: BenchConfig, slowest_on_original_cpu_s: float) -> fl
 
 
 def _config(config: BenchConfig, cpu_limit_s: float = 0.0, stop_on_kill: bool = False,
-            stubs: tuple[str, ...] = ()) -> VersionsConfig:
+            stubs: tuple[Fault, ...] = ()) -> VersionsConfig:
     """How every strategy's tests run: the same target and limits for all (a CPU limit in the kill
-    phase, on the py driver); `stubs`: the members without a body the original needed stubbed."""
+    phase, on the py driver); `stubs`: the members at fault the original needed routed around."""
     return VersionsConfig(RunOptions(config.target, config.timeout_s, cpu_limit_s), stop_on_kill, config.batch, stubs)
 
 

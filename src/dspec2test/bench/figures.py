@@ -54,6 +54,7 @@ def strategy_figures(bench: BenchRun, run: StrategyRun) -> dict:
         "assumption_failures": sum(len(v) for v in run.assumed.values()),
         "assumption_failure_programs": sorted(run.assumed),
         "no_implementation_tests": sum(len(v) for v in run.no_body.values()),
+        "unbuilt_tests": sum(len(v) for v in run.unbuilt.values()),
         "alive_run": sum(k in run.status for k in alive),
         "alive_failing": sum(run.status.get(k) in KILLS for k in alive),
         "wall_s": round(sum(run.wall.values()), 2),

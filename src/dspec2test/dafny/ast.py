@@ -741,6 +741,8 @@ class Function(Declared):
     method_form: bool = False  # written `function method` / `predicate method` (Dafny 3's compiled form)
     k_type: str = ""  # a least or greatest predicate's `[nat]` / `[ORDINAL]`, as written
     name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
+    # from the body's `{` to the end of its `by method` block, if any (NO_SPAN: no body)
+    body_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
 
     @property
     def result_type(self) -> Type:

@@ -485,10 +485,16 @@ _CONTAINERS = (A.ClassDecl, A.Datatype, A.TypeSynonym, A.Newtype)  # declaration
 
 def iter_members(program: A.Program) -> Iterator[tuple[str, A.Method | A.Function]]:
     """Methods, functions, predicates and lemmas anywhere in the program, with `Module.Class.name` names."""
+    return iter_declared(program, _CALLABLES)
+
+
+def iter_declared(program: A.Program, kinds: tuple[type, ...]) -> Iterator[tuple[str, Any]]:
+    """The declarations of these kinds anywhere in the program (in modules, classes, datatypes and types
+    with members), with `Module.Class.name` names (an anonymous constructor is `_ctor`)."""
 
     def walk(decls: tuple[Any, ...], prefix: str) -> Iterator[tuple[str, Any]]:
         for decl in decls:
-            if isinstance(decl, _CALLABLES):
+            if isinstance(decl, kinds):
                 yield prefix + (decl.name or "_ctor"), decl
             elif isinstance(decl, A.Module):
                 yield from walk(decl.decls, f"{prefix}{decl.name}.")

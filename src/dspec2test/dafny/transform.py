@@ -304,20 +304,20 @@ class ToAst(ExprRules, StmtRules):
         return A.Formal(str(name), t, span=span(meta))
 
     def opt_fbody(self, meta, body=None):
-        return Wrap("fbody", body.value if body is not None else (None, None))
+        return Wrap("fbody", body.value if body is not None else (None, None, A.NO_SPAN))
 
     def function_body(self, meta, expr, by_method=None):
-        return Wrap("fbody", (expr, by_method))
+        return Wrap("fbody", (expr, by_method, span(meta)))
 
     def function_decl(self, meta, kind, attrs, name, tparams, k_type, formals, result, specs, body):
-        expr, by_method = body.value
+        expr, by_method, body_span = body.value
         # Dafny 4 reading: a function is compiled unless declared ghost (Dafny 3's `function method` = function).
         base = kind.removesuffix(" method")
         base = {"inductive predicate": "least predicate", "copredicate": "greatest predicate"}.get(base, base)
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
-            k_type=k_type.value, name_span=tok_span(name),
+            k_type=k_type.value, name_span=tok_span(name), body_span=body_span,
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):

@@ -28,6 +28,7 @@ class Marker(str, Enum):
     FAIL = "fail"  # ID: that check failed
     DONE = "done"  # every check held
     NO_BODY = "no-body"  # MEMBER: a stub the runner gave a body-less method was reached
+    NOT_BUILT = "not-built"  # MEMBER ERROR: a stub the runner gave a member whose code does not build was reached
     END = "end"  # INDEX JSON: how a test the driver ran ended (driver runs only)
 
 

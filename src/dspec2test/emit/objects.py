@@ -190,8 +190,7 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
         init = test_var(text) if text in {x.name for x in roots} else text
         if text == r.name and r.parent is not None:  # the object a const field holds
             init = f"{test_var(r.parent)}.{r.name.rpartition('.')[2]}"
-        annotation = f": {typed(r.type)}" if r.name != "this" and not _made_for_trait(r.type, init, types) else ""
-        lines.append(f"var {test_var(r.name)}{annotation} := {init};")
+        lines.append(f"var {test_var(r.name)}{_annotation(r, init, types, typed)} := {init};")
         lines += drive_lines(r, inputs)  # the calls that bring it to its state (a driven root, the search's)
     for r in roots:
         if inputs[r.name] == "null" or (inputs[r.name] in {x.name for x in roots} and inputs[r.name] != r.name):
@@ -210,6 +209,20 @@ def setup_lines(contract: Contract, inputs: dict[str, str], types: TypeIndex,
             else:
                 lines.append(f"{target} := {in_code(inputs[key])};")
     return lines
+
+
+def _annotation(r: Root, init: str, types: TypeIndex, typed: Callable[[ast.Type], str]) -> str:
+    """The type a root's variable is declared with: its own (none for the receiver), but the class it is made
+    by `new` of where that class extends traits (an input of a trait type, or a receiver whose fields a trait
+    declares): Dafny's inference takes the trait that declares a field the test sets, up a chain of traits,
+    and then finds none of the class's other members (`member 'Bump' does not exist in trait 'A'`)."""
+    built = next((b for b in r.builds if init.startswith(f"new {b.class_name}")
+                  and init[len(f"new {b.class_name}"):][:1] in ("", "(", ".")), None)
+    if built is not None and (built.cls.extends or _made_for_trait(r.type, init, types)):
+        return f": {built.class_name}"
+    if _made_for_trait(r.type, init, types):
+        return ""
+    return "" if r.name == "this" else f": {typed(r.type)}"
 
 
 def _made_for_trait(t: ast.Type, init: str, types: TypeIndex) -> bool:

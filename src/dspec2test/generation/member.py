@@ -2,8 +2,9 @@
 solved inputs -> emitted tests, collected as a MemberResult (records.py).
 
 The rules of a member's generation live here: which clauses partition it, when it runs out of time, which
-solved inputs become tests (one test per input; none where the literals break a requires or an object's
-calls are not known to meet it), and what a member stopped half way keeps.
+solved inputs become tests (one test per input; none where the literals break a requires, those solved
+again without them a few times, or where an object's calls are not known to meet it), and what a member
+stopped half way keeps.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any
 # time-limited queries of one member after which it gets no more boundary scenarios (and the solver a
 # short limit): one threshold for both
 MAX_TIMEOUTS = TIMEOUTS_BEFORE_SHORT
+RESOLVE_REJECTED = 3  # inputs solved again after admission rejects one, each excluding those rejected before
 MAX_UNSAT_SHOWN = 32  # unsatisfiable combinations of branches listed per member in the manifest
 
 
@@ -426,8 +428,11 @@ class MemberGeneration:
             if model is None:
                 if solver.status_of_last is SolveResult.UNSAT:
                     continue  # the literals over outputs (or left out of the projections) rule it out
+                # named as the solver names inputs: an input the member modifies by its value before the call
+                values = {**cand.values, **{pre_state_name(k): v for k, v in cand.values.items()
+                                            if k in self.contract.pre_state}}
                 try:
-                    model = Model(solver.literals(cand.values), dict(cand.values))
+                    model = Model(solver.literals(values), values)
                 except (Unsupported, KeyError, ValueError):
                     continue
             entry, m = self.scenario_of(part, sc, model, solver, checks, whole, ())
@@ -467,13 +472,30 @@ class MemberGeneration:
                  avoid: tuple[Model, ...]) -> tuple[ScenarioResult, Model | None]:
         sc = spec.scenario
         entry = ScenarioResult(sc.id, sc.kind, sc.pin)
-        model = solver.solve(spec.constraints, exclude, relevant=part.literals, avoid=avoid)
-        if model is None:
-            status = ScenarioStatus.UNSAT if solver.status_of_last is SolveResult.UNSAT else ScenarioStatus.UNKNOWN
-            if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
-                self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({status.value})")
-            return replace(entry, status=status), None
-        return self.scenario_of(part, sc, model, solver, checks, whole, exclude)
+        rejected: tuple[Model, ...] = ()
+        while True:
+            model = solver.solve(spec.constraints, exclude + rejected, relevant=part.literals, avoid=avoid)
+            if model is None and rejected:
+                break  # no other input: the last one rejected stands
+            if model is None:
+                status = ScenarioStatus.UNSAT if solver.status_of_last is SolveResult.UNSAT else ScenarioStatus.UNKNOWN
+                if sc.kind not in (ScenarioKind.REPEAT, ScenarioKind.DIVERSE):
+                    self.warn(f"partition {part.id} scenario {sc.id}: the solver found no input ({status.value})")
+                return replace(entry, status=status), None
+            got = self.scenario_of(part, sc, model, solver, checks, whole, exclude + rejected)
+            if got[0].status is not ScenarioStatus.BAD_INPUT:
+                return got
+            # the literals a test would hold break a requires or a type constraint: solved again without
+            # that input, a few times, before the scenario is given up
+            rejected += (model,)
+            if model.inexact or len(rejected) > RESOLVE_REJECTED or self.out_of_time(solver):
+                break  # an irrational real: the solver looked for rational ones already (Solver.solve)
+        why = (f": {', '.join(model.inexact)} {'is' if len(model.inexact) == 1 else 'are'} irrational in the "
+               f"solver's model, and no rational value was found" if model is not None and model.inexact else
+               f" ({len(rejected)} inputs solved, each rejected)" if len(rejected) > 1 else "")
+        self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
+                  f"constraint; no test written{why}")
+        return got
 
     def scenario_of(self, part: PartitionSpec, sc: Scenario, model: Model, solver: SolverLike, checks: Checks,
                     whole: tuple[ast.Expr, ...], exclude: tuple[Model, ...],
@@ -522,9 +544,8 @@ class MemberGeneration:
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the solved inputs are not known to meet the requires and input types"), None
         if admitted is False:
-            # the literals a test would hold break a requires or a type constraint: never written
-            self.warn(f"partition {part.id} scenario {sc.id}: the solved inputs break a requires clause or a type "
-                      f"constraint; no test written")
+            # the literals a test would hold break a requires or a type constraint: never written (the
+            # caller solves again without them)
             return replace(entry, status=ScenarioStatus.BAD_INPUT, inputs=inputs,
                            message="the solved inputs break a requires clause or a type constraint"), model
         if given is None and not solver.state_entailed([cl.expr for cl in c.requires], model):

@@ -21,6 +21,7 @@ def run_document(result: RunResult) -> dict:
         "build_errors": [{"file": d.file, "line": d.line, "col": d.col, "message": d.message}
                          for d in result.build_errors],
         "no_body": list(result.no_body),
+        "unbuilt": [{"file": d.file, "line": d.line, "col": d.col, "message": d.message} for d in result.unbuilt],
         "rounds": result.rounds,
         "wall_s": round(result.wall_s, 3),
     }

@@ -104,6 +104,10 @@ def body(result: RunResult, verbose: bool = False) -> list[str]:
         lines.append(f"{result.program}: build failed in {where}; no test ran:")
         lines += [f"  {d.render()}" for d in result.build_errors]
         return lines
+    if result.unbuilt:
+        lines.append(f"{result.program}: the program does not build as a whole; the tests that reach these "
+                     f"members are not run, the others are:")
+        lines += [f"  {d.render()}" for d in result.unbuilt]
     if result.no_body:
         names = ", ".join(result.no_body)
         lines.append(f"{result.program}: no implementation yet: {names} "

@@ -2,7 +2,7 @@
 
 Only lines that carry the run's nonce count, so nothing the program under test prints can pass for a
 verdict. A test is `(version, name)`: version is "" except in batched runs. Its last marker says how far
-it got; how it ended comes from its own `done`/`fail`/`no-body` marker, else from the driver's `end`
+it got; how it ended comes from its own `done`/`fail`/`no-body`/`not-built` marker, else from the driver's `end`
 frame (driver runs), else from what happened next: another test started (it halted and the test
 runner went on), or the run ended or was killed while it was the last one open.
 """
@@ -32,6 +32,7 @@ class End(str, Enum):
     DONE = "done"  # every check held
     CHECK_FAILED = "check-failed"  # the check `Observation.check` failed
     NO_BODY = "no-body"  # it reached the stub of a member without a body
+    NOT_BUILT = "not-built"  # it reached the stub of a member whose code does not build (run/stubs.py)
     HALTED = "halted"  # stopped by a halt with no marker of ours (an `expect` of the program, say)
     CRASHED = "crashed"  # an uncaught exception, or the process died in it
     HUNG = "hung"  # still running at the wall-clock limit
@@ -45,7 +46,7 @@ class Observation:
     phase: Phase
     end: End
     check: str | None = None  # the failed check's id
-    member: str | None = None  # the body-less member reached
+    member: str | None = None  # the stub reached: a body-less member, or one whose code does not build
     message: str = ""  # the halt or crash message, when there is one
     actuals: dict[str, str] = field(default_factory=dict)
     printed: str = ""  # what else it printed (the program's own output)
@@ -116,6 +117,10 @@ def read_output(stdout: str, stderr: str, nonce: str, timed_out: bool = False) -
             current.end, current.check = End.CHECK_FAILED, marker.rest.strip()
         elif marker.event is Marker.NO_BODY and current.end is None:
             current.end, current.member = End.NO_BODY, marker.rest.strip()
+        elif marker.event is Marker.NOT_BUILT and current.end is None:
+            # MEMBER ERROR: the build error it stands for, as the stub says it (not as its halt prints it)
+            current.end = End.NOT_BUILT
+            current.member, _, current.message = marker.rest.strip().partition(" ")
         elif marker.event is Marker.DONE and current.end is None:
             current.end = End.DONE
         elif marker.event is Marker.END:

@@ -2,14 +2,16 @@
 
 Each run stamps its copy of the tests with a fresh nonce (emit/markers.py), runs them with the
 target's executor until every test has been seen (observe.py), and maps what each test did to its
-verdict (verdicts.py). When the build fails, the runner tries what can still give verdicts: methods
-without a body get a stub body that says so when reached (the TDD red state: the other members still
-run, and a caller of a body-less method is told which one it reached); tests of ours that do not
-build are taken out (not-tested, with Dafny's error) and the others run.
+verdict (verdicts.py). When the build fails, the runner tries what can still give verdicts: members of
+the program at fault (without a body, the TDD red state, or with code the target does not build) get,
+in a copy of the program, a stub that says so when reached (recover.py, stubs.py), so the members that
+do not reach them still run and a test that does is told which one it reached and why; tests of ours
+that do not build are taken out (not-tested, with Dafny's error) and the others run.
 """
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Sequence
@@ -26,9 +28,9 @@ from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
 from dspec2test.run.hangs import short_note
 from dspec2test.run.observe import Observed, observe
-from dspec2test.run.recover import broken_tests, missing_bodies
-from dspec2test.run.stubs import stubbed
-from dspec2test.run.verdicts import base_verdict, no_body_message, verdict_of
+from dspec2test.run.recover import MAX_REPAIR_ROUNDS, broken_tests, faults_of
+from dspec2test.run.stubs import Fault, stubbed
+from dspec2test.run.verdicts import base_verdict, no_body_message, not_built_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
@@ -57,6 +59,9 @@ class RunResult:
     build_errors: tuple[Diagnostic, ...] = ()  # a build/resolution error: reported once, not per test
     program_broken: bool = False  # some build error is in the program itself (bad input)
     no_body: tuple[str, ...] = ()  # members without a body (TDD red state)
+    # build errors in members of the program that the test build routed around (run/stubs.py): the tests
+    # that reach those members are not-tested, the others ran
+    unbuilt: tuple[Diagnostic, ...] = ()
     rounds: int = 0
     wall_s: float = 0.0
     ran: frozenset[str] = frozenset()  # tests seen running (any marker): not those that never built
@@ -80,8 +85,9 @@ class _Silent:
 
 @dataclass(frozen=True)
 class _Workspace:
-    """The temp folder of one run. The program stays where it is (so its `include`s resolve) unless
-    it needs stubs; the tests are a stamped copy."""
+    """The temp folder of one run. The program stays where it is unless members of it need stubs: then
+    its files are copied there, in the same layout (so `include`s and a project file's globs resolve);
+    the tests are a stamped copy."""
 
     root: Path
     program: str  # absolute path of the program (or of its stubbed copy)
@@ -89,7 +95,20 @@ class _Workspace:
     inputs: tuple[str, ...]  # what dafny builds beside the tests: the program, or its project file
     tests_text: str  # the tests as generated (unstamped), minus tests taken out
     names: dict[str, str] = field(default_factory=dict)  # file as dafny names it -> path to report
-    no_body: tuple[str, ...] = ()
+    # each file of the program as reported -> its absolute path (empty: it cannot be copied)
+    sources: dict[str, str] = field(default_factory=dict)
+    copies: dict[str, str] = field(default_factory=dict)  # file as reported -> its copy ({}: none made)
+    faults: tuple[Fault, ...] = ()  # members the copies route around
+    repairs: int = 0  # builds that found faults
+
+    @property
+    def no_body(self) -> tuple[str, ...]:
+        return tuple(f.member for f in self.faults if f.no_body)
+
+    @property
+    def unbuilt(self) -> dict[str, Fault]:
+        """Members routed around for code that does not build, by name."""
+        return {f.member: f for f in self.faults if f.error is not None}
 
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
@@ -117,9 +136,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
-        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
+        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs), tuple(files))
         pending = unique
-        stubbed = False
         while pending:
             refs = [TestRef(name, name, "", stamp_of(nonce), by_name[name].method) for name in pending]
             workdir = ws.root / f"run{rounds}"
@@ -129,16 +147,13 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             rounds += got.attempts
             if got.build is not None:
                 errors = _named(ws, build_errors(got.build.build_output))
-                if not stubbed and (stub := _stubbed(ws, errors, nonce)) is not None:
-                    ws, stubbed = stub, True  # the TDD red state: the other members still run
+                if (routed := _routed_around(ws, errors, nonce)) is not None:
+                    ws = routed  # members at fault get stubs: the members that do not reach them still run
                     continue
                 if (dropped := _without_broken_tests(ws, errors, pending, nonce)) is not None:
                     ws, broken = dropped  # our bug in some generated tests: report those, run the others
                     for name, diagnostic in broken.items():
-                        tc = by_name[name]
-                        done[name] = (base_verdict(tc, Status.NO_IMPLEMENTATION, no_body_message(tc.method))
-                                      if tc.method in ws.no_body else
-                                      base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}"))
+                        done[name] = _broken_test_verdict(by_name[name], diagnostic, ws)
                     pending = [n for n in pending if n not in done]
                     continue
                 failed, extra = _build_failure(ws, errors, got.build, [by_name[n] for n in pending], options)
@@ -160,12 +175,15 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
             progress.round_done(len(done), len(unique))
             break
         no_body = ws.no_body
+        unbuilt = tuple(dict.fromkeys(f.error for f in ws.unbuilt.values() if f.error is not None))
     # The member lives in the program that was run (a mutant, say), whatever file the tests came from,
     # unless it is declared in another file of a program of several files.
     others = set(files) - {program}
     verdicts = tuple(replace(done[tc.name], file=tc.file if tc.file in others else program) for tc in cases)
     if no_body:
         extra.setdefault("no_body", no_body)
+    if unbuilt and "build_errors" not in extra:
+        extra["unbuilt"] = unbuilt
     if any(_wants_facts(v) for v in verdicts):
         facts: dict[str, SourceFacts] = {}
         for v in verdicts:
@@ -190,14 +208,32 @@ def _with_facts(v: Verdict, facts: SourceFacts) -> Verdict:
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None, nonce: str,
-               inputs: tuple[str, ...] = ()) -> _Workspace:
+               inputs: tuple[str, ...] = (), files: tuple[str, ...] = ()) -> _Workspace:
     absolute = str(Path(program).resolve())
     tests = root / (Path(program).stem + "_dspec2test_tests.dfy")
     tests.write_text(stamp(tests_text, nonce))
     # dafny names a file by its base name in its messages
     names = {absolute: program, Path(absolute).name: program, str(tests): tests_path or tests.name,
              tests.name: tests_path or tests.name}
-    return _Workspace(root, absolute, str(tests), inputs or (absolute,), tests_text, names)
+    sources = _sources(program, files)
+    for shown, path in sources.items():
+        names.setdefault(path, shown)
+    return _Workspace(root, absolute, str(tests), inputs or (absolute,), tests_text, names, sources)
+
+
+def _sources(program: str, files: tuple[str, ...]) -> dict[str, str]:
+    """Each file of the program as reported -> its absolute path: what a copy of the program copies.
+    Empty when a file cannot be found, or when the files of a program of several are not known (a
+    copy of one file of such a program elsewhere would not find the others)."""
+    shown = list(dict.fromkeys((program, *files)))
+    paths = {f: Path(f).resolve() for f in shown}
+    if not all(p.is_file() for p in paths.values()):
+        return {}
+    if len(shown) == 1:
+        parsed = parse_file(str(paths[program]))
+        if isinstance(parsed, Diagnostic) or parsed.includes:
+            return {}
+    return {f: str(p) for f, p in paths.items()}
 
 
 def _named(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:
@@ -272,24 +308,57 @@ def _without_broken_tests(ws: _Workspace, errors: tuple[Diagnostic, ...], pendin
     return replace(ws, tests_text=text), broken
 
 
-def _stubbed(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -> _Workspace | None:
-    """When the only build errors are members without a body: a workspace whose program copy lets the
-    rest compile (stubs.py; same lines, so clause lines still match). None when that cannot be done:
-    other errors, or `include`s (a copy elsewhere would not find them)."""
-    names = missing_bodies(errors)
-    if not names or ws.inputs != (ws.program,):
-        return None  # a copy elsewhere of one file of a program of several would not find the others
-    text = Path(ws.program).read_text()
-    parsed = parse_file(ws.program)
-    if isinstance(parsed, Diagnostic) or parsed.includes:
+def _routed_around(ws: _Workspace, errors: tuple[Diagnostic, ...], nonce: str) -> _Workspace | None:
+    """When build errors lie in members of the program: a workspace whose copy of the program routes
+    around them (recover.py finds the members, stubs.py edits the copy; same lines, so clause lines still
+    match), and around those found before. None when that cannot be done: an error where no repair
+    reaches, nothing new found, the rounds spent, or a program whose files cannot be copied."""
+    if ws.repairs >= MAX_REPAIR_ROUNDS or not ws.sources:
         return None
-    copy_text = stubbed(text, ws.program, names, stamp_of(nonce))
-    if copy_text is None:
+    texts = {shown: Path(ws.copies.get(shown, path)).read_text() for shown, path in ws.sources.items()}
+    faults = faults_of(errors, texts, ws.faults)
+    if faults is None:
         return None
-    copy = ws.root / Path(ws.program).name
-    copy.write_text(copy_text)
-    shown = {**ws.names, str(copy): ws.names[ws.program], copy.name: ws.names[ws.program]}
-    return replace(ws, program=str(copy), inputs=(str(copy),), names=shown, no_body=names)
+    ws = ws if ws.copies else _copied(ws)
+    for shown, original in ws.sources.items():
+        text = Path(original).read_text()
+        mine = [f for f in faults if f.file == shown]
+        copy = stubbed(text, shown, mine, stamp_of(nonce)) if mine else text
+        if copy is None:
+            return None
+        Path(ws.copies[shown]).write_text(copy)
+    return replace(ws, faults=faults, repairs=ws.repairs + 1)
+
+
+def _copied(ws: _Workspace) -> _Workspace:
+    """The workspace building copies of the program's files (and of its project file), in the layout of
+    the originals under their common folder, so that includes and a project's globs find the copies."""
+    projects = [str(Path(i).resolve()) for i in ws.inputs if i.endswith(".toml") and Path(i).is_file()]
+    originals = [*ws.sources.values(), *projects]
+    common = Path(os.path.commonpath(originals)) if len(originals) > 1 else Path(originals[0]).parent
+    copy_root = ws.root / "program"
+    moved = {p: str(copy_root / Path(p).relative_to(common)) for p in originals}
+    for original, copy in moved.items():
+        Path(copy).parent.mkdir(parents=True, exist_ok=True)
+        Path(copy).write_text(Path(original).read_text())
+    names = dict(ws.names)
+    for shown, original in ws.sources.items():
+        names[moved[original]] = shown
+        names.setdefault(Path(moved[original]).name, shown)
+    inputs = tuple(moved.get(str(Path(i).resolve()), i) for i in ws.inputs)  # extern code stays where it is
+    return replace(ws, program=moved.get(ws.program, ws.program), inputs=inputs, names=names,
+                   copies={shown: moved[p] for shown, p in ws.sources.items()})
+
+
+def _broken_test_verdict(tc: TestCase, diagnostic: Diagnostic, ws: _Workspace) -> Verdict:
+    """A test of ours that does not build: its member's truth when the member is one the test build
+    routed around (no body; code that does not build, made ghost), else Dafny's error."""
+    if tc.method in ws.no_body:
+        return base_verdict(tc, Status.NO_IMPLEMENTATION, no_body_message(tc.method))
+    fault = ws.unbuilt.get(tc.method)
+    if fault is not None and fault.error is not None:
+        return base_verdict(tc, Status.NOT_TESTED, not_built_message(tc.method, tc.method, fault.error.render()))
+    return base_verdict(tc, Status.NOT_TESTED, f"build failed: {diagnostic.render()}")
 
 
 def _matching_member(tc: TestCase, missing: dict[str, Diagnostic]) -> str | None:

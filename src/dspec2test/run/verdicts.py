@@ -22,6 +22,13 @@ def no_body_message(member: str, stub: str | None = None) -> str:
     return f"no implementation yet: {member} calls {stub}, which has no body"
 
 
+def not_built_message(member: str, stub: str, error: str) -> str:
+    """Why a test of `member` is not-tested: it reached `stub`, a member whose code does not build for the
+    target (`error`, Dafny's located message), which the test build routed around (run/stubs.py)."""
+    what = f"{member} does not build" if stub == member else f"{member} reaches {stub}, which does not build"
+    return f"not tested: {what} for the target: {error or 'see the build errors'}"
+
+
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
@@ -63,6 +70,8 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
         return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}"
     if obs.end is End.NO_BODY:
         return Status.NO_IMPLEMENTATION, no_body_message(member, obs.member)
+    if obs.end is End.NOT_BUILT:
+        return Status.NOT_TESTED, not_built_message(member, obs.member or member, obs.message)
     if obs.end in (End.HUNG, End.CPU_LIMIT):
         limit = (f"{obs.message}" if obs.end is End.CPU_LIMIT and obs.message
                  else f"no verdict within {wall_s:g} s (wall clock)")

@@ -19,16 +19,18 @@ from dspec2test.emit.markers import new_nonce, stamp, stamp_of
 from dspec2test.emit.metadata import read_metadata, without_tests
 from dspec2test.records import Status, TestCase
 from dspec2test.run.diagnostics import build_errors
-from dspec2test.run.recover import broken_tests, missing_bodies
+from dspec2test.run.recover import MAX_REPAIR_ROUNDS, broken_tests, faults_of
 from dspec2test.run.runner import RunOptions
 from dspec2test.run.executors import TestRef, make_executor
 from dspec2test.run.observe import observe
-from dspec2test.run.stubs import stubbed
-from dspec2test.run.verdicts import no_body_message, status_of
+from dspec2test.run.reader import End
+from dspec2test.run.stubs import Fault, stubbed
+from dspec2test.run.verdicts import no_body_message, not_built_message, status_of
 from dspec2test.toolchain import Toolchain
 
 SUBJECT_MODULE = "BenchSubject"  # batched runs wrap program version k in module BenchSubject<kkk>
 _TESTS_FILE = "prog_tests.dfy"  # a version's tests, as dafny names the file in its messages
+_PROGRAM_FILE = "prog.dfy"  # a version run alone, as dafny names it
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class Outcome:
     name: str
     status: Status
     message: str = ""
+    unbuilt: bool = False  # not run for reaching a member whose code does not build (run/stubs.py)
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class VersionRun:
     batched: bool = False
     slowest_test_cpu_s: float = 0.0  # the most CPU time one test took (py driver only; 0: not measured)
     seconds: float = 0.0
-    stubbed: tuple[str, ...] = ()  # members without a body that were given stubs (run/stubs.py) to build
+    stubbed: tuple[Fault, ...] = ()  # members at fault (no body, code that does not build) routed around to build
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,7 @@ class VersionsConfig:
     run: RunOptions = RunOptions()
     stop_on_kill: bool = False
     batch: bool = True
-    stubs: tuple[str, ...] = ()  # members without a body to stub in every version (as the original needed)
+    stubs: tuple[Fault, ...] = ()  # members to route around in every version (as the original needed: run/stubs.py)
 
 
 def run_versions(versions: Sequence[Version], suite: Suite, config: VersionsConfig, tools: Toolchain,
@@ -102,19 +105,22 @@ def run_versions(versions: Sequence[Version], suite: Suite, config: VersionsConf
 
 
 def run_alone(version: Version, suite: Suite, config: VersionsConfig, tools: Toolchain, workdir: Path) -> VersionRun:
-    """One version on its own. When it does not build only because members have no body, or because of
-    errors inside some of our tests, once more with those members stubbed or those tests taken out
-    (run/recover.py, as `run` does); the tests taken out are reported with their error."""
+    """One version on its own. When it does not build because of members of the program at fault, or
+    because of errors inside some of our tests, again with those members routed around or those tests
+    taken out (run/recover.py, as `run` does); the tests taken out are reported with their error."""
     stubs, tests, text = config.stubs, suite.tests, suite.text
     taken_out: dict[str, str] = {}
-    for attempt in range(3):
-        got = _alone(version, Suite(text, tests), config, tools, workdir / f"try{attempt}", stubs)
+    repairs = 0
+    for attempt in range(MAX_REPAIR_ROUNDS + 3):
+        folder = workdir / f"try{attempt}"
+        got = _alone(version, Suite(text, tests), config, tools, folder, stubs)
         if got.build_error is None:
             break
-        errors = build_errors(got.build_error)
-        missing = missing_bodies(errors)
-        if missing and not set(missing) <= set(stubs):
-            stubs = tuple(dict.fromkeys(stubs + missing))
+        errors = tuple(replace(d, file=Path(d.file).name) for d in build_errors(got.build_error))
+        built = (folder / _PROGRAM_FILE).read_text() if (folder / _PROGRAM_FILE).is_file() else version.text
+        faults = faults_of(errors, {_PROGRAM_FILE: built}, stubs) if repairs < MAX_REPAIR_ROUNDS else None
+        if faults is not None:
+            stubs, repairs = faults, repairs + 1
             continue
         broken = broken_tests(errors, text, {_TESTS_FILE}, {t.name for t in tests})
         if broken is None:
@@ -125,21 +131,26 @@ def run_alone(version: Version, suite: Suite, config: VersionsConfig, tools: Too
     if not taken_out or got.build_error is not None:
         return got
     cases = {t.name: t.case for t in suite.tests}
+    unbuilt = {f.member: f.error for f in stubs if f.error is not None}
+    no_body = {f.member for f in stubs if f.error is None}
     dropped = tuple(Outcome(name, Status.NO_IMPLEMENTATION, no_body_message(case.method))
-                    if (case := cases.get(name)) is not None and case.method in stubs
-                    else Outcome(name, Status.NOT_TESTED, f"the test does not build: {error}")
-                    for name, error in taken_out.items())
+                    if (case := cases.get(name)) is not None and case.method in no_body
+                    else Outcome(name, Status.NOT_TESTED, not_built_message(case.method, case.method, error.render()), True)
+                    if case is not None and (error := unbuilt.get(case.method)) is not None
+                    else Outcome(name, Status.NOT_TESTED, f"the test does not build: {message}")
+                    for name, message in taken_out.items())
     return replace(got, outcomes=dropped + got.outcomes)
 
 
 def _alone(version: Version, suite: Suite, config: VersionsConfig, tools: Toolchain, workdir: Path,
-           stubs: tuple[str, ...]) -> VersionRun:
+           stubs: tuple[Fault, ...]) -> VersionRun:
     workdir.mkdir(parents=True, exist_ok=True)
     nonce = new_nonce()
-    program = workdir / "prog.dfy"
+    program = workdir / _PROGRAM_FILE
     text = stubbed(version.text, program.name, stubs, stamp_of(nonce)) if stubs else version.text
     if text is None:
-        return VersionRun(build_error=f"members without a body could not be stubbed: {', '.join(stubs)}")
+        names = ", ".join(f.member for f in stubs)
+        return VersionRun(build_error=f"members at fault could not be routed around: {names}")
     program.write_text(text)
     tests = workdir / _TESTS_FILE
     tests.write_text(stamp(suite.text, nonce))
@@ -190,7 +201,7 @@ def _collect(suite: Suite, seen: dict, config: VersionsConfig, seconds: float, b
             outcomes.append(Outcome(t.name, Status.NOT_TESTED, "not run: the test program ended before this test"))
             continue
         status, message = status_of(obs, t.case, config.run.limits.wall_s)
-        outcomes.append(Outcome(t.name, status, message))
+        outcomes.append(Outcome(t.name, status, message, obs.end is End.NOT_BUILT))
         if obs.cpu_s is not None and status is Status.PASSED:
             cpu = max(cpu, obs.cpu_s)
     return VersionRun(tuple(outcomes), None, batched, cpu, seconds)

@@ -1,15 +1,16 @@
 """The program and its harness (harness.py) translated to Python once per program version, for the workers.
 
 A member whose harness methods do not build (a check Dafny refuses in the harness's scope) is dropped and the
-rest translated again; a program that does not build on its own leaves the search out (the solver still
-generates its tests). Translations are kept by the hash of what went in: a program version pays once.
+rest translated again; a program that does not build on its own is routed around where its faults lie in
+members (run/recover.py, as the test runs do), else leaves the search out (the solver still generates its
+tests). Translations are kept by the hash of what went in: a program version pays once.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from dspec2test.dafny.parser import parse_file
@@ -17,13 +18,14 @@ from dspec2test.errors import Diagnostic
 from dspec2test.run.diagnostics import build_errors
 from dspec2test.run.executors import place_python_externs
 from dspec2test.run.process import run_limited
-from dspec2test.run.recover import missing_bodies
-from dspec2test.run.stubs import stubbed
+from dspec2test.run.recover import MAX_REPAIR_ROUNDS, faults_of
+from dspec2test.run.stubs import Fault, stubbed
 from dspec2test.search.harness import Harness
 from dspec2test.toolchain import find_toolchain
 
 HARNESS_FILE = "dspec2test_search.dfy"
-ROUNDS = 3  # translations at most: each drops the members whose methods did not build
+ROUNDS = 3  # translations at most: each drops the members whose methods did not build (and as many more
+# as routing around the program's own faults takes: run/recover.py)
 BUILD_S = 300.0
 
 
@@ -44,7 +46,8 @@ def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[
     dropped: frozenset[str] = frozenset()
     harness = make(dropped)
     sources = tuple(inputs)
-    for _ in range(ROUNDS + 1):
+    faults: tuple[Fault, ...] = ()
+    for _ in range(ROUNDS + MAX_REPAIR_ROUNDS + 1):
         if not harness.entries:
             return "no member's harness builds"
         key = _key(harness.text, inputs, files)
@@ -65,9 +68,9 @@ def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[
             place_python_externs(inputs, module.parent)
             return Compiled(module.parent, harness, unicode)
         errors = build_errors(done.stdout + done.stderr)
-        stubs = _stubbed(sources, errors, out) if sources == tuple(inputs) else None
-        if stubs is not None:
-            sources = stubs  # members without a body yet: the others' contracts still run
+        routed = _routed_around(tuple(inputs), errors, out, faults)
+        if routed is not None:
+            sources, faults = routed  # members at fault (no body yet, code that does not build): the others run
             continue
         mine = [e for e in errors if Path(e.file).name == HARNESS_FILE]
         if not mine or len(mine) < len(errors):
@@ -82,21 +85,28 @@ def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[
     return "the search harness does not build"
 
 
-def _stubbed(inputs: tuple[str, ...], errors: tuple[Diagnostic, ...], folder: Path) -> tuple[str, ...] | None:
-    """A one-file program whose only faults are members without a body, copied with stubs for them (they
-    halt when called, run/stubs.py); None where that does not apply."""
-    names = missing_bodies(errors)
-    if not names or len(inputs) != 1 or not inputs[0].endswith(".dfy"):
+def _routed_around(inputs: tuple[str, ...], errors: tuple[Diagnostic, ...], folder: Path,
+                   known: tuple[Fault, ...]) -> tuple[tuple[str, ...], tuple[Fault, ...]] | None:
+    """A one-file program whose build errors lie in its members, copied with those members routed around
+    (they halt when reached, run/recover.py and run/stubs.py, as the test runs do), and the faults so far;
+    None where that does not apply or finds nothing new."""
+    if len(inputs) != 1 or not inputs[0].endswith(".dfy"):
         return None
-    parsed = parse_file(inputs[0])
+    original = Path(inputs[0])
+    parsed = parse_file(str(original))
     if isinstance(parsed, Diagnostic) or parsed.includes:
         return None
-    text = stubbed(Path(inputs[0]).read_text(), inputs[0], names, "dspec2test-search")
+    copy = folder / original.name
+    built = copy.read_text() if known and copy.is_file() else original.read_text()
+    mine = tuple(replace(e, file=original.name) for e in errors if Path(e.file).name == original.name)
+    faults = faults_of(mine, {original.name: built}, known)
+    if faults is None:
+        return None
+    text = stubbed(original.read_text(), original.name, faults, "dspec2test-search")
     if text is None:
         return None
-    copy = folder / Path(inputs[0]).name
     copy.write_text(text)
-    return (str(copy),)
+    return (str(copy),), faults
 
 
 def _key(text: str, inputs: Sequence[str], files: Sequence[str]) -> str:

@@ -12,6 +12,18 @@ from dspec2test.solve.watchdog import STALL_S, Watchdog
 SEED = 0
 
 
+def model_int(model: z3.ModelRef, term) -> int | None:
+    """The value a model gives an integer term, or None where Z3's evaluator leaves it a term: an
+    application of a recursive function (Z3 4.8.12 does not unfold those in a model), the integer part of an
+    irrational real. (Such a term has no `as_long`: reading it so was an internal error.)"""
+    value = model.eval(term, model_completion=True)
+    if z3.is_int_value(value) or z3.is_bv_value(value):
+        return value.as_long()
+    if z3.is_rational_value(value) and value.denominator_as_long() == 1:
+        return value.numerator_as_long()
+    return None
+
+
 class Z3Context:
     """A Z3 context of the Solver's own, so a query searches the same way whatever else ran before in
     this process (Z3's heuristics follow term ids, which depend on everything created earlier). Terms are
@@ -77,15 +89,15 @@ class Query:
     def core_names(self) -> set[str]:
         return {str(a) for a in self.solver.unsat_core()}
 
-    def value(self, term) -> int:
-        return self.model().eval(self.z.tr(term), model_completion=True).as_long()
+    def value(self, term) -> int | None:
+        return model_int(self.model(), self.z.tr(term))
 
     def keep_model(self) -> None:
         """Remember the current model, for `first_value` after later checks have replaced it."""
         self.kept = self.solver.model()
 
-    def first_value(self, term) -> int:
-        return self.kept.eval(self.z.tr(term), model_completion=True).as_long()
+    def first_value(self, term) -> int | None:
+        return model_int(self.kept, self.z.tr(term))
 
     def push(self) -> None:
         self.solver.push()

@@ -24,7 +24,7 @@ from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.encode import AtomMisuse, Encoder
 from dspec2test.solve.made import Made
-from dspec2test.solve.literal import literal, read_term, read_var, term_of
+from dspec2test.solve.literal import Approximate, literal, read_term, read_var, term_of
 from dspec2test.solve.objects import ObjectFacts, object_facts
 from dspec2test.solve.relevance import Relevance
 from dspec2test.solve.types import DATA_DEPTH, Types
@@ -269,7 +269,10 @@ class SolverCore:
                 for name, (term, t) in facts.element_terms(ident).items():
                     raw[name] = read_term(zm, term, t, self.types)
                     values[name] = literal(raw[name], t, self.types)
-        return Model(values, raw)
+        # read off the values (asking the model again would make terms in the query's context, and Z3's search
+        # follows term ids: every later query of the member would find other models)
+        inexact = tuple(v.name for v in self.vars if not v.output and isinstance(raw.get(v.name), Approximate))
+        return Model(values, raw, inexact=inexact)
 
     def _widened(self, query, *args, fallback=None):
         """Run query within the length limit; if that is unsat, once more without it. The limit keeps

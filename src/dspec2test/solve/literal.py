@@ -10,7 +10,9 @@ from fractions import Fraction
 
 import z3
 
+from dspec2test.errors import Unsupported
 from dspec2test.model.resolve import RType
+from dspec2test.solve.context import model_int
 from dspec2test.solve.funcs import Rule, rule_of, rule_text
 from dspec2test.solve.recursive import Read
 from dspec2test.solve.types import Types
@@ -77,6 +79,17 @@ def read_var(model: z3.ModelRef, tv: TV, types: Types):
     return read_term(model, v, tv.t, types)
 
 
+class Approximate(Fraction):
+    """An irrational real of a model, approximated: a literal of it is not the model's value."""
+
+
+def _int_in(model: z3.ModelRef, term, what: str) -> int:
+    n = model_int(model, term)
+    if n is None:
+        raise Unsupported(f"{what} the solver's model does not evaluate (a recursive function's value)")
+    return n
+
+
 def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool = True):
     b = t.base
     k = "atom" if types.is_atom(b) else b.kind
@@ -93,14 +106,14 @@ def read_term(model: z3.ModelRef, term, t: RType, types: Types, complete: bool =
         if z3.is_rational_value(val):
             return Fraction(val.numerator_as_long(), val.denominator_as_long())
         if z3.is_algebraic_value(val):
-            return Fraction(val.approx(6).as_fraction())
+            return Approximate(val.approx(6).as_fraction())
         return Fraction(0)
     if k in ("seq", "array", "set", "multiset"):
-        n = model.eval(z3.Length(term).translate(model.ctx), model_completion=True).as_long()
+        n = _int_in(model, z3.Length(term).translate(model.ctx), "the length of a sequence")
         return tuple(read_term(model, term[i], b.args[0], types) for i in range(n))
     if k in ("array2", "array3"):  # rows (of rows) of elements
         tv = TV(term, t)
-        dims = [model.eval(d.translate(model.ctx), model_completion=True).as_long() for d in types.dims(tv)]
+        dims = [_int_in(model, d.translate(model.ctx), "the length of an array") for d in types.dims(tv)]
 
         def rows(prefix: list) -> tuple:
             if len(prefix) == len(dims):

@@ -57,6 +57,8 @@ class Optimisation(SolverCore):
         s = prober
         sign = 1 if maximize else -1
         best = s.first_value(goal)
+        if best is None:
+            return None  # the model leaves the goal a term (a recursive function's value): no gallop from it
         # the optimum of the linear part bounds the true one: probes beyond it are unsat without asking
         # (and Z3's sequence solver, asked, often gives up on them instead)
         relaxed = self._relaxed_optimum(constraints, facts, goal, maximize)
@@ -75,6 +77,8 @@ class Optimisation(SolverCore):
             s.set_budget(PROBE_RLIMIT)
             found = s.value(goal) if r is SolveResult.SAT else None
             s.pop()
+            if r is SolveResult.SAT and found is None:
+                r = SolveResult.UNKNOWN  # a model whose goal Z3 does not evaluate tells no value
             if r is SolveResult.UNKNOWN:
                 self._renew_prober(s, facts)
             return r, found

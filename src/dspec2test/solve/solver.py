@@ -5,6 +5,8 @@ optimisation; uniqueness; questions about given values."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
+from math import floor
 from typing import Sequence
 
 from dspec2test.dafny import ast
@@ -54,7 +56,20 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
                 found = self._solve(constraints, exclude, preferred, avoid)
             return found if found is not None else self._requires_alone(exclude)
 
-        return self._widened(self._solve, constraints, exclude, preferred, avoid, fallback=fallback)
+        found = self._widened(self._solve, constraints, exclude, preferred, avoid, fallback=fallback)
+        # an irrational real in Z3's model (x * x == 2.0 || x == 1.5 met at sqrt(2)): its literal is an
+        # approximation the requires reject. Solved again away from it, a few times, where another value
+        # may be rational
+        away: tuple[ast.Expr, ...] = ()
+        for _ in range(IRRATIONAL_RETRIES):
+            if found is None or not found.inexact:
+                return found
+            away += tuple(_away_from(name, found.raw[name]) for name in found.inexact if "." not in name)
+            again = self._widened(self._solve, (*constraints, *away), exclude, preferred, avoid)
+            if again is None:
+                return found
+            found = again
+        return found
 
     def _solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model],
                relevant: Sequence[ast.Expr], avoid: Sequence[Model] = ()) -> Model | None:
@@ -128,3 +143,22 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
         found = self._solve(requires, exclude, requires)
         return replace(found, fixed=f"{why}: no usable input was solved for the scenario, so the test's inputs "
                                     f"are solved for the requires alone, whatever the partition") if found else None
+
+
+IRRATIONAL_RETRIES = 2
+_WIDTH = Fraction(1, 10 ** 5)  # the interval around an irrational value a model held, left out when solving again
+
+
+def _away_from(name: str, value: Fraction) -> ast.Expr:
+    """`x < lo || x > hi`: an interval of finite decimals around an approximated value, left out."""
+    lo = Fraction(floor(value / _WIDTH)) * _WIDTH - _WIDTH
+    hi = lo + 3 * _WIDTH
+    return ast.BinOp("||", ast.BinOp("<", ast.Name(name), _real(lo)), ast.BinOp(">", ast.Name(name), _real(hi)))
+
+
+def _real(x: Fraction) -> ast.Expr:
+    """The literal of a finite decimal (a multiple of _WIDTH)."""
+    digits = 5
+    whole, frac = divmod(abs(int(x * 10 ** digits)), 10 ** digits)
+    text = ast.RealLit(f"{whole}.{frac:0{digits}d}")
+    return ast.UnOp("-", text) if x < 0 else text

@@ -559,15 +559,11 @@ class Types:
     def _set_rep(self, v: SetV, t: RType):
         """The rep of a set built in a contract of literal elements (`BYTECODES + {PUSH0}` passed to a
         recursive function or stored in a datatype): its elements in increasing order, as an input's rep,
-        so a value has one rep. Only for ordered elements: of others no order is canonical. Read back
-        (from_rep), the rep's term bounds its length: it may be longer than the length limit."""
-        et = t.base.args[0]
-        kind = "int" if self.is_atom(et) else et.base.kind
+        so a value has one rep; elements of a type with no order of their own (strings, sets, datatypes) in
+        the order of their terms' printed text, one order all the same. Read back (from_rep), the rep's term
+        bounds its length: it may be longer than the length limit."""
         if all(z3.is_false(z3.simplify(g)) for g, _ in v.cands):
             return z3.Empty(self.sort(t.base))  # `{}`: one rep whatever its elements' type
-        if kind not in ORDERED:
-            raise Unsupported(f"set of {rtype_str(et)} built in a contract and stored in a collection, datatype "
-                              f"or function (its elements have no order to make one representation of it)")
         ordered = _sorted_literal(v)
         if ordered is None:
             # of elements the solver chooses, the rep (sorted by rank) is a term Z3's sequence solver does not
@@ -578,14 +574,14 @@ class Types:
 
     def _map_rep(self, v: MapV, t: RType):
         """The rep of a map display of literal keys stored in a datatype (a world's accounts in a literal
-        read back for admission): its keys in increasing order with their values, as an input's rep."""
+        read back for admission): its keys in the order of a set's (`_sorted_literal`) with their values, as
+        an input's rep."""
         kt, vt = t.base.args
-        kind = "int" if self.is_atom(kt) else kt.base.kind
         empty = all(z3.is_false(z3.simplify(g)) for g, _ in v.keys.cands)
-        ordered = [] if empty else _sorted_literal(v.keys) if kind in ORDERED else None
+        ordered = [] if empty else _sorted_literal(v.keys)
         if ordered is None:
             raise Unsupported("map expression stored in a collection, datatype or function (only a display of "
-                              "literal ordered keys is stored)")
+                              "literal keys is stored)")
         srt = self.sort(t.base)
         vals = [z3.simplify(v.get(k)) for k in ordered]  # reps already
         return srt.constructor(0)(_seq_of(ordered, z3.SeqSort(self.sort(kt))), _seq_of(vals, z3.SeqSort(self.sort(vt))))
@@ -616,14 +612,29 @@ def _number(x: z3.ExprRef) -> Fraction | None:
 
 
 def _sorted_literal(v: SetV) -> list | None:
-    """A literal set's elements (every guard decided), numbers in increasing order; None: not such a set."""
+    """A literal set's elements (every guard decided, every element a value), once each: numbers in
+    increasing order, other values in the order of their terms' printed text (ground terms simplified
+    to one form: a value prints one way); None: not such a set."""
     present = [z3.simplify(g) for g, _ in v.cands]
     if not all(z3.is_true(g) or z3.is_false(g) for g in present):
         return None
-    values = {z3.simplify(e) for g, (_, e) in zip(present, v.cands) if z3.is_true(g)}
-    if not all(_number(x) is not None for x in values):
+    values = [z3.simplify(e) for g, (_, e) in zip(present, v.cands) if z3.is_true(g)]
+    if all(_number(x) is not None for x in values):
+        return [x for _, x in sorted({_number(x): x for x in values}.items())]
+    if not all(_ground(x) for x in values):
         return None
-    return [x for _, x in sorted({_number(x): x for x in values}.items())]
+    return [x for _, x in sorted({x.sexpr(): x for x in values}.items())]
+
+
+def _ground(x: z3.ExprRef) -> bool:
+    """A term of no variable and no uninterpreted constant: a value, whatever the model."""
+    todo = [x]
+    while todo:
+        t = todo.pop()
+        if z3.is_var(t) or (z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED):
+            return False
+        todo += t.children()
+    return True
 
 
 def _seq_of(items: list, sort: z3.SortRef):
