@@ -80,8 +80,10 @@ class SolverCore:
 
     def _setup(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float,
                length_limit: int, member, atoms: bool, opaque_recursion: bool = False) -> None:
+        self.program = program
         self.resolver = Resolver(program)
         self.scope = self.resolver.scope_of(member)
+        self._axiom_cache: list | None = None  # the trusted lemmas the contract reaches, encoded (axioms.py)
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
