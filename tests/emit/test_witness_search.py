@@ -52,3 +52,13 @@ def test_no_search_where_the_body_reads_a_variable_bound_outside_or_the_witness_
     assert search("method M(r: int) ensures exists s: seq<int> :: |s| == r", {"r": "int"}) is None
     # nothing to bound
     assert search("method M(r: int) ensures r > 0", {"r": "int"}) is None
+
+
+def test_an_undeclared_witness_is_searched_only_where_the_clause_shows_it_is_an_integer():
+    # c compared with a char: a bound of integers would not typecheck, and the tests file would not build
+    assert search("method M(r: char) returns (b: bool) ensures b == exists c :: c == r", {"r": "char", "b": "bool"}) \
+        is None
+    assert search("method M(r: real) returns (b: bool) ensures b == exists x :: x * x == r",
+                  {"r": "real", "b": "bool"}) is None
+    assert search("method M(r: int) returns (b: bool) ensures b == exists x :: x * x == r",
+                  {"r": "int", "b": "bool"}) is not None

@@ -89,7 +89,7 @@ def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
         if not loose:
             return None
         bound = _bound_of(n, kinds)
-        if bound is None or any(not _integer(v) for v in n.vars if v.name in loose):
+        if bound is None or any(not _integer(v, n.body, kinds) for v in n.vars if v.name in loose):
             failed = True
             return None
         within: list[ast.Expr] = [ast.Chain((ast.UnOp("-", bound), ast.Name(v), bound), ("<=", "<=")) for v in loose]
@@ -105,8 +105,37 @@ def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
     return Search(out, tuple(obligations), tuple(bounds))
 
 
-def _integer(v: ast.BoundVar) -> bool:
-    return v.type is None or (isinstance(v.type, ast.NamedType) and v.type.name in ("int", "nat"))
+def _integer(v: ast.BoundVar, body: ast.Expr, kinds: dict[str, str]) -> bool:
+    """Is the witness an integer: declared int or nat, or undeclared and compared, in integer arithmetic, with
+    an integer of the member's (`k * k == n`, n an int; a literal): a bound on a char or real witness would
+    not typecheck, and a tests file that does not build has no test at all."""
+    if v.type is not None:
+        return isinstance(v.type, ast.NamedType) and v.type.name in ("int", "nat")
+    for n in walk(body):
+        if isinstance(n, ast.BinOp) and n.op in ("==", "!=", "<", "<=", ">", ">="):
+            sides = (n.left, n.right)
+            if all(_arithmetic(x, v.name, kinds) for x in sides) and any(v.name in free_names(x) for x in sides) \
+                    and any(_anchored(x, v.name, kinds) for x in sides):
+                return True
+    return False
+
+
+def _arithmetic(e: ast.Expr, var: str, kinds: dict[str, str]) -> bool:
+    """An integer expression of the witness, the member's integers, literals and lengths."""
+    if isinstance(e, ast.IntLit) or isinstance(e, ast.Cardinality):
+        return True
+    if isinstance(e, ast.Name):
+        return e.name == var or kinds.get(e.name) == "int"
+    if isinstance(e, ast.UnOp) and e.op == "-":
+        return _arithmetic(e.operand, var, kinds)
+    return isinstance(e, ast.BinOp) and e.op in ("+", "-", "*", "/", "%") \
+        and _arithmetic(e.left, var, kinds) and _arithmetic(e.right, var, kinds)
+
+
+def _anchored(e: ast.Expr, var: str, kinds: dict[str, str]) -> bool:
+    """Does `e` hold something integer besides the witness (which then is one too)?"""
+    return any(isinstance(n, (ast.IntLit, ast.Cardinality)) or (isinstance(n, ast.Name) and n.name != var
+                                                                 and kinds.get(n.name) == "int") for n in walk(e))
 
 
 def _bound_of(q: ast.Quantifier, kinds: dict[str, str]) -> ast.Expr | None:
