@@ -13,6 +13,7 @@ from dspec2test.errors import Unsupported
 from dspec2test.model.contracts import pre_state_name
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.axioms import AxiomInstances
+from dspec2test.solve.context import Query, Z3Context
 from dspec2test.solve.core import PROVE_RLIMIT, SolverVar
 from dspec2test.solve.literal import term_of
 from dspec2test.solve.values import FuncV, and_
@@ -38,8 +39,11 @@ class Uniqueness(AxiomInstances):
         self._unlimited = frozenset(v.name for v in self.vars)
         try:
             # the inputs are concrete: a short budget, so a contract Z3 cannot decide costs a test its value
-            # check, not the member its time
-            s = self._new(budget=UNIQUE_RLIMIT)
+            # check, not the member its time; in a context of its own, so the inputs solved later are the
+            # ones solved without value checks
+            if self._unique_z is None or self._unique_z.interrupted:
+                self._unique_z = Z3Context(self.encoder.rec_defs, self.on_stall)
+            s = Query(self._unique_z, self.timeout_ms, budget=UNIQUE_RLIMIT)
             encoded = self._encode(constraints)
             s.add(*self._wf(), *encoded)
             pins = [self._pin(v, model.raw[v.name]) for v in ins]
