@@ -62,3 +62,18 @@ def test_an_undeclared_witness_is_searched_only_where_the_clause_shows_it_is_an_
                   {"r": "real", "b": "bool"}) is None
     assert search("method M(r: int) returns (b: bool) ensures b == exists x :: x * x == r",
                   {"r": "int", "b": "bool"}) is not None
+
+
+def test_a_forall_whose_guard_bounds_its_variable_is_a_search_for_a_counterexample():
+    found = search("""
+method M(n: int) returns (result: bool)
+  ensures result == false ==> (forall a: int :: 0 < a * a < n ==> a * a != n)
+""", {"n": "int", "result": "bool"})
+    assert found is not None
+    bound = "(if n < 0 then -n else n) + 1"
+    assert print_expr(found.expr) == f"result == false ==> (forall a: int | -({bound}) <= a <= {bound} :: " \
+                                     f"0 < a * a < n ==> a * a != n)"
+    assert print_expr(found.obligations[0]) == f"forall a: int :: 0 < a * a < n ==> -({bound}) <= a <= {bound}"
+    assert found.source.endswith("a bound proved to hold every value its guard admits")
+    # without a guard nothing bounds the values that matter
+    assert search("method M(n: int) ensures forall a: int :: a * a != n + 1", {"n": "int"}) is None

@@ -3,7 +3,8 @@
 same `exists` over a finite range, `exists k | -B <= k <= B :: k * k == r`, where B is a bound the solver
 proved complete: every witness lies within it, so the search finds one whenever one exists, and the check
 fails only when there is none at all. Never a false alarm; where no bound is proved, the clause stays
-unchecked with that reason.
+unchecked with that reason. A `forall` whose guard bounds its variable (`forall a :: 0 < a * a < n ==>
+a * a != n`) is the same search, for a counterexample: every value the guard admits must lie within B.
 
 The bound is made from the clause, B = the magnitudes of the integer variables the body reads, plus the
 lengths of its sequences and arrays, plus its largest literal, plus one: `|r| + 1` for the square, which
@@ -33,18 +34,18 @@ class Search:
     # closed over the bound variables, free in the member's variables: each must hold of every value of
     # them (the solver proves it), or the bounded form may miss a witness
     obligations: tuple[ast.Expr, ...]
-    bounds: tuple[str, ...]  # per bounded variable, for the check's message: `|k| <= B`
+    bounds: tuple[str, ...]  # per bounded variable, for the check's message: `|k| <= B, a bound proved to ...`
 
     @property
     def source(self) -> str:
-        return f"a search for {', '.join(self.bounds)}, a bound proved to hold every witness"
+        return f"a search for {'; '.join(self.bounds)}"
 
 
 def bounded_search(e: ast.Expr, ghosts: GhostIndex, kinds: dict[str, str]) -> Search | None:
-    """`e` with each `exists` whose integer variables Dafny cannot bound given the bound made from its body
-    (with ghost functions inlined into it where that is what hides the `exists`); None where some `exists`
-    cannot be bounded so, or the result still does not compile. `kinds`: the member's variables (those a
-    test holds) by kind ("int", "seq", "array", ...): a bound is made only of them."""
+    """`e` with each `exists` (or guarded `forall`) whose integer variables Dafny cannot bound given the bound
+    made from its body (with ghost functions inlined into it where that is what hides the quantifier); None
+    where some quantifier cannot be bounded so, or the result still does not compile. `kinds`: the member's
+    variables (those a test holds) by kind ("int", "seq", "array", ...): a bound is made only of them."""
     if not any(isinstance(n, ast.Quantifier) for n in walk(e)) and not any(isinstance(n, ast.Call) for n in walk(e)):
         return None
     bodies = dict(ghosts.inlinable)
@@ -56,7 +57,7 @@ def bounded_search(e: ast.Expr, ghosts: GhostIndex, kinds: dict[str, str]) -> Se
                 break
             current = inlined
         plain = _without_lets(current)
-        if not any(isinstance(n, ast.Quantifier) and n.kind == "exists" and unbounded_vars(n) for n in walk(plain)):
+        if not any(isinstance(n, ast.Quantifier) and unbounded_vars(n) for n in walk(plain)):
             continue
         found = _bounded(plain, kinds)
         if found is not None and why_not_compilable(found.expr, ghosts) is None:
@@ -83,21 +84,27 @@ def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
 
     def fn(n: ast.Node) -> ast.Node | None:
         nonlocal failed
-        if not (isinstance(n, ast.Quantifier) and n.kind == "exists"):
+        if not isinstance(n, ast.Quantifier):
             return None
         loose = unbounded_vars(n)
         if not loose:
             return None
+        # the values that matter: an exists' witnesses; a forall's values its guard admits (`forall a :: 0 < a * a
+        # < n ==> a * a != n` is decided by a search for a counterexample among them)
+        matter = n.body if n.kind == "exists" else n.body.left \
+            if isinstance(n.body, ast.BinOp) and n.body.op == "==>" else None
         bound = _bound_of(n, kinds)
-        if bound is None or any(not _integer(v, n.body, kinds) for v in n.vars if v.name in loose):
+        if matter is None or bound is None or any(not _integer(v, matter, kinds) for v in n.vars if v.name in loose):
             failed = True
             return None
         within: list[ast.Expr] = [ast.Chain((ast.UnOp("-", bound), ast.Name(v), bound), ("<=", "<=")) for v in loose]
-        body = n.body if n.range is None else ast.BinOp("&&", n.range, n.body)
-        obligations.append(ast.Quantifier("forall", n.vars, None, ast.BinOp("==>", body, conj(within))))
-        bounds.extend(f"|{v}| <= {print_expr(bound)}" for v in loose)
+        if n.range is not None:
+            matter = ast.BinOp("&&", n.range, matter)
+        obligations.append(ast.Quantifier("forall", n.vars, None, ast.BinOp("==>", matter, conj(within))))
+        held = "every witness" if n.kind == "exists" else "every value its guard admits"
+        bounds.extend(f"|{v}| <= {print_expr(bound)}, a bound proved to hold {held}" for v in loose)
         range_ = conj(within) if n.range is None else ast.BinOp("&&", conj(within), n.range)
-        return ast.Quantifier("exists", n.vars, range_, n.body, n.attributes)
+        return ast.Quantifier(n.kind, n.vars, range_, n.body, n.attributes)
 
     out = rebuild(e, fn)
     if failed or not obligations:
@@ -112,8 +119,9 @@ def _integer(v: ast.BoundVar, body: ast.Expr, kinds: dict[str, str]) -> bool:
     if v.type is not None:
         return isinstance(v.type, ast.NamedType) and v.type.name in ("int", "nat")
     for n in walk(body):
-        if isinstance(n, ast.BinOp) and n.op in ("==", "!=", "<", "<=", ">", ">="):
-            sides = (n.left, n.right)
+        comparisons = [(n.left, n.right)] if isinstance(n, ast.BinOp) and n.op in ("==", "!=", "<", "<=", ">", ">=") \
+            else list(zip(n.operands, n.operands[1:])) if isinstance(n, ast.Chain) else []
+        for sides in comparisons:
             if all(_arithmetic(x, v.name, kinds) for x in sides) and any(v.name in free_names(x) for x in sides) \
                     and any(_anchored(x, v.name, kinds) for x in sides):
                 return True
