@@ -59,7 +59,7 @@ def bounded_search(e: ast.Expr, ghosts: GhostIndex, kinds: dict[str, str]) -> Se
         plain = _without_lets(current)
         if not any(isinstance(n, ast.Quantifier) and unbounded_vars(n) for n in walk(plain)):
             continue
-        found = _bounded(plain, kinds)
+        found = _bounded(plain, kinds, dict(ghosts.formals))
         if found is not None and why_not_compilable(found.expr, ghosts) is None:
             return found
     return None
@@ -77,7 +77,7 @@ def _without_lets(e: ast.Expr) -> ast.Expr:
     return rebuild(e, fn)
 
 
-def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
+def _bounded(e: ast.Expr, kinds: dict[str, str], formals: dict[str, tuple[ast.Type, ...]]) -> Search | None:
     obligations: list[ast.Expr] = []
     bounds: list[str] = []
     failed = False
@@ -94,7 +94,7 @@ def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
         matter = n.body if n.kind == "exists" else n.body.left \
             if isinstance(n.body, ast.BinOp) and n.body.op == "==>" else None
         bound = _bound_of(n, kinds)
-        if matter is None or bound is None or any(not _integer(v, matter, kinds) for v in n.vars if v.name in loose):
+        if matter is None or bound is None or any(not _integer(v, matter, kinds, formals) for v in n.vars if v.name in loose):
             failed = True
             return None
         within: list[ast.Expr] = [ast.Chain((ast.UnOp("-", bound), ast.Name(v), bound), ("<=", "<=")) for v in loose]
@@ -112,13 +112,21 @@ def _bounded(e: ast.Expr, kinds: dict[str, str]) -> Search | None:
     return Search(out, tuple(obligations), tuple(bounds))
 
 
-def _integer(v: ast.BoundVar, body: ast.Expr, kinds: dict[str, str]) -> bool:
+def _integer(v: ast.BoundVar, body: ast.Expr, kinds: dict[str, str],
+             formals: dict[str, tuple[ast.Type, ...]]) -> bool:
     """Is the witness an integer: declared int or nat, or undeclared and compared, in integer arithmetic, with
-    an integer of the member's (`k * k == n`, n an int; a literal): a bound on a char or real witness would
-    not typecheck, and a tests file that does not build has no test at all."""
+    an integer of the member's (`k * k == n`, n an int; a literal), or passed where a function takes an int
+    (`Above(k, r)`): a bound on a char or real witness would not typecheck, and a tests file that does not
+    build has no test at all."""
     if v.type is not None:
-        return isinstance(v.type, ast.NamedType) and v.type.name in ("int", "nat")
+        return _int_type(v.type)
     for n in walk(body):
+        if isinstance(n, ast.Call) and isinstance(n.callee, ast.Name) and ast.Name(v.name) in n.args \
+                and n.callee.name in formals and not any(n.arg_names):
+            types = formals[n.callee.name]
+            at = n.args.index(ast.Name(v.name))
+            if at < len(types) and _int_type(types[at]):
+                return True
         comparisons = [(n.left, n.right)] if isinstance(n, ast.BinOp) and n.op in ("==", "!=", "<", "<=", ">", ">=") \
             else list(zip(n.operands, n.operands[1:])) if isinstance(n, ast.Chain) else []
         for sides in comparisons:
@@ -126,6 +134,10 @@ def _integer(v: ast.BoundVar, body: ast.Expr, kinds: dict[str, str]) -> bool:
                     and any(_anchored(x, v.name, kinds) for x in sides):
                 return True
     return False
+
+
+def _int_type(t: ast.Type) -> bool:
+    return isinstance(t, ast.NamedType) and t.name in ("int", "nat")
 
 
 def _arithmetic(e: ast.Expr, var: str, kinds: dict[str, str]) -> bool:

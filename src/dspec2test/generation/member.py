@@ -77,6 +77,7 @@ class MemberGeneration:
         self.states: list[PartitionState] = []  # partitions with their scenarios and models, in order
         self.refusals: list[Limitation] = []
         self.checks: Checks | None = None  # the clauses as the tests check them, and those they cannot
+        self.awaiting: list[tuple[int, Model]] = []  # tests (by index) whose outputs may be expected as values
         self.capped = False
         self.deferred = False  # datatype fields' constraints left to admission: a literal must be shown to meet them
         self.made = False  # some input is made by a call (factories.py): its literal must be shown to meet the requires
@@ -271,6 +272,7 @@ class MemberGeneration:
                 diversify(c, self.states, self.ctx.types, solver,
                           lambda state, sc, constraints: self.diverse(state, sc, constraints, solver, checks, whole),
                           Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
+            self.expect_values(solver, checks, whole)
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
@@ -578,24 +580,40 @@ class MemberGeneration:
                       f"object are not known by their ensures to meet the requires; no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the calls that make an object are not known to meet the requires"), None
-        # the outputs' values where the contract leaves no other (from the axioms of functions without a body
-        # where it reaches some): not asked where no test could expect them as values, nor of a search's input
-        # the solver did not confirm (it has no outputs)
-        valued = solver.outputs_unique(whole, model) \
-            if self.options.simplify and values_checkable(c, self.ctx) and all(v.name in model.raw for v in c.outputs) \
-            else None
-        unique = valued is not None
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
-                      inputs=inputs, outputs=_outputs(c, valued or model), unique=unique,
-                      clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges,
-                      axioms=valued.axioms if valued is not None else ())
+                      inputs=inputs, outputs=_outputs(c, model), unique=False,
+                      clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
         tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
+        # whether its outputs are the only ones is asked once every input is solved (expect_values): not where no
+        # test could expect them as values, nor of a search's input the solver did not confirm (it has no outputs)
+        if self.options.simplify and values_checkable(c, self.ctx) and all(v.name in model.raw for v in c.outputs):
+            self.awaiting.append((len(self.cases) - 1, model))
         # found by the solver's bounded fallback, within this shape
-        return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique,
+        return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs),
                        bounded=model.bounded or None), model
+
+    def expect_values(self, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
+        """The tests whose outputs the solver proves the only ones for their inputs (from the axioms of the
+        functions without a body the contract reaches, where it reaches some) expect those values too. Asked
+        after every input is solved, so that the inputs are those solved without value checks: the question
+        leaves terms and names behind in the solver, which would steer the models of later queries."""
+        c = self.contract
+        for i, model in self.awaiting:
+            valued = solver.outputs_unique(whole, model)
+            if valued is None:
+                continue
+            tc = replace(self.cases[i], unique=True, outputs=_outputs(c, valued), axioms=valued.axioms)
+            tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, True))
+            self.cases[i] = tc
+            self.tests[i] = emit_test(c, tc, checks, self.ctx, True)
+            for state in self.states:
+                state.scenarios[:] = [replace(sc, unique=True, outputs=dict(tc.outputs)) if sc.test == tc.name else sc
+                                      for sc in state.scenarios]
+        self.awaiting = []
+        self.report(self.so_far())
 
 
 def _outputs(c: Contract, model: Model) -> dict[str, str]:

@@ -39,13 +39,13 @@ method {:test} Test_ConditionalGet_p1_s2()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[98, 100, 99, 57]", "x": "2"}, "outputs": {"r": "99"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 99"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s3", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 3, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[93, 99, 95, 94]", "x": "2"}, "outputs": {"r": "95"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 95"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 3 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p1_s3()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s3\n";
-  var s: seq<int> := [98, 100, 99, 57];
+  var s: seq<int> := [93, 99, 95, 94];
   var x: int := 2;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -54,17 +54,17 @@ method {:test} Test_ConditionalGet_p1_s3()
   if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
   if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
   if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  if !(r == 99) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 99, "\n"; expect false, "dspec2test: expected r == 99 (ensures, line 2)"; }
+  if !(r == 95) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 95, "\n"; expect false, "dspec2test: expected r == 95 (ensures, line 2)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[78, -1, 77, 76]", "x": "0"}, "outputs": {"r": "78"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 78"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 4, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == 0", "inputs": {"s": "[25, -1, 83, 84]", "x": "0"}, "outputs": {"r": "25"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 25"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 4 (bva): x == 0
 method {:test} Test_ConditionalGet_p1_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s4\n";
-  var s: seq<int> := [78, -1, 77, 76];
+  var s: seq<int> := [25, -1, 83, 84];
   var x: int := 0;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -73,17 +73,17 @@ method {:test} Test_ConditionalGet_p1_s4()
   if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
   if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
   if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  if !(r == 78) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 78, "\n"; expect false, "dspec2test: expected r == 78 (ensures, line 2)"; }
+  if !(r == 25) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 25, "\n"; expect false, "dspec2test: expected r == 25 (ensures, line 2)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[99, 37, 38]", "x": "2"}, "outputs": {"r": "38"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 38"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s5", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 5, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "bva", "pin": "x == |s| - 1", "inputs": {"s": "[86, 87, 45]", "x": "2"}, "outputs": {"r": "45"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 45"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 5 (bva): x == |s| - 1
 method {:test} Test_ConditionalGet_p1_s5()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s5\n";
-  var s: seq<int> := [99, 37, 38];
+  var s: seq<int> := [86, 87, 45];
   var x: int := 2;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -92,18 +92,18 @@ method {:test} Test_ConditionalGet_p1_s5()
   if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
   if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
   if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  if !(r == 38) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 38, "\n"; expect false, "dspec2test: expected r == 38 (ensures, line 2)"; }
+  if !(r == 45) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 45, "\n"; expect false, "dspec2test: expected r == 45 (ensures, line 2)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 6, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: x < j < |s| && s[j] == s[x])", "inputs": {"s": "[-60, 26, 2, -60, 2, 26, 2, -60, 26, -60]", "x": "1"}, "outputs": {"r": "26"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 26"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 6, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: x < j < |s| && s[j] == s[x])", "inputs": {"s": "[28, 30, 27, 28, 29, 30, 28, 30, 28, 30]", "x": "0"}, "outputs": {"r": "28"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 28"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 6 (diverse): 0 <= x < |s| && (exists j :: x < j < |s| && s[j] == s[x])
 method {:test} Test_ConditionalGet_p1_s6()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s6\n";
-  var s: seq<int> := [-60, 26, 2, -60, 2, 26, 2, -60, 26, -60];
-  var x: int := 1;
+  var s: seq<int> := [28, 30, 27, 28, 29, 30, 28, 30, 28, 30];
+  var x: int := 0;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -111,17 +111,17 @@ method {:test} Test_ConditionalGet_p1_s6()
   if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
   if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
   if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  if !(r == 26) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 26, "\n"; expect false, "dspec2test: expected r == 26 (ensures, line 2)"; }
+  if !(r == 28) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", 28, "\n"; expect false, "dspec2test: expected r == 28 (ensures, line 2)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 7, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])", "inputs": {"s": "[57, 58, 56, 58, 57, 58, 56, 58, 56, 58]", "x": "9"}, "outputs": {"r": "58"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 58"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 7, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])", "inputs": {"s": "[58, 56, 57, 58, 57, 56, 58, 56, 57, 58]", "x": "9"}, "outputs": {"r": "58"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 58"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 7 (diverse): 0 <= x < |s| && (exists j :: 0 <= j < x && s[j] == s[x])
 method {:test} Test_ConditionalGet_p1_s7()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s7\n";
-  var s: seq<int> := [57, 58, 56, 58, 57, 58, 56, 58, 56, 58];
+  var s: seq<int> := [58, 56, 57, 58, 57, 56, 58, 56, 57, 58];
   var x: int := 9;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -134,14 +134,14 @@ method {:test} Test_ConditionalGet_p1_s7()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p1_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 8, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-55, -57, -56, -59, -64, -58, -54, -61, -62, -63]", "x": "6"}, "outputs": {"r": "-54"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -54"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p1_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 1, "scenario": 8, "label": "!(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-23, -21, -20, -22, -18, -17, -16, -15, -14, -19]", "x": "8"}, "outputs": {"r": "-14"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -14"}], "also": []}
 // partition 1: !(x < 0) && !(x >= |s|) && 0 <= x < |s| && r == s[x]
 // scenario 8 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
 method {:test} Test_ConditionalGet_p1_s8()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p1_s8\n";
-  var s: seq<int> := [-55, -57, -56, -59, -64, -58, -54, -61, -62, -63];
-  var x: int := 6;
+  var s: seq<int> := [-23, -21, -20, -22, -18, -17, -16, -15, -14, -19];
+  var x: int := 8;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
   print "\n[dspec2test:RUN] returned\n";
@@ -149,17 +149,17 @@ method {:test} Test_ConditionalGet_p1_s8()
   if !(x < 0 ==> r == -1) { print "\n[dspec2test:RUN] fail c1\n"; if (x < 0) { print "\n[dspec2test:RUN] expected r = ", (-1), "\n"; } expect false, "dspec2test: ensures (line 2) violated: x < 0 ==> r == -1"; }
   if !(x >= |s| ==> r == 1) { print "\n[dspec2test:RUN] fail c2\n"; if (x >= |s|) { print "\n[dspec2test:RUN] expected r = ", (1), "\n"; } expect false, "dspec2test: ensures (line 3) violated: x >= |s| ==> r == 1"; }
   if !(0 <= x < |s| ==> r == s[x]) { print "\n[dspec2test:RUN] fail c3\n"; if (0 <= x < |s|) { print "\n[dspec2test:RUN] expected r = ", (s[x]), "\n"; } expect false, "dspec2test: ensures (line 4) violated: 0 <= x < |s| ==> r == s[x]"; }
-  if !(r == -54) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", -54, "\n"; expect false, "dspec2test: expected r == -54 (ensures, line 2)"; }
+  if !(r == -14) { print "\n[dspec2test:RUN] fail c4\n"; print "\n[dspec2test:RUN] expected r = ", -14, "\n"; expect false, "dspec2test: expected r == -14 (ensures, line 2)"; }
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 76, 78]", "x": "3"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 1, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]", "x": "3"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p2_s1()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s1\n";
-  var s: seq<int> := [77, 76, 78];
+  var s: seq<int> := [77, 78, 76];
   var x: int := 3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -210,13 +210,13 @@ method {:test} Test_ConditionalGet_p2_s3()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[95, -1, 97, 96]", "x": "4"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 4, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[39, -1, 41, 40]", "x": "4"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p2_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s4\n";
-  var s: seq<int> := [95, -1, 97, 96];
+  var s: seq<int> := [39, -1, 41, 40];
   var x: int := 4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -248,13 +248,13 @@ method {:test} Test_ConditionalGet_p2_s5()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[-81, 99, 98, 39]", "x": "4"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 6, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == |s|", "inputs": {"s": "[92, -62, -60, -61]", "x": "4"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 6 (bva): x == |s|
 method {:test} Test_ConditionalGet_p2_s6()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s6\n";
-  var s: seq<int> := [-81, 99, 98, 39];
+  var s: seq<int> := [92, -62, -60, -61];
   var x: int := 4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -267,13 +267,13 @@ method {:test} Test_ConditionalGet_p2_s6()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 7, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == 100", "inputs": {"s": "[77, 76, 78]", "x": "100"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s7", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 7, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "bva", "pin": "x == 100", "inputs": {"s": "[77, 78, 76]", "x": "100"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 7 (bva): x == 100
 method {:test} Test_ConditionalGet_p2_s7()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s7\n";
-  var s: seq<int> := [77, 76, 78];
+  var s: seq<int> := [77, 78, 76];
   var x: int := 100;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -286,13 +286,13 @@ method {:test} Test_ConditionalGet_p2_s7()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 8, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[74, 80, 74, 75, 76, 77, 78, 79, 82, 81]", "x": "10"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 8, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[64, 66, 64, 68, 67, 65, 4, 6, 5, 7]", "x": "10"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
 method {:test} Test_ConditionalGet_p2_s8()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s8\n";
-  var s: seq<int> := [74, 80, 74, 75, 76, 77, 78, 79, 82, 81];
+  var s: seq<int> := [64, 66, 64, 68, 67, 65, 4, 6, 5, 7];
   var x: int := 10;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -305,13 +305,13 @@ method {:test} Test_ConditionalGet_p2_s8()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p2_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 9, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-3, -2, -4]", "x": "3"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p2_s9", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 2, "scenario": 9, "label": "!(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)", "kind": "diverse", "pin": "|s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)", "inputs": {"s": "[-64, -63, -65]", "x": "3"}, "outputs": {"r": "1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == 1"}], "also": []}
 // partition 2: !(x < 0) && x >= |s| && r == 1 && !(0 <= x < |s|)
 // scenario 9 (diverse): |s| > 1 && (forall i :: 0 <= i < |s| ==> s[i] < 0)
 method {:test} Test_ConditionalGet_p2_s9()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p2_s9\n";
-  var s: seq<int> := [-3, -2, -4];
+  var s: seq<int> := [-64, -63, -65];
   var x: int := 3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -324,13 +324,13 @@ method {:test} Test_ConditionalGet_p2_s9()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 78, 76]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s1", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 1, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "base", "pin": null, "inputs": {"s": "[77, 76, 78]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 1 (base)
 method {:test} Test_ConditionalGet_p3_s1()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s1\n";
-  var s: seq<int> := [77, 78, 76];
+  var s: seq<int> := [77, 76, 78];
   var x: int := -1;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -382,13 +382,13 @@ method {:test} Test_ConditionalGet_p3_s3()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[87, -1, 86, 85]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s4", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 4, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "|s| > 1", "inputs": {"s": "[39, -1, 40, 41]", "x": "-3"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 4 (bva): |s| > 1
 method {:test} Test_ConditionalGet_p3_s4()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s4\n";
-  var s: seq<int> := [87, -1, 86, 85];
+  var s: seq<int> := [39, -1, 40, 41];
   var x: int := -3;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -420,13 +420,13 @@ method {:test} Test_ConditionalGet_p3_s5()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-1, 71, 70]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s6", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 6, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "bva", "pin": "x == -1", "inputs": {"s": "[-1, 7, 6]", "x": "-1"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 6 (bva): x == -1
 method {:test} Test_ConditionalGet_p3_s6()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s6\n";
-  var s: seq<int> := [-1, 71, 70];
+  var s: seq<int> := [-1, 7, 6];
   var x: int := -1;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
@@ -439,13 +439,13 @@ method {:test} Test_ConditionalGet_p3_s6()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_ConditionalGet_p3_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 8, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[34, 35, 33, 35, 39, 38, 37, 36, 35, 34]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
+// @dspec2test {"name": "Test_ConditionalGet_p3_s8", "method": "ConditionalGet", "file": "conditional_get.dfy", "line": 1, "partition": 3, "scenario": 8, "label": "x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)", "kind": "diverse", "pin": "|set i | 0 <= i < |s| :: s[i]| < |s|", "inputs": {"s": "[97, 79, 97, 98, 80, 82, 96, 81, 53, 2]", "x": "-4"}, "outputs": {"r": "-1"}, "unique": true, "clauses": [2, 3, 4], "checks": [{"id": "c1", "kind": "ensures", "line": 2, "text": "x < 0 ==> r == -1"}, {"id": "c2", "kind": "ensures", "line": 3, "text": "x >= |s| ==> r == 1"}, {"id": "c3", "kind": "ensures", "line": 4, "text": "0 <= x < |s| ==> r == s[x]"}, {"id": "c4", "kind": "value", "line": 2, "text": "r == -1"}], "also": []}
 // partition 3: x < 0 && r == -1 && !(x >= |s|) && !(0 <= x < |s|)
 // scenario 8 (diverse): |set i | 0 <= i < |s| :: s[i]| < |s|
 method {:test} Test_ConditionalGet_p3_s8()
 {
   print "\n[dspec2test:RUN] start Test_ConditionalGet_p3_s8\n";
-  var s: seq<int> := [34, 35, 33, 35, 39, 38, 37, 36, 35, 34];
+  var s: seq<int> := [97, 79, 97, 98, 80, 82, 96, 81, 53, 2];
   var x: int := -4;
   print "\n[dspec2test:RUN] call\n";
   var r := ConditionalGet(s, x);
