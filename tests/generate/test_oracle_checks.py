@@ -58,3 +58,12 @@ def test_an_unbounded_exists_is_searched_within_a_bound_proved_complete_or_stays
     # every k above r is a witness: no bound is proved, and the clause says so
     [(line, reason)] = [(u.line, u.reason) for u in after.unchecked]
     assert line == 23 and reason.endswith("no bound on k was proved complete for a search")
+
+
+def test_value_checks_leave_the_inputs_as_they_are_without_them():
+    # the uniqueness question leaves terms and fresh names in the solver: asked between scenarios, it changed
+    # the models of the boundary and diverse scenarios solved after it
+    on = generate(str(ORACLES / "first_index.dfy"), GenerateOptions(bva=100))
+    off = generate(str(ORACLES / "first_index.dfy"), GenerateOptions(bva=100, simplify=False))
+    assert [(tc.name, tc.inputs) for tc in on.cases] == [(tc.name, tc.inputs) for tc in off.cases]
+    assert any(tc.unique for tc in on.cases) and not any(tc.unique for tc in off.cases)
