@@ -211,7 +211,8 @@ OPTIONS: tuple[Option, ...] = (
     Option("bva", Kind.BVA, None, "Boundary values: `false`, `true`, or the extreme N used where a value is "
            "unbounded (`true` is 100).", minimum=1),
     Option("fdnf", Kind.BOOL, False, "Full DNF partitioning instead of Safe DNF (drops short-circuit safety)."),
-    Option("simplify", Kind.BOOL, False, "Expect concrete outputs where the contract makes them unique."),
+    Option("simplify", Kind.BOOL, True, "Also expect the concrete outputs where Z3 proves the contract makes them "
+           "unique for the test's inputs (`false`, `--no-simplify`: the compiled clauses only)."),
     Option("repeat", Kind.INT, 1, "Solutions per partition (without bva).", minimum=1),
     Option("search", Kind.BOOL, True, "Inputs from a search beside the solver: every small input and biased "
            "random ones, admitted by running the compiled requires, several of different shapes per partition "

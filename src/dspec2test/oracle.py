@@ -34,6 +34,8 @@ class Model:
     fixed: str = ""  # inputs built from witnesses for the requires alone (Solver._requires_alone): how, for the user
     # inputs whose value in Z3's model is an irrational real: their literals are approximations
     inexact: tuple[str, ...] = field(default=(), compare=False)
+    # the trusted lemmas whose instances decided its outputs (`TriSucc (line 4)`): functions without a body
+    axioms: tuple[str, ...] = ()
 
 
 class SolverLike(Protocol):
@@ -44,6 +46,10 @@ class SolverLike(Protocol):
 
     def check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
         """Satisfiability; `budget` (Z3 resource units, 0: the clock only) limits each query."""
+        ...
+
+    def valid(self, e: ast.Expr, budget: int) -> bool:
+        """Does `e` hold for every value of the variables (their types' constraints assumed), within `budget`?"""
         ...
 
     def solve(self, constraints: Sequence[ast.Expr], exclude: Sequence[Model] = (),
@@ -72,8 +78,9 @@ class SolverLike(Protocol):
         """Plain values of inputs as the Dafny literals a test writes."""
         ...
 
-    def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> bool:
-        """With the model's inputs fixed, can the outputs not differ?"""
+    def outputs_unique(self, constraints: Sequence[ast.Expr], model: Model) -> Model | None:
+        """With the model's inputs fixed, are its outputs the only ones? The model (with the outputs the
+        axioms of bodiless functions give, where they decide them), or None: not shown."""
         ...
 
     def holds(self, e: ast.Expr, model: Model) -> bool | None:

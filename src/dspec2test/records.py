@@ -30,7 +30,7 @@ class CheckKind(str, Enum):
     REQUIRES = "requires"  # a precondition on the generated input (before the call)
     INVARIANT = "invariant"  # a compiled class invariant of a generated object (before the call)
     ENSURES = "ensures"  # a compiled postcondition on the actual outputs
-    VALUE = "value"  # --simplify: an output equals the value the contract makes unique
+    VALUE = "value"  # an output equals the value the contract makes unique for the inputs (not with --no-simplify)
     # a lemma's ensures on its inputs (no call: a lemma is ghost): a property of the functions it calls
     PROPERTY = "property"
 
@@ -50,6 +50,9 @@ class Check:
     line: int  # the clause's line in the program (for a type check: the member's)
     text: str  # the clause as written, or `n is a nat`, or `r == 3`
     file: str = ""  # the clause's file where it is not the member's (a clause inherited by refines)
+    # what the check rests on beyond the clause, where that is more (`the axioms TriZero (line 3), TriSucc
+    # (line 4)` of a value, or the bound a witness search was proved complete within)
+    source: str = ""
 
 
 class Status(str, Enum):
@@ -101,7 +104,7 @@ class Scenario:
 
 @dataclass(frozen=True)
 class TestCase:
-    """A solved scenario: concrete inputs and (when unique and --simplify) expected outputs."""
+    """A solved scenario: concrete inputs and (when unique, unless --no-simplify) expected outputs."""
 
     name: str  # the Dafny {:test} method name
     method: str  # qualified name of the member under test
@@ -120,6 +123,8 @@ class TestCase:
     also: tuple[tuple[int, str | None], ...] = ()  # (scenario, pin) of later scenarios with the same inputs
     instantiation: dict[str, str] = field(default_factory=dict)  # type parameter -> the type it was tested at
     diverges: int = 0  # line of the member's `decreases *` (it may not terminate); 0: it must
+    # the trusted lemmas that decided the unique outputs (functions without a body): `TriSucc (line 4)`, ...
+    axioms: tuple[str, ...] = ()
 
     def check(self, check_id: str) -> Check | None:
         return next((c for c in self.checks if c.id == check_id), None)
@@ -139,7 +144,7 @@ class Verdict:
     clause_line: int | None = None  # line of the broken contract clause in the program, when known
     clause_file: str = ""  # its file, where not the member's (a clause inherited by refines)
     clause: str | None = None  # source text of the broken clause, when known
-    expected: str | None = None  # what the failed check required: the clause, or `r == 3` (--simplify)
+    expected: str | None = None  # what the failed check required: the clause, or `r == 3` (a value check)
     actual: str | None = None  # the outputs the member returned, `r = 95`
     inputs: dict[str, str] = field(default_factory=dict)
     file: str = ""  # program file of the member
@@ -182,7 +187,7 @@ class ScenarioResult:
     test: str | None = None  # the test that carries it
     inputs: dict[str, str] = field(default_factory=dict)  # parameter -> Dafny literal
     outputs: dict[str, str] = field(default_factory=dict)  # out-parameter -> the model's value
-    unique: bool = False  # outputs proved unique for these inputs (--simplify)
+    unique: bool = False  # outputs proved unique for these inputs (value checks)
     same_as: int | None = None  # the earlier scenario whose test has the same inputs and carries this one
     message: str | None = None  # why no test was written (bad-input, unknown)
     bounded: str | None = None  # the small shape the solver's bounded fallback fixed to find it (`|s| == 2`)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # A value other than the default for every option that shapes a run, as an input's text would say it.
 NON_DEFAULT = {"include": "src/**/*.dfy", "exclude": "src/vendor/**", "bva": "7", "fdnf": "true",
-               "simplify": "true", "repeat": "3", "length_limit": "4", "max_partitions": "9",
+               "simplify": "false", "repeat": "3", "search": "false", "length_limit": "4", "max_partitions": "9",
                "solver_timeout": "2.5", "member_timeout": "30", "jobs": "2", "timeout": "15", "target": "cs",
                "fail_on": "never", "fail_on_empty": "true", "cache_dir": ".dspec2test-cache-x",
                "strength": "true", "strength_budget": "30"}
@@ -97,8 +97,9 @@ def test_the_same_options_through_each_door_give_the_same_settings(tmp_path):
     assert len(runs) == 1
     (run,) = runs
     g = run.generate
-    assert (g.bva, g.fdnf, g.simplify, g.repeat, g.length_limit, g.max_partitions, g.timeout_s, g.member_timeout_s,
-            g.jobs, run.timeout, run.target) == (7, True, True, 3, 4, 9, 2.5, 30.0, 2, 15.0, "cs")
+    assert (g.bva, g.fdnf, g.simplify, g.repeat, g.search, g.length_limit, g.max_partitions, g.timeout_s,
+            g.member_timeout_s, g.jobs, run.timeout, run.target) == (7, True, False, 3, False, 4, 9, 2.5, 30.0, 2, 15.0,
+                                                                     "cs")
 
 
 @pytest.mark.parametrize("name", sorted(RUN_KEYS))

@@ -10,9 +10,12 @@ from dspec2test.generate import GenerateOptions
 
 
 def test_reproduce_command_carries_the_flags(tmp_path):
-    options = PipelineOptions(tmp_path, GenerateOptions(bva=7, fdnf=True, simplify=True), timeout=30, target="py")
+    options = PipelineOptions(tmp_path, GenerateOptions(bva=7, fdnf=True, simplify=False), timeout=30, target="py")
     assert reproduce_command("src/a.dfy", "M.Find", options) == \
-        "dspec2test run src/a.dfy --method M.Find --bva 7 --fdnf --simplify"
+        "dspec2test run src/a.dfy --method M.Find --bva 7 --fdnf --no-simplify"
+    # value checks are the default: a run with them needs no flag to say so
+    options = PipelineOptions(tmp_path, GenerateOptions(bva=7), timeout=30, target="py")
+    assert reproduce_command("src/a.dfy", "M.Find", options) == "dspec2test run src/a.dfy --method M.Find --bva 7"
 
 
 def test_an_exception_in_one_program_is_its_internal_error_and_the_others_are_tested(tmp_path, monkeypatch):

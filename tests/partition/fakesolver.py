@@ -192,7 +192,7 @@ class FakeSolver:
             s.add(self.z[n] == val if not out else z3.BoolVal(True))
         s.add(z3.Or(*[self.z[n] != model.raw.eval(self.z[n], model_completion=True)
                       for n, _, out in self.vars if out] or [z3.BoolVal(False)]))
-        return s.check() == z3.unsat
+        return model if s.check() == z3.unsat else None
 
 
 def _cmp(op, a, b):

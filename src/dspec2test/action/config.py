@@ -49,7 +49,7 @@ class Settings:
     exclude: tuple[str, ...] = ()
     bva: int | None = None
     fdnf: bool = False
-    simplify: bool = False
+    simplify: bool = True
     repeat: int = 1
     search: bool = True
     length_limit: int = 10

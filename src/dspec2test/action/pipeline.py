@@ -101,8 +101,8 @@ def generation_flags(options: PipelineOptions) -> list[str]:
         flags += ["--bva"] if gen.bva == 100 else ["--bva", str(gen.bva)]
     if gen.fdnf:
         flags.append("--fdnf")
-    if gen.simplify:
-        flags.append("--simplify")
+    if not gen.simplify:
+        flags.append("--no-simplify")
     if not gen.search:
         flags.append("--no-search")
     if gen.repeat != 1 and gen.bva is None:

@@ -19,13 +19,17 @@ def write_metadata(tc: TestCase) -> str:
     data["kind"] = tc.kind.value
     data["clauses"] = list(tc.clauses)
     # a check's file only where it has one (a clause inherited by refines): other lines stay as they were
-    data["checks"] = [{k: v for k, v in dict(dataclasses.asdict(c), kind=c.kind.value).items() if k != "file" or v}
-                      for c in tc.checks]
+    data["checks"] = [{k: v for k, v in dict(dataclasses.asdict(c), kind=c.kind.value).items()
+                       if k not in ("file", "source") or v} for c in tc.checks]
     data["also"] = [list(a) for a in tc.also]
     if not tc.instantiation:  # most members are not generic: their lines stay as they were
         del data["instantiation"]
     if not tc.diverges:  # nor declared `decreases *`
         del data["diverges"]
+    if not tc.axioms:  # nor have their values from trusted lemmas
+        del data["axioms"]
+    else:
+        data["axioms"] = list(tc.axioms)
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 
@@ -47,8 +51,9 @@ def _from_dict(data: dict) -> TestCase:
     values["clauses"] = tuple(values.get("clauses", ()))
     values["inputs"] = dict(values.get("inputs", {}))
     values["outputs"] = dict(values.get("outputs", {}))
-    values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"], c.get("file", ""))
-                             for c in values.get("checks", ()))
+    values["checks"] = tuple(Check(c["id"], CheckKind(c["kind"]), int(c["line"]), c["text"], c.get("file", ""),
+                                   c.get("source", "")) for c in values.get("checks", ()))
+    values["axioms"] = tuple(values.get("axioms", ()))
     values["also"] = tuple((int(s), pin) for s, pin in values.get("also", ()))
     values["instantiation"] = dict(values.get("instantiation", {}))
     return TestCase(**values)

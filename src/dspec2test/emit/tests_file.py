@@ -76,6 +76,12 @@ class Checks:
     ensures: tuple[tuple[ContractClause, ast.Expr], ...]
     unchecked: tuple[tuple[ContractClause, str], ...]
     snapshots: tuple[str, ...] = ()  # declarations, before the call, of the values old() reads
+    # the unchecked clauses (indices into `unchecked`) a test's value check checks where it has one: the
+    # outputs equal to the only values the contract allows on the inputs meet every clause (values_check)
+    by_value: tuple[int, ...] = ()
+    # clauses checked in a form the verifier's knowledge made compilable, with what it rests on (the bound
+    # of a witness search proved complete: witness_search.py)
+    sources: tuple[tuple[ContractClause, str], ...] = ()
 
 
 def test_name(contract: Contract, partition: int, scenario: int) -> str:
@@ -244,10 +250,11 @@ class PlannedCheck:
     expected: tuple[str, ...] = ()
 
 
-def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: dict[str, str] | None) -> tuple[
-        tuple[PlannedCheck, ...], tuple[PlannedCheck, ...]]:
+def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: dict[str, str] | None,
+                source: str = "") -> tuple[tuple[PlannedCheck, ...], tuple[PlannedCheck, ...]]:
     """The checks a test makes before the call (on our input: type constraints, requires) and after it
-    (compiled ensures, then with `outputs` the concrete values the contract makes unique), numbered."""
+    (compiled ensures, then with `outputs` the concrete values the contract makes unique; `source`: where
+    those come from beyond the clauses), numbered."""
     before: list[tuple[CheckKind, int, str, str, str]] = []
     for v in contract.params + settable_fields(contract):
         scoped = {v.name: field_in_test(v.name)} if "." in v.name else {}
@@ -307,9 +314,13 @@ def plan_checks(contract: Contract, checks: Checks, ctx: EmitContext, outputs: d
     # clauses written in another file than the member (inherited by refines): their file, by line and text
     elsewhere = {(c.line, c.text): c.file for c in contract.requires + contract.ensures
                  if c.file and c.file != contract.file}
-    numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text), elsewhere.get((line, text), "")),
-                             condition, message)
-                for i, (kind, line, text, condition, message) in enumerate(before + after, 1)]
+    # what a check rests on beyond its clause: the bound of a witness search, the axioms of a value
+    sourced = {(c.line, c.text): why for c, why in checks.sources}
+    found = [source if kind is CheckKind.VALUE else sourced.get((line, text), "")
+             for kind, line, text, _, _ in before + after]
+    numbered = [PlannedCheck(Check(f"c{i}", kind, line, one_line(text), elsewhere.get((line, text), ""), why),
+                             condition, f"{message} ({why})" if why else message)
+                for i, ((kind, line, text, condition, message), why) in enumerate(zip(before + after, found), 1)]
     numbered = numbered[:len(before)] + [replace(p, expected=show) for p, show in zip(numbered[len(before):], shows)]
     return tuple(numbered[:len(before)]), tuple(numbered[len(before):])
 
@@ -348,16 +359,43 @@ def field_in_test(name: str) -> ast.Expr:
 
 
 def concrete_outputs(contract: Contract, tc: TestCase, ctx: EmitContext, simplify: bool) -> dict[str, str] | None:
-    """With --simplify, the outputs to expect as values: only when every one is unique and a plain value."""
-    if simplify and tc.unique and contract.outputs and all(
-            ctx.types.kind(v.type) in _VALUE_KINDS and v.name in tc.outputs for v in contract.outputs):
+    """The outputs to expect as values (unless --no-simplify): only when every one is unique and a plain value."""
+    if simplify and tc.unique and values_checkable(contract, ctx) and all(v.name in tc.outputs for v in contract.outputs):
         return tc.outputs
     return None
 
 
+def values_checkable(contract: Contract, ctx: EmitContext) -> bool:
+    """Could a test expect the member's outputs as values: it has outputs, each a plain value (no object or
+    array, whose identity a literal cannot give), and an ensures speaks of one of them? (Else the question
+    whether they are unique is not worth asking.)"""
+    outputs = {v.name for v in contract.outputs if not v.ghost}
+    return bool(outputs) and all(ctx.types.kind(v.type) in _VALUE_KINDS for v in contract.outputs) \
+        and any(free_names(c.expr) & outputs for c in contract.ensures)
+
+
+def value_source(tc: TestCase) -> str:
+    """Where a test's expected values come from beyond its compiled clauses, for its value checks' messages."""
+    return f"from the axioms {', '.join(tc.axioms)}" if tc.axioms else ""
+
+
+def with_values(contract: Contract, checks: Checks, encoded: frozenset[int]) -> Checks:
+    """`checks` with the unchecked clauses a value check checks marked (by_value): ensures over the compiled
+    outputs, and otherwise over what a test pins (inputs the member does not change), whose clause the
+    solver encoded (its line among `encoded`) so that the outputs' uniqueness rests on it too."""
+    if contract.is_lemma or contract.objects.roots:
+        return checks
+    outputs = {v.name for v in contract.outputs if not v.ghost}
+    changing = {v.name for v in contract.vars if v.ghost} | set(contract.pre_state)
+    by_value = tuple(i for i, (c, _) in enumerate(checks.unchecked)
+                     if c.kind == "ensures" and c.line in encoded and free_names(c.expr) & outputs
+                     and not free_names(c.expr) & changing and not any(isinstance(n, ast.ThisExpr) for n in walk(c.expr)))
+    return replace(checks, by_value=by_value)
+
+
 def checks_for(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> tuple[Check, ...]:
     """The checks the test of `tc` makes, as its TestCase records them."""
-    before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
+    before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify), value_source(tc))
     return tuple(p.check for p in before + after)
 
 
@@ -379,7 +417,8 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
     """The test of `tc`. `instead_of_call`: statements that stand in for the call (an oracle probe's
     outputs assigned from the solver's model). `observe`: also print the arrays the member changes in
     place, as outputs (contract strength compares them between a member and its mutants)."""
-    before, after = plan_checks(contract, checks, ctx, concrete_outputs(contract, tc, ctx, simplify))
+    outputs = concrete_outputs(contract, tc, ctx, simplify)
+    before, after = plan_checks(contract, checks, ctx, outputs, value_source(tc))
     lines = [write_metadata(tc), f"// partition {tc.partition}: {one_line(tc.label)}"]
     lines.append(f"// scenario {tc.scenario} ({tc.kind.value})" + (f": {one_line(tc.pin)}" if tc.pin else ""))
     for scenario, pin in tc.also:
@@ -408,8 +447,11 @@ def emit_test(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext
                  if (v.is_output or v.name in contract.pre_state) and ctx.types.kind(v.type) == "array"]
     body += [check_stmt(p) for p in after]
     body.append(marker(Marker.DONE))
-    for c, why in checks.unchecked:  # listed in the manifest too; said here so a reader is not misled
-        body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
+    for i, (c, why) in enumerate(checks.unchecked):  # listed in the manifest too; said here so a reader is not misled
+        if outputs is not None and i in checks.by_value:
+            body.append(f"// checked by the expected values: {c.kind} (line {c.line}) {one_line(c.text)} ({why})")
+        else:
+            body.append(f"// unchecked: {c.kind} (line {c.line}) {one_line(c.text)}: {why}")
     lines += ["  " + b for b in body] + ["}"]
     return "\n".join(lines)
 

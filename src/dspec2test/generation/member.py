@@ -17,12 +17,14 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
-from dspec2test.emit.tests_file import Checks, EmitContext, checks_for, checks_of, emit_test, test_name, unbuildable
+from dspec2test.emit.tests_file import (Checks, EmitContext, checks_for, checks_of, emit_test, in_test_scope, test_name,
+                                        unbuildable, values_checkable, with_values)
+from dspec2test.emit.witness_search import bounded_search
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.generation.options import GenerateOptions
 from dspec2test.isolate import Failed, Report, ignore_report, stall_exit
 from dspec2test.model.contracts import Contract, ContractClause, pre_state_name
-from dspec2test.model.walk import conj
+from dspec2test.model.walk import conj, free_names
 from dspec2test.oracle import Model, SolverLike, SolveResult
 from dspec2test.partition.diversity import Functions, PartitionState, diversify
 from dspec2test.partition.lift import Definitions
@@ -30,12 +32,12 @@ from dspec2test.partition.partitions import Enumeration, PartitionSpec, check_cl
 from dspec2test.partition.scenarios import ScenarioSpec, base_scenario, bva_scenarios
 from dspec2test.partition.unfold import Unfolder
 from dspec2test.probe import PROBE_S, probe_test
-from dspec2test.records import (ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind, ScenarioResult,
-                                ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
+from dspec2test.records import (CheckKind, ClauseBranches, Limitation, MemberResult, PartitionResult, Scenario, ScenarioKind,
+                                ScenarioResult, ScenarioStatus, TestCase, UncheckedClause, Unsatisfiable)
 from dspec2test.search.access import MemberSearch, SearchAccess
 from dspec2test.search.engine import Candidate
 from dspec2test.solve import Solver
-from dspec2test.solve.core import TIMEOUTS_BEFORE_SHORT
+from dspec2test.solve.core import PROVE_RLIMIT, TIMEOUTS_BEFORE_SHORT
 
 # (program, [(name, type, is_output)], member) -> a solver; the member gives it its module/class scope
 SolverFactory = Callable[[ast.Program, Sequence[tuple[str, ast.Type, bool]], Any], SolverLike]
@@ -76,7 +78,8 @@ class MemberGeneration:
         self.timed_out = False  # out_of_time said so once
         self.states: list[PartitionState] = []  # partitions with their scenarios and models, in order
         self.refusals: list[Limitation] = []
-        self.unchecked: tuple[UncheckedClause, ...] = ()
+        self.checks: Checks | None = None  # the clauses as the tests check them, and those they cannot
+        self.awaiting: list[tuple[int, Model]] = []  # tests (by index) whose outputs may be expected as values
         self.capped = False
         self.deferred = False  # datatype fields' constraints left to admission: a literal must be shown to meet them
         self.made = False  # some input is made by a call (factories.py): its literal must be shown to meet the requires
@@ -136,10 +139,26 @@ class MemberGeneration:
                                            s.part.status.lower(), tuple(s.scenarios), s.part.branches)
                            for s in self.states)
         return MemberResult(c.name, c.file, c.line, c.kind, not c.body_missing, partitions, tuple(self.refusals),
-                            self.unchecked, self.capped, c.instantiated() if c.instantiation else None, self.blocked,
+                            self.unchecked(), self.capped, c.instantiated() if c.instantiation else None, self.blocked,
                             clauses=self.clauses, unsatisfiable=tuple(self.unsatisfiable),
                             unsatisfiable_more=self.unsatisfiable_more, tests=tuple(self.tests[i] for i in order), cases=tuple(self.cases[i] for i in order),
                             diagnostics=tuple(self.diagnostics))
+
+    def unchecked(self) -> tuple[UncheckedClause, ...]:
+        """The clauses no test checks, with the reason. One a value check covers (the outputs equal to the
+        only ones the contract allows meet it) is not listed where every test has that check, and says in
+        how many it has where some do."""
+        if self.checks is None:
+            return ()
+        valued = sum(1 for tc in self.cases if any(ch.kind is CheckKind.VALUE for ch in tc.checks))
+        out = []
+        for i, (cl, why) in enumerate(self.checks.unchecked):
+            if i in self.checks.by_value and valued:
+                if valued == len(self.cases):
+                    continue
+                why = f"{why}; checked by the expected values in {valued} of {len(self.cases)} tests"
+            out.append(UncheckedClause(cl.line, cl.kind, cl.text, why))
+        return tuple(out)
 
     def pending(self, why: str) -> None:
         """Hand the parent the refusal `why` as this member's outcome should its process end in the check
@@ -175,8 +194,7 @@ class MemberGeneration:
     def run(self) -> MemberGeneration:
         c = self.contract
         try:
-            checks = checks_of(c, self.ctx)
-            self.unchecked = tuple(UncheckedClause(cl.line, cl.kind, cl.text, why) for cl, why in checks.unchecked)
+            checks = self.checks = checks_of(c, self.ctx)
             if c.blocked:  # a reason no test can call it, not a construct we lack
                 self.blocked = c.blocked
                 raise Unsupported(c.blocked.split(" (")[0], c.line, c.col, f"{c.name}: {c.blocked}")
@@ -234,6 +252,8 @@ class MemberGeneration:
                 # ran the compiled requires, are trustworthy
                 self.search_only(checks, next(exc for clause, exc in bad if clause.kind == "requires"), noted=True)
                 return self
+            checks = self.checks = with_values(c, self.witness_searched(checks, solver),
+                                               frozenset(cl.line for cl in usable))
             whole = tuple(cl.expr for cl in usable)
             # the search first: its inputs settle which combinations of branches are satisfiable, and become
             # the partitions' tests
@@ -254,6 +274,7 @@ class MemberGeneration:
                 diversify(c, self.states, self.ctx.types, solver,
                           lambda state, sc, constraints: self.diverse(state, sc, constraints, solver, checks, whole),
                           Functions.of(self.ctx.program), stop=lambda: self.out_of_time(solver))
+            self.expect_values(solver, checks, whole)
         except Unsupported as exc:
             self.unsupported(exc)
         except Exception as exc:  # noqa: BLE001 - one member's failure must not stop the others
@@ -294,6 +315,32 @@ class MemberGeneration:
         self.warn(f"tested on the search's inputs alone ({len(self.cases)}): the solver cannot read the contract "
                   f"({why.construct or why.message}); every test checks every clause it can")
         return True
+
+    def witness_searched(self, checks: Checks, solver: SolverLike) -> Checks:
+        """`checks` with the unchecked clauses a bounded witness search decides (emit/witness_search.py)
+        checked, where the solver proves its bound complete (one query per `exists`, on a short budget);
+        where it does not, the clause stays unchecked and says so."""
+        c = self.contract
+        ghosts = {v.name for v in c.vars if v.ghost}
+        kinds = {v.name: self.ctx.types.kind(v.type) for v in c.vars if not v.ghost}
+        kept: list[tuple[ContractClause, str]] = []
+        found: dict[str, list[tuple[ContractClause, ast.Expr]]] = {"requires": [], "ensures": []}
+        sources: list[tuple[ContractClause, str]] = []
+        for cl, why in checks.unchecked:
+            search = None if free_names(cl.expr) & ghosts else bounded_search(cl.expr, self.ctx.ghosts, kinds)
+            if search is None:
+                kept.append((cl, why))
+            elif all(solver.valid(ob, PROVE_RLIMIT) for ob in search.obligations):
+                found[cl.kind].append((cl, in_test_scope(c, search.expr, self.ctx.names)))
+                sources.append((cl, search.source))
+            else:
+                names = ", ".join(b.split("|")[1] for b in search.bounds)
+                kept.append((cl, f"{why}; no bound on {names} was proved complete for a search"))
+        if kept == list(checks.unchecked):
+            return checks
+        return replace(checks, requires=checks.requires + tuple(found["requires"]),
+                       ensures=checks.ensures + tuple(found["ensures"]), unchecked=tuple(kept),
+                       sources=checks.sources + tuple(sources))
 
     def within_reach(self, solver: SolverLike, why: str, rebuild: bool) -> str | None:
         """Inputs built again from their witnesses solving only what the requires read (`rebuild`: those
@@ -554,18 +601,40 @@ class MemberGeneration:
                       f"object are not known by their ensures to meet the requires; no test written")
             return replace(entry, status=ScenarioStatus.UNKNOWN, inputs=inputs,
                            message="the calls that make an object are not known to meet the requires"), None
-        unique = bool(self.options.simplify and c.outputs and all(v.name in model.raw for v in c.outputs)
-                      and solver.outputs_unique(whole, model))
         tc = TestCase(name=test_name(c, part.id, sc.id), method=c.name, file=c.file, line=c.line,
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
-                      inputs=inputs, outputs=_outputs(c, model), unique=unique,
+                      inputs=inputs, outputs=_outputs(c, model), unique=False,
                       clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
         tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
+        # whether its outputs are the only ones is asked once every input is solved (expect_values): not where no
+        # test could expect them as values, nor of a search's input the solver did not confirm (it has no outputs)
+        if self.options.simplify and values_checkable(c, self.ctx) and all(v.name in model.raw for v in c.outputs):
+            self.awaiting.append((len(self.cases) - 1, model))
         # found by the solver's bounded fallback, within this shape
-        return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs), unique=unique,
+        return replace(entry, test=tc.name, inputs=dict(tc.inputs), outputs=dict(tc.outputs),
                        bounded=model.bounded or None), model
+
+    def expect_values(self, solver: SolverLike, checks: Checks, whole: tuple[ast.Expr, ...]) -> None:
+        """The tests whose outputs the solver proves the only ones for their inputs (from the axioms of the
+        functions without a body the contract reaches, where it reaches some) expect those values too. Asked
+        after every input is solved, so that the inputs are those solved without value checks: the question
+        leaves terms and names behind in the solver, which would steer the models of later queries."""
+        c = self.contract
+        for i, model in self.awaiting:
+            valued = solver.outputs_unique(whole, model)
+            if valued is None:
+                continue
+            tc = replace(self.cases[i], unique=True, outputs=_outputs(c, valued), axioms=valued.axioms)
+            tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, True))
+            self.cases[i] = tc
+            self.tests[i] = emit_test(c, tc, checks, self.ctx, True)
+            for state in self.states:
+                state.scenarios[:] = [replace(sc, unique=True, outputs=dict(tc.outputs)) if sc.test == tc.name else sc
+                                      for sc in state.scenarios]
+        self.awaiting = []
+        self.report(self.so_far())
 
 
 def _outputs(c: Contract, model: Model) -> dict[str, str]:

@@ -11,7 +11,7 @@ class GenerateOptions:
     fdnf: bool = False  # --fdnf
     bva: int | None = None  # --bva [N]: None off, else the default extreme (100)
     diverse: bool = True  # with bva: diverse scenarios after the boundary ones (partition/diversity.py)
-    simplify: bool = False  # --simplify: concrete expected outputs where unique
+    simplify: bool = True  # concrete expected outputs where unique (--no-simplify: off)
     repeat: int = 1  # --repeat N (ignored with bva)
     search: bool = True  # inputs from the search (search/) beside the solver's; --no-search: the solver's only
     per_partition: int = 4  # tests the search gives a partition at most

@@ -62,12 +62,13 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
             what = "type constraint" if check.kind is CheckKind.TYPE else f"{check.kind.value} (line {check.line})"
             return Status.BAD_INPUT, (f"bad test input: the generated input breaks the {what}: {check.text}; "
                                       f"dspec2test's bug, not the program's")
+        resting = f" ({check.source})" if check.source else ""  # the axioms of a value, a search's bound
         if check.kind is CheckKind.VALUE:
-            return Status.FAILED, f"expected {check.text} (ensures, line {check.line})"
+            return Status.FAILED, f"expected {check.text} (ensures, line {check.line}){resting}"
         if check.kind is CheckKind.PROPERTY:
             return Status.FAILED, (f"lemma {member.rsplit('.', 1)[-1]}: ensures (line {check.line}) is false on "
-                                   f"inputs that meet its requires: {check.text}")
-        return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}"
+                                   f"inputs that meet its requires: {check.text}{resting}")
+        return Status.FAILED, f"ensures (line {check.line}) violated: {check.text}{resting}"
     if obs.end is End.NO_BODY:
         return Status.NO_IMPLEMENTATION, no_body_message(member, obs.member)
     if obs.end is End.NOT_BUILT:

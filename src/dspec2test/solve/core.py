@@ -80,8 +80,10 @@ class SolverCore:
 
     def _setup(self, program: ast.Program, vars: Sequence[tuple[str, ast.Type, bool]], timeout_s: float,
                length_limit: int, member, atoms: bool, opaque_recursion: bool = False) -> None:
+        self.program = program
         self.resolver = Resolver(program)
         self.scope = self.resolver.scope_of(member)
+        self._axiom_cache: list | None = None  # the trusted lemmas the contract reaches, encoded (axioms.py)
         self.timeout_ms = max(1, int(timeout_s * 1000))
         self.limit = length_limit
         self.types = Types(self.resolver, cap=length_limit, atoms=atoms)
@@ -137,6 +139,9 @@ class SolverCore:
         # made when first needed (a context costs 10 to 20 ms, and many members need neither)
         self._prover_z: Z3Context | None = None
         self._linear_z: Z3Context | None = None
+        # a context for the questions about a solved model's outputs (uniqueness.py): asked of every test, they
+        # would otherwise change the term ids, and so the models, of every query after them
+        self._unique_z: Z3Context | None = None
         self._objects_differ: list[z3.BoolRef] = []
         self._admitter: Encoder | None = None  # probing.py: a second encoder, for literals' admission
         self._element_facts: ObjectFacts | None = None  # objects held in collections (solve/objects.py)

@@ -10,6 +10,7 @@ from math import floor
 from typing import Sequence
 
 from dspec2test.dafny import ast
+from dspec2test.errors import Unsupported
 from dspec2test.oracle import Model, SolveResult
 from dspec2test.solve.bounded import BoundedFallback
 from dspec2test.solve.factories import Factories
@@ -36,6 +37,14 @@ class Solver(BoundedFallback, PreferenceTier, Optimisation, Uniqueness, Standard
                 else SolveResult.UNKNOWN
 
         return self._widened(self._check, constraints, budget, fallback=fallback)
+
+    def valid(self, e: ast.Expr, budget: int) -> bool:
+        """Does `e` hold for every value of the member's variables (their types' constraints assumed)? Within
+        `budget`; never adopting anything on the way (check's fallback may), so asking changes no later answer."""
+        try:
+            return self._widened(self._check, [ast.UnOp("!", e)], budget) is SolveResult.UNSAT
+        except Unsupported:
+            return False
 
     def _check(self, constraints: Sequence[ast.Expr], budget: int = 0) -> SolveResult:
         s = self._new(budget=budget)

@@ -130,14 +130,14 @@ method {:test} Test_Positive_p1_s1()
   print "\n[dspec2test:RUN] done\n";
 }
 
-// @dspec2test {"name": "Test_Positive_p2_s1", "method": "Positive", "file": "lifted.dfy", "line": 26, "partition": 2, "scenario": 1, "label": "0 <= i < |s| && !(s[i] > 0) && b == false", "kind": "base", "pin": null, "inputs": {"s": "[86, 88, 87, -1]", "i": "3"}, "outputs": {"b": "false"}, "unique": true, "clauses": [27], "checks": [{"id": "c1", "kind": "ensures", "line": 27, "text": "b == (0 <= i < |s| && (if s[i] > 0 then true else false))"}, {"id": "c2", "kind": "value", "line": 27, "text": "b == false"}], "also": []}
+// @dspec2test {"name": "Test_Positive_p2_s1", "method": "Positive", "file": "lifted.dfy", "line": 26, "partition": 2, "scenario": 1, "label": "0 <= i < |s| && !(s[i] > 0) && b == false", "kind": "base", "pin": null, "inputs": {"s": "[96, 97, 95, 93, 98, 99, -2, -3, 94, -1]", "i": "7"}, "outputs": {"b": "false"}, "unique": true, "clauses": [27], "checks": [{"id": "c1", "kind": "ensures", "line": 27, "text": "b == (0 <= i < |s| && (if s[i] > 0 then true else false))"}, {"id": "c2", "kind": "value", "line": 27, "text": "b == false"}], "also": []}
 // partition 2: 0 <= i < |s| && !(s[i] > 0) && b == false
 // scenario 1 (base)
 method {:test} Test_Positive_p2_s1()
 {
   print "\n[dspec2test:RUN] start Test_Positive_p2_s1\n";
-  var s: seq<int> := [86, 88, 87, -1];
-  var i: int := 3;
+  var s: seq<int> := [96, 97, 95, 93, 98, 99, -2, -3, 94, -1];
+  var i: int := 7;
   print "\n[dspec2test:RUN] call\n";
   var b := Positive(s, i);
   print "\n[dspec2test:RUN] returned\n";

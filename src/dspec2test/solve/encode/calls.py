@@ -621,6 +621,10 @@ class CallsMixin(EncoderBase):
         app = self._recfuns[key](*extra, *self._reps_for(self._recfuns[key], len(extra), args, f))
         return self.types.from_rep(app, rtype)
 
+    def opaque_functions(self) -> frozenset[str]:
+        """The Z3 names of the functions without a body encoded so far (solve/axioms.py matches on them)."""
+        return frozenset(fn.name() for key, fn in self._recfuns.items() if key[0] == "opaque")
+
     def _is_recursive(self, f: ast.Function, scope: Scope) -> bool:
         if id(f) not in self._recursive:
             seen: set[int] = set()
