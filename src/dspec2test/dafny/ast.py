@@ -517,6 +517,7 @@ class VarDecl(Node):
     such_that: Expr | None = None
     ghost: bool = False
     attributes: tuple[Attribute, ...] = ()
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
 
 
 @dataclass(frozen=True)
@@ -692,6 +693,13 @@ class Formal(Node):
     default: Expr | None = None
     nameonly: bool = False
     older: bool = False
+    lifted: bool = False  # a ghost constructor parameter compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)
@@ -727,7 +735,16 @@ class Function(Declared):
     ghost: bool = False  # declared ghost (under --function-syntax:3, the loader makes every plain `function` ghost)
     static: bool = False
     method_form: bool = False  # written `function method` / `predicate method` (Dafny 3's compiled form)
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
     name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+    keyword_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # `function`, `predicate`
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost (or of a kind that always is) and not lifted by the
+        test build."""
+        return (self.ghost or self.kind not in ("function", "predicate")) and not self.lifted
 
     @property
     def result_type(self) -> Type:
@@ -740,6 +757,13 @@ class Field(Declared):
     type: Type
     ghost: bool = False
     attributes: tuple[Attribute, ...] = ()
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)
@@ -750,6 +774,13 @@ class Const(Declared):
     ghost: bool = False
     static: bool = False
     attributes: tuple[Attribute, ...] = ()
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)

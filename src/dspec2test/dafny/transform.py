@@ -39,10 +39,10 @@ class ToAst(ExprRules, StmtRules):
         return A.Include(decode_escapes(s[1:-1]), span=span(meta))
 
     def modifier(self, meta, tok):
-        return Wrap("mod", str(tok))
+        return Wrap("mod", str(tok), tok_span(tok))
 
     def decl(self, meta, *children):
-        mods = {c.value for c in children if isinstance(c, Wrap) and c.kind == "mod"}
+        mods = {c.value: c.span for c in children if isinstance(c, Wrap) and c.kind == "mod"}
         prefix = tuple(c for c in children if isinstance(c, A.Attribute))
         return _apply_mods(children[-1], mods, span(meta), prefix)
 
@@ -127,13 +127,14 @@ class ToAst(ExprRules, StmtRules):
         return A.Ctor(str(name), tuple(f for f in formals if f is not None), attributes=attrs.value, span=span(meta))
 
     def ctor_formal_named(self, meta, *children):
-        ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
+        ghost = _ghost_word(children)
         *_, name, typ, default = children
-        return A.Formal(str(name), typ, ghost=ghost, default=default, span=span(meta))
+        return A.Formal(str(name), typ, ghost=ghost is not None, default=default, span=span(meta),
+                        ghost_span=ghost or A.NO_SPAN)
 
     def ctor_formal_anon(self, meta, *children):
-        ghost = any(isinstance(c, Token) and c.type == "GHOST" for c in children)
-        return A.Formal("", children[-1], ghost=ghost, span=span(meta))
+        ghost = _ghost_word(children)
+        return A.Formal("", children[-1], ghost=ghost is not None, span=span(meta), ghost_span=ghost or A.NO_SPAN)
 
     def members(self, meta, *decls):
         return Wrap("members", _members(decls))
@@ -264,7 +265,7 @@ class ToAst(ExprRules, StmtRules):
         return self.method_decl(meta, kind, attrs, name, Wrap("tparams", ()), empty, Wrap("returns", ()), specs, block)
 
     def function_kw(self, meta, *toks):
-        return " ".join(str(t) for t in toks)
+        return Wrap("kw", " ".join(str(t) for t in toks), span(meta))
 
     def opt_result(self, meta, result=None):
         return Wrap("result", result)
@@ -281,15 +282,16 @@ class ToAst(ExprRules, StmtRules):
     def function_body(self, meta, expr, by_method=None):
         return Wrap("fbody", (expr, by_method))
 
-    def function_decl(self, meta, kind, attrs, name, tparams, formals, result, specs, body):
+    def function_decl(self, meta, keyword, attrs, name, tparams, formals, result, specs, body):
         expr, by_method = body.value
+        kind = keyword.value
         # Dafny 4 reading: a function is compiled unless declared ghost (Dafny 3's `function method` = function).
         base = kind.removesuffix(" method")
         base = {"inductive predicate": "least predicate", "copredicate": "greatest predicate"}.get(base, base)
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
-            name_span=tok_span(name),
+            name_span=tok_span(name), keyword_span=keyword.span,
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):
@@ -312,8 +314,9 @@ def _members(decls: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(d for c in decls if c is not None for d in _flat(c))
 
 
-def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
-    """The declaration with its modifiers set, `@` attributes put first, and the span from the first word."""
+def _apply_mods(body: Any, mods: dict[str, A.Span], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
+    """The declaration with its modifiers set (and where its `ghost` is written: the test build takes
+    that word out), `@` attributes put first, and the span from the first word."""
     if isinstance(body, Wrap) and body.kind == "many":
         return Wrap("many", tuple(_apply_mods(d, mods, d.span, prefix) for d in body.value))
     names = {f.name for f in fields(body)}
@@ -323,7 +326,14 @@ def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute
     for mod in mods:
         if mod in names and mod != "name":
             changes[mod] = True
+    if "ghost" in mods and "ghost_span" in names:
+        changes["ghost_span"] = mods["ghost"]
     return replace(body, **changes)
+
+
+def _ghost_word(children: tuple[Any, ...]) -> A.Span | None:
+    """Where a `ghost` word among a rule's children is written (None: there is none)."""
+    return next((tok_span(c) for c in children if isinstance(c, Token) and c.type == "GHOST"), None)
 
 
 def _spec(clauses: tuple[A.Clause, ...]) -> A.Spec:
