@@ -10,6 +10,7 @@ build are taken out (not-tested, with Dafny's error) and the others run.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Sequence
@@ -30,6 +31,7 @@ from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import base_verdict, no_body_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
+from dspec2test.testbuild import TestBuild
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
 
@@ -81,7 +83,8 @@ class _Silent:
 @dataclass(frozen=True)
 class _Workspace:
     """The temp folder of one run. The program stays where it is (so its `include`s resolve) unless
-    it needs stubs; the tests are a stamped copy."""
+    its test build compiles ghost state (a copy of every file of it, laid out as the user's) or it needs
+    stubs; the tests are a stamped copy."""
 
     root: Path
     program: str  # absolute path of the program (or of its stubbed copy)
@@ -94,11 +97,12 @@ class _Workspace:
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
               progress: Progress | None = None, tests_path: str | None = None,
-              inputs: Sequence[str] = (), files: Sequence[str] = ()) -> RunResult:
+              inputs: Sequence[str] = (), files: Sequence[str] = (), build: TestBuild = TestBuild()) -> RunResult:
     """Verdicts for `cases` (tests in `tests_text`) run against the program at `program`. `inputs`: what
     dafny must build beside the tests when that is not the program file alone (its project file, or the
     roots of several files' programs built at once); `files`: the other files of the program, where
-    members of it may be declared (as reports name them)."""
+    members of it may be declared (as reports name them); `build`: the program's test build, whose copy
+    the tests compile against (testbuild/: the tests read the ghost state it compiles)."""
     progress = progress or _Silent()
     start = time.monotonic()
     program = str(program)
@@ -117,7 +121,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
-        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs))
+        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs), build)
         pending = unique
         stubbed = False
         while pending:
@@ -190,14 +194,26 @@ def _with_facts(v: Verdict, facts: SourceFacts) -> Verdict:
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None, nonce: str,
-               inputs: tuple[str, ...] = ()) -> _Workspace:
+               inputs: tuple[str, ...] = (), build: TestBuild = TestBuild()) -> _Workspace:
     absolute = str(Path(program).resolve())
     tests = root / (Path(program).stem + "_dspec2test_tests.dfy")
     tests.write_text(stamp(tests_text, nonce))
     # dafny names a file by its base name in its messages
     names = {absolute: program, Path(absolute).name: program, str(tests): tests_path or tests.name,
              tests.name: tests_path or tests.name}
-    return _Workspace(root, absolute, str(tests), inputs or (absolute,), tests_text, names)
+    inputs = inputs or (absolute,)
+    if not build.as_written:
+        # the copy in which ghost state runs: the program's own files and project file are its copies;
+        # other inputs (extern code) stay where they are
+        placed = build.place(root / "program")
+        copies = {str(Path(i).resolve()): placed.sources.get(str(Path(i).resolve())) for i in inputs}
+        inputs = tuple(copies[str(Path(i).resolve())] or i for i in inputs)
+        names.update(placed.names)
+        # dafny names a file relative to where it runs (a sibling folder of the copy's: `run0`)
+        names.update({os.path.relpath(path, root / "run0"): shown for path, shown in placed.names.items()
+                      if os.path.isabs(path)})
+        absolute = placed.sources.get(absolute, absolute)
+    return _Workspace(root, absolute, str(tests), inputs, tests_text, names)
 
 
 def _named(ws: _Workspace, errors: tuple[Diagnostic, ...]) -> tuple[Diagnostic, ...]:

@@ -3,6 +3,7 @@ what was kept ghost (with Dafny's reason), and how to lay the copy out in a fold
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -63,6 +64,14 @@ class TestBuild:
     @property
     def as_written(self) -> bool:
         return not self.files
+
+    @property
+    def key(self) -> str:
+        """A digest of the copy's files: a folder named by it holds this copy and no other."""
+        digest = hashlib.sha256()
+        for f in self.files:
+            digest.update(f.path.encode() + b"\0" + f.text.encode() + b"\0")
+        return digest.hexdigest()[:24]
 
     def place(self, folder: Path) -> PlacedBuild:
         """Write the copy under `folder` (made if needed)."""
