@@ -26,6 +26,8 @@ def write_metadata(tc: TestCase) -> str:
         del data["instantiation"]
     if not tc.diverges:  # nor declared `decreases *`
         del data["diverges"]
+    if not tc.unchecked:  # nor without a clause to check
+        del data["unchecked"], data["unchecked_first"]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 

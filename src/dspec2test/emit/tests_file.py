@@ -363,6 +363,19 @@ def checks_for(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContex
     return tuple(p.check for p in before + after)
 
 
+def with_checks(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitContext, simplify: bool) -> TestCase:
+    """`tc` with the checks its test makes, and, where the member has ensures and the test can check none
+    of them, how many it cannot and the first with why: such a test runs, and is not a pass."""
+    made = checks_for(contract, tc, checks, ctx, simplify)
+    tc = replace(tc, checks=made)
+    unchecked = [(c, why) for c, why in checks.unchecked if c.kind == "ensures"]
+    if any(c.kind.checks_output for c in made) or not unchecked:
+        return tc
+    first, why = unchecked[0]
+    return replace(tc, unchecked=len(unchecked),
+                   unchecked_first=f"ensures (line {first.line}) {one_line(first.text)}: {why}")
+
+
 def marker(event: Marker, rest: str = "") -> str:
     """A line the test prints for the runner (emit/markers.py): MARK is stamped with a nonce per run."""
     return f'print "\\n{MARK} {event.value}{" " + rest if rest else ""}\\n";'

@@ -16,7 +16,7 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
-from dspec2test.emit.tests_file import Checks, EmitContext, checks_for, checks_of, emit_test, test_name, unbuildable
+from dspec2test.emit.tests_file import Checks, EmitContext, checks_of, emit_test, test_name, unbuildable, with_checks
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.generation.options import GenerateOptions
 from dspec2test.isolate import Failed, Report, ignore_report, stall_exit
@@ -485,7 +485,7 @@ class MemberGeneration:
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
                       inputs=inputs, outputs=_outputs(c, model), unique=unique,
                       clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
-        tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
+        tc = with_checks(c, tc, checks, self.ctx, self.options.simplify)
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         # found by the solver's bounded fallback, within this shape

@@ -22,6 +22,21 @@ def no_body_message(member: str, stub: str | None = None) -> str:
     return f"no implementation yet: {member} calls {stub}, which has no body"
 
 
+NOTHING_CHECKED = "ran; none of its"  # how such a verdict's message starts (reports tell these apart)
+
+
+def nothing_checked(tc: TestCase) -> str:
+    """Why a test that ran to its end is not a pass: its member's ensures are all beyond a run-time check."""
+    clauses = f"{tc.unchecked} clause{'s' * (tc.unchecked != 1)}"
+    return f"{NOTHING_CHECKED} {clauses} can be checked at run time: {tc.unchecked_first}"
+
+
+def ran_unchecked(status: Status, message: str) -> bool:
+    """A not-tested verdict of a test that ran its member to the end without a clause to check (it shows
+    the call returns: a benchmark does not count it as a kill, nor clause coverage as a test not run)."""
+    return status is Status.NOT_TESTED and message.startswith(NOTHING_CHECKED)
+
+
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
@@ -46,6 +61,9 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
     (None for tests we did not write, which have none)."""
     member = tc.method if tc else "the member under test"
     if obs.end is End.DONE:
+        if tc is not None and tc.unchecked and not any(c.kind.checks_output for c in tc.checks):
+            # it ran, and checked only its own input: no clause of the member was put to the test
+            return Status.NOT_TESTED, nothing_checked(tc)
         return Status.PASSED, ""
     if obs.end is End.CHECK_FAILED:
         check = tc.check(obs.check or "") if tc else None
