@@ -198,7 +198,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
 
     def safe(name: str) -> VersionRun:
-        version = Version(name, version_text(strategy, programs[name].text))
+        version = Version(name, version_text(strategy, programs[name].text, out.prepared[name], str(programs[name].path)))
         got = run_alone(version, out.prepared[name].suite, _config(config), tools, workdir / "safety" / name)
         counter.tick(f"{name}: " + _safety_word(got))
         return got
@@ -232,7 +232,8 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     total = sum(len(v) for v in per_program.values())
     counter = _Counter(total, f"{strategy.value} kill", progress)
     def kill_program(name: str) -> tuple[dict[str, VersionRun], int]:
-        versions = [Version(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
+        versions = [Version(mutant_key(m), version_text(strategy, m.text, out.prepared[name], str(m.path)))
+                    for m in per_program[name]]
         got, builds = run_versions(versions, out.prepared[name].suite,
                                    _config(config, kill_limit[name], True, out.stubs.get(name, ())), tools,
                                    workdir / "kill" / name)

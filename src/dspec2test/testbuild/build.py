@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 
 from dspec2test.errors import Diagnostic, Severity
@@ -19,7 +20,7 @@ from dspec2test.testbuild.settle import Copy, GiveUp, settle
 from dspec2test.testbuild.sites import Site, sites_of
 from dspec2test.toolchain import DAFNY_VERSION, find_toolchain
 
-FORMAT = 1  # of the cache entries, and of what is lifted: a change makes every entry a miss
+FORMAT = 2  # of the cache entries, and of what is lifted: a change makes every entry a miss
 CACHE_FOLDER = "testbuild"
 
 
@@ -33,14 +34,16 @@ def lift(loaded: LoadedProgram, target: str = "py", cache_dir: str | Path | None
     if layout is None:
         return TestBuild(warning=_warning(loaded, "its files could not be laid out in one folder"))
     files, inputs = layout
+    paths = {f.shown: f.path for f in files if f.shown}
     key = _key(files, inputs, target)
     cache = _cache_path(cache_dir, key)
     cached = _load(cache, key)
     if cached is not None:
         lifted_keys, kept_entries = cached
-        lifted = [s for s in sites if _site_key(s) in lifted_keys]
-        return _record(loaded, files, inputs, lifted, [Kept(*k) for k in kept_entries])
-    paths = {f.shown: f.path for f in files if f.shown}
+        lifted = [s for s in sites if _site_key(s, paths) in lifted_keys]
+        shown = {f.path: f.shown for f in files}  # the entry names files by their place in the copy
+        return _record(loaded, files, inputs, lifted, [Kept(n, shown.get(f, f), line, why)
+                                                       for n, f, line, why in kept_entries])
     texts = {f.shown: f.text for f in files if f.shown}
     parsed = {p.path: p for p in loaded.program.sources}
     others = {f.path: f.text for f in files if not f.shown}  # the project file: never edited
@@ -51,7 +54,7 @@ def lift(loaded: LoadedProgram, target: str = "py", cache_dir: str | Path | None
     except GiveUp as why:
         return TestBuild(warning=_warning(loaded, str(why)))
     kept = [Kept(name, s.file, s.line, reason) for s, reason in put_back for name in s.names]
-    _store(cache, key, [_site_key(s) for s in lifted], kept)
+    _store(cache, key, [_site_key(s, paths) for s in lifted], [replace(k, file=paths.get(k.file, k.file)) for k in kept])
     return _record(loaded, files, inputs, lifted, kept)
 
 
@@ -97,8 +100,9 @@ def _layout(loaded: LoadedProgram) -> tuple[list[BuildFile], tuple[str, ...]] | 
     return files, inputs
 
 
-def _site_key(s: Site) -> list:
-    return [s.key[0], s.key[1]]
+def _site_key(s: Site, paths: dict[str, str]) -> list:
+    """Where a site is written, by the file's place in the copy: the same however the program was named."""
+    return [paths.get(s.key[0], s.key[0]), s.key[1]]
 
 
 def _key(files: list[BuildFile], inputs: tuple[str, ...], target: str) -> str:
