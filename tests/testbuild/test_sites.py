@@ -26,6 +26,7 @@ PROGRAM = """module M {
     lemma L() ensures true {}
     method Put(x: int) modifies this {
       ghost var before := Contents;
+      ghost var steps := n;
       Contents := before + [x];
       n := n + 1;
     }
@@ -51,7 +52,8 @@ def test_every_liftable_kind_is_found_and_nothing_else():
         (("M.C.Twice",), SiteKind.FUNCTION),
         (("M.C.Put.before",), SiteKind.LOCAL),
         (("M.T.Inv",), SiteKind.FUNCTION),  # a trait's: its classes give the body
-    }  # not NoBody (no body, not in a trait), Grew (twostate), L (lemma), G's local (a ghost method)
+    }  # not NoBody (no body, not in a trait), Grew (twostate), L (lemma), G's local (a ghost method), nor
+    # Put's steps, from which no ghost field is assigned: compiled, it would only cost run time
 
 
 def test_the_edit_blanks_the_word_and_keeps_every_position():

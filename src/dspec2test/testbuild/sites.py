@@ -61,10 +61,11 @@ def sites_of(program: ast.Program, function_syntax: int = 4, skip: frozenset[str
     and text order, each once: fields declared by one `ghost var a, b: T` are one site, and a module's
     declarations copied into the modules refining it are the same sites."""
     out: dict[tuple[str, int], Site] = {}
+    fields = frozenset(n.name for n in ast.preorder(program.decls) if isinstance(n, (ast.Field, ast.Const)) and n.ghost)
     for source in program.sources:
         if source.path in skip:
             continue
-        for site in _walk(source.decls, (), None, source.path, function_syntax):
+        for site in _walk(source.decls, (), None, source.path, function_syntax, fields):
             had = out.get(site.key)
             if had is None:
                 out[site.key] = site
@@ -77,20 +78,22 @@ def sites_of(program: ast.Program, function_syntax: int = 4, skip: frozenset[str
 
 
 def _walk(decls: tuple[ast.Decl, ...], path: tuple[str, ...], owner: ast.Node | None, file: str,
-          syntax: int) -> Iterator[Site]:
+          syntax: int, fields: frozenset[str]) -> Iterator[Site]:
     for d in decls:
         if isinstance(d, ast.Module):
-            yield from _walk(d.decls, path + tuple(d.name.split(".")), None, file, module_function_syntax(d, syntax))
+            yield from _walk(d.decls, path + tuple(d.name.split(".")), None, file, module_function_syntax(d, syntax),
+                             fields)
         elif isinstance(d, _CONTAINERS):
-            yield from _walk(d.members, path + (d.name,), d, file, syntax)
+            yield from _walk(d.members, path + (d.name,), d, file, syntax, fields)
             if isinstance(d, ast.Datatype):
                 yield from _ctor_params(d, path + (d.name,), file)
         elif getattr(d, "origin", file) in ("", file):  # inherited copies are the other file's sites
-            yield from _member(d, path, owner, file, syntax)
+            yield from _member(d, path, owner, file, syntax, fields)
 
 
-def _member(d: ast.Decl, path: tuple[str, ...], owner: ast.Node | None, file: str, syntax: int) -> Iterator[Site]:
-    name = ".".join((*path, getattr(d, "name", "")))
+def _member(d: ast.Decl, path: tuple[str, ...], owner: ast.Node | None, file: str, syntax: int,
+            fields: frozenset[str]) -> Iterator[Site]:
+    name = ".".join((*path, getattr(d, "name", "") or ""))
     if isinstance(d, (ast.Field, ast.Const)) and d.ghost and _written(d.ghost_span):
         yield Site((name,), SiteKind.FIELD if isinstance(d, ast.Field) else SiteKind.CONST, file, d.span.line, d.ghost_span,
                    d.span)
@@ -103,12 +106,36 @@ def _member(d: ast.Decl, path: tuple[str, ...], owner: ast.Node | None, file: st
         elif syntax == 4 and _written(d.ghost_span):
             yield Site((name,), SiteKind.FUNCTION, file, d.span.line, d.ghost_span, d.span)
     elif isinstance(d, ast.Method) and d.kind in ("method", "constructor") and not d.ghost and d.body is not None:
+        feeding = _feeding_fields(d.body, fields)
         for n in ast.preorder(d.body):
             if isinstance(n, ast.VarDecl) and n.ghost and _written(n.ghost_span):
                 names = [p.name for p in n.pats if isinstance(p, ast.PatVar)]
-                if names and len(names) == len(n.pats):
+                if names and len(names) == len(n.pats) and set(names) & feeding:
                     yield Site(tuple(f"{name or '_ctor'}.{v}" for v in names), SiteKind.LOCAL, file, n.span.line,
                                n.ghost_span, n.span)
+
+
+def _feeding_fields(body: ast.Block, fields: frozenset[str]) -> set[str]:
+    """The names a method assigns ghost fields from (`Contents := before + [x]`), and those they are
+    assigned from in turn: the ghost locals a lifted field needs lifted too. Others stay ghost, since
+    compiled they would only cost run time (a ghost sequence grown in a loop)."""
+    flows: list[tuple[set[str], set[str]]] = []  # (assigned, read)
+    for n in ast.preorder(body):
+        if isinstance(n, ast.Assign):
+            assigned = {x.name for x in n.lhs if isinstance(x, (ast.Name, ast.MemberSelect))}
+            flows.append((assigned, {x.name for x in ast.preorder(n.rhs) if isinstance(x, (ast.Name, ast.MemberSelect))}))
+        elif isinstance(n, ast.VarDecl):
+            assigned = {p.name for p in n.pats if isinstance(p, ast.PatVar)}
+            flows.append((assigned, {x.name for x in ast.preorder(n.rhs) if isinstance(x, (ast.Name, ast.MemberSelect))}))
+    needed = set(fields)
+    grew = True
+    while grew:
+        grew = False
+        for assigned, read in flows:
+            if assigned & needed and not read <= needed:
+                needed |= read
+                grew = True
+    return needed - fields
 
 
 def _ctor_params(d: ast.Datatype, path: tuple[str, ...], file: str) -> Iterator[Site]:
