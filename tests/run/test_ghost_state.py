@@ -98,7 +98,7 @@ def test_a_bug_behind_calls_that_fill_the_object_is_caught():
 
 def test_an_all_unchecked_member_is_not_tested_not_passed():
     got = outcome("square").result.verdicts
-    assert [v.status for v in got] == [Status.NOT_TESTED]
+    assert got and {v.status for v in got} == {Status.NOT_TESTED}
     assert got[0].message.startswith("ran; none of its 1 clause can be checked at run time: ensures (line 8) "
                                      "IsSquare(r): IsSquare is ghost in the test build: quantifiers in non-ghost")
 
