@@ -87,3 +87,30 @@ def test_an_object_with_lifted_state_is_made_by_its_constructor_and_methods():
     # without the test build the compiled fields are assigned, and the ghost ones are not
     plain, _ = checks(False)["Buffer.Length"]
     assert {f.name for r in plain.objects.roots for f in r.fields if f.settable} == {"arr", "n"}
+
+
+SIMPLE = """
+class Stack {
+  var arr: array<int>
+  var n: nat
+  ghost var Contents: seq<int>
+  ghost predicate Valid() reads this, arr { n <= arr.Length && Contents == arr[..n] }
+  constructor(c: nat) ensures Valid() && Contents == [] { arr := new int[c]; n := 0; Contents := []; }
+  method Push(x: int) requires Valid() && n < arr.Length modifies this, arr ensures Valid() && n == old(n) + 1 { }
+  method Pop() returns (x: int) requires Valid() && n > 0 modifies this ensures Valid() && n == old(n) - 1 { }
+}
+"""
+
+
+def test_a_predicate_over_the_objects_own_values_is_read_through_its_body_and_a_frame_keeps_it_opaque():
+    program = parse_program(SIMPLE, "s.dfy")
+    sites = sites_of(program)
+    build = TestBuild(lifted=frozenset(n for s in sites for n in s.names), sites=frozenset(s.key for s in sites))
+    pop = next(c for c in select(lifted_view(program, build)) if c.name == "Stack.Pop")
+    [root] = pop.objects.roots
+    # Valid()'s body says n == 0 of a new stack (Contents == []): one Push, and Pop's requires hold
+    assert root.driven and "Valid()" not in {f.name for f in root.fields} and root.builds[0].steps == 1
+    assert {"arr", "n", "Contents"} <= {f.name for f in root.fields}
+    append, _ = checks(True)["Buffer.Append"]
+    [buffer] = append.objects.roots
+    assert "Valid()" in {f.name for f in buffer.fields} and buffer.builds[0].steps == 3

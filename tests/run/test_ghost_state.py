@@ -5,6 +5,7 @@ also run with the test build turned off, where it passes unseen: the test build 
 
 from __future__ import annotations
 
+import io
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 from dspec2test.generate import GenerateOptions
 from dspec2test import pipeline
+from dspec2test.cli import main
 from dspec2test.records import Status
 from dspec2test.run import RunOptions
 
@@ -111,3 +113,18 @@ def test_get_returning_the_wrong_slot_is_caught():
 @pytest.mark.xfail(reason=NEEDS_CALL_SEQUENCES, strict=True)
 def test_a_grow_path_that_loses_the_first_element_is_caught():
     assert Status.FAILED in statuses("buffer_bug_grow", "Buffer.Append")
+
+
+def test_generate_writes_the_test_build_beside_the_tests_and_run_tests_uses_it(tmp_path):
+    program = tmp_path / "fib_bug.dfy"
+    shutil.copy(FIXTURES / program.name, program)
+    tests = tmp_path / "out" / "fib_bug.tests.dfy"
+    assert main(["generate", str(program), "-o", str(tests)], io.StringIO(), io.StringIO()) == 0
+    text = tests.read_text()
+    assert "// @dspec2test-build lifted" in text and "Fib(n)" in text
+    copy = (tmp_path / "out" / "fib_bug.tests.build" / "fib_bug.dfy").read_text()
+    assert copy == program.read_text().replace("ghost function Fib", "      function Fib")
+    assert program.read_text().count("ghost function Fib") == 1  # the user's file as it was
+    out = io.StringIO()
+    assert main(["run", str(program), "--tests", str(tests)], out, io.StringIO()) == 1  # the wrong Fib is caught
+    assert "broke r == Fib(n)" in out.getvalue()

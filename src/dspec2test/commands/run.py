@@ -29,9 +29,6 @@ from dspec2test.report.junit import junit_xml
 from dspec2test.report.terminal import TerminalProgress, render
 from dspec2test.run import RunOptions, RunResult, run_tests
 from dspec2test.run.verify import VerifyError, unverified_members
-from dspec2test.errors import Diagnostic
-from dspec2test.model.program import load_program
-from dspec2test.testbuild import TestBuild, lift
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,15 +77,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not cases:
             out.write(f"{program}: no tests to run\n")
             return _verdict(decide(gate, ()), err)
-        # tests `generate` wrote may read ghost state: they run against the program's test build
-        read = load_program(str(program))
-        build = TestBuild()
-        inputs: tuple[str, ...] = ()
-        if not isinstance(read, Diagnostic):
-            build = lift(read, options.target, str(values.get("cache_dir") or "") or None)
-            inputs = read.inputs if not build.as_written else inputs
-        result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests,
-                           inputs=inputs, build=build)
+        # tests that read ghost state say so: the runner builds them against the program's test build
+        result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests)
     else:
         tested = run_program(str(program), generation_options(args, unverified, values), options,
                              TerminalProgress(err))

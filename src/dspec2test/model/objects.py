@@ -358,9 +358,13 @@ class _Deriver:
         if decl is None:
             self.unsupported.append(f"{name}: type {self.print_type(t)}")
             return
-        if depth == 0 and decl.kind == "class" and (deep_invariant(self.index, decl, self.names)
-                                                    or lifted_state(self.index, decl, self.names)):
+        if depth == 0 and decl.kind == "class" and deep_invariant(self.index, decl, self.names):
             self.add_driven(name, t, decl, output)
+            return
+        if depth == 0 and decl.kind == "class" and lifted_state(self.index, decl, self.names):
+            # its predicates by their bodies where those read its own values; opaque where they hold a
+            # frame of objects (`this in Repr && arr in Repr`): no Z3 model of those across calls was found
+            self.add_driven(name, t, decl, output, opaque=holds_frame(self.index, decl, self.names))
             return
         impls = self.index.implementations(decl)
         if not impls and not output:
@@ -395,11 +399,14 @@ class _Deriver:
             if self.index.lookup(held.type) is not None and not held.ghost:
                 self.add(root.field_var(held), held.type, output, name, depth + 1, fixed or held.lifted)
 
-    def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool) -> None:
-        """An object whose invariant reaches beyond its own fields (deep_invariant): no assignment of
-        fields makes a valid one, so a test makes it as a user would, by its constructor and then calls
-        of its methods. Its state is what their contracts say: the fields they and the member's contract
-        name (none of the objects those hold) and its parameterless predicates, as opaque values."""
+    def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool, opaque: bool = True) -> None:
+        """An object whose invariant reaches beyond its own fields (deep_invariant), or whose contract reads
+        ghost state the test build compiles (lifted_state): no assignment of fields makes a valid one, so a
+        test makes it as a user would, by its constructor and then calls of its methods. Its state is what
+        their contracts say: the fields they and the member's contract name (none of the objects those
+        hold) and its parameterless predicates, as opaque values where `opaque` (their bodies recurse
+        through the heap); else by their bodies, over the fields those read (`Valid()` with `Contents == []`
+        says `n == 0` of `Contents == arr[..n]`)."""
         tsub = class_type_args(t, cls)
         ctors = [m for m in cls.members if isinstance(m, ast.Method) and m.kind == "constructor"]
         drivers = tuple(m for m in self.index.members(cls) if isinstance(m, ast.Method) and _drives(self.index, m))
@@ -408,10 +415,15 @@ class _Deriver:
             clauses += [c.expr for c in (*m.spec.requires, *m.spec.ensures)]
         said = {n for e in clauses for n in _state_names(e)}
         direct = {n for e in self.exprs for n in _state_names(e)}
+        named = said | direct
+        if not opaque:  # and what the predicates they call read
+            bodies: list[ast.Node] = [m.body for m in self.index.members(cls) if isinstance(m, ast.Function)
+                                      and m.name in named and m.body is not None]
+            named |= mentioned(self.index, bodies)
         fields: dict[str, FieldUse] = {}
         here = root_expr(name)
         for d in self.index.members(cls):
-            if getattr(d, "static", False) or getattr(d, "name", None) not in said | direct:
+            if getattr(d, "static", False) or getattr(d, "name", None) not in named:
                 continue
             if isinstance(d, ast.Field) or (isinstance(d, ast.Const) and d.value is None):
                 if d.type is None:
@@ -420,7 +432,8 @@ class _Deriver:
                 fields[d.name] = FieldUse(d.name, ftype, d.ghost_in_tests, isinstance(d, ast.Const),
                                           not output and not isinstance(d, ast.Const) and self.modified(here, d.name),
                                           decl=d, fixed=True, lifted=d.lifted)
-            elif isinstance(d, ast.Function) and not d.params and d.result_type is not None and not d.type_params:
+            elif opaque and isinstance(d, ast.Function) and not d.params and d.result_type is not None \
+                    and not d.type_params:
                 rtype = instantiate(d.result_type, tsub)
                 fields[opaque_name(d)] = FieldUse(opaque_name(d), rtype, d.ghost_in_tests, False,
                                                   not output and self.modified(here, d.name), decl=d, fixed=True,
@@ -435,7 +448,8 @@ class _Deriver:
             # the constructor that says most of the new object's state, then the one with fewest arguments
             best = max(ctors, key=lambda c: (len(c.spec.ensures), -len(c.params)))
             args = tuple((ctor_arg_name(name, p.name), instantiate(p.type, tsub)) for p in best.params)
-            steps = DRIVE_STEPS if drivers else 0
+            # with predicates by their bodies one call (a non-empty stack) is what the solver reaches
+            steps = (DRIVE_STEPS if opaque else 1) if drivers else 0
             dargs = tuple((drive_arg_name(name, k, m, p.name), instantiate(p.type, tsub))
                           for k in range(1, steps + 1) for m in drivers for p in m.params)
             told = frozenset(n for m in [best, *drivers] for c in m.spec.ensures for n in _state_names(c.expr))
@@ -498,6 +512,15 @@ def lifted_state(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bool
     methods made it, so the object is made by them, as a client makes it (a driven root), and its
     compiled fields are left as they made them too (`Contents == arr[..n]` ties the two)."""
     return any(isinstance(f, (ast.Field, ast.Const)) and f.lifted and f.name in names for f in index.fields(cls))
+
+
+def holds_frame(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bool:
+    """Does the class keep a frame of objects the contract reads (`ghost var Repr: set<object>`)?"""
+    def objects(t: ast.Type | None) -> bool:
+        return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("set", "iset", "seq", "multiset") \
+            and len(t.args) == 1 and (index.lookup(t.args[0]) is not None
+                                      or (isinstance(t.args[0], ast.NamedType) and t.args[0].name == "object"))
+    return any(objects(f.type) for f in index.fields(cls) if f.name in names)
 
 
 def _state_names(e: ast.Node) -> Iterator[str]:

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from dspec2test.dafny.parser import parse_file
 from dspec2test.emit.markers import new_nonce, stamp, stamp_of
-from dspec2test.emit.metadata import without_tests
+from dspec2test.emit.metadata import needs_test_build, without_tests
 from dspec2test.errors import Diagnostic
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
@@ -31,7 +31,8 @@ from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import base_verdict, no_body_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
-from dspec2test.testbuild import TestBuild
+from dspec2test.model.program import load_program
+from dspec2test.testbuild import TestBuild, lift
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
 
@@ -97,12 +98,13 @@ class _Workspace:
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
               progress: Progress | None = None, tests_path: str | None = None,
-              inputs: Sequence[str] = (), files: Sequence[str] = (), build: TestBuild = TestBuild()) -> RunResult:
+              inputs: Sequence[str] = (), files: Sequence[str] = (), build: TestBuild | None = None) -> RunResult:
     """Verdicts for `cases` (tests in `tests_text`) run against the program at `program`. `inputs`: what
     dafny must build beside the tests when that is not the program file alone (its project file, or the
     roots of several files' programs built at once); `files`: the other files of the program, where
     members of it may be declared (as reports name them); `build`: the program's test build, whose copy
-    the tests compile against (testbuild/: the tests read the ghost state it compiles)."""
+    the tests compile against (testbuild/: the tests read the ghost state it compiles); None: found here
+    when the tests file says it needs one (generation's is the same, found once per program version)."""
     progress = progress or _Silent()
     start = time.monotonic()
     program = str(program)
@@ -112,6 +114,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     if tools.dafny is None:
         why = "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)"
         return RunResult(program, tuple(base_verdict(tc, Status.NOT_TESTED, why) for tc in cases))
+    if build is None:
+        build = _test_build(program, tests_text, tuple(inputs), options.target)
     nonce = new_nonce()
     env = tools.dafny_env()
     progress.started(len(unique), program, options.target)
@@ -178,6 +182,15 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         verdicts = tuple(_with_facts(v, facts[v.file]) for v in verdicts)
     return RunResult(program, verdicts, rounds=rounds, wall_s=time.monotonic() - start, ran=frozenset(ran),
                      outputs=outputs, **extra)
+
+
+def _test_build(program: str, tests_text: str, inputs: tuple[str, ...], target: str) -> TestBuild:
+    """The test build the tests need, when their file says they read ghost state (the program as written
+    otherwise, or where it cannot be read)."""
+    if not needs_test_build(tests_text):
+        return TestBuild()
+    loaded = load_program(program)
+    return lift(loaded, target) if not isinstance(loaded, Diagnostic) else TestBuild()
 
 
 def _wants_facts(v: Verdict) -> bool:
