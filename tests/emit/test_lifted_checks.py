@@ -114,3 +114,27 @@ def test_a_predicate_over_the_objects_own_values_is_read_through_its_body_and_a_
     append, _ = checks(True)["Buffer.Append"]
     [buffer] = append.objects.roots
     assert "Valid()" in {f.name for f in buffer.fields} and buffer.builds[0].steps == 3
+
+
+WINDOW = """
+type interval = iv: (int, int) | iv.0 <= iv.1 witness (0, 0)
+ghost function length(iv: interval): int { iv.1 - iv.0 }
+ghost predicate valid_interval(s: string, iv: interval) {
+  && (0 <= iv.0 <= iv.1 <= |s|) && (forall i, j | iv.0 <= i < j < iv.1 :: s[i] != s[j])
+}
+method Longest(s: string) returns (n: int, ghost best: interval)
+  ensures valid_interval(s, best) && length(best) == n
+  ensures forall iv | valid_interval(s, iv) :: length(iv) <= n
+"""
+
+
+def test_a_lifted_function_is_still_inlined_where_its_body_bounds_a_quantifier():
+    program = parse_program(WINDOW, "w.dfy")
+    sites = sites_of(program)
+    build = TestBuild(lifted=frozenset(n for s in sites for n in s.names), sites=frozenset(s.key for s in sites))
+    view = lifted_view(program, build)
+    [c] = select(view)
+    got = checks_of(c, EmitContext.of(view))
+    # `forall iv | valid_interval(s, iv)` has bounds only through valid_interval's body; the ghost out-param
+    # is checked as `exists best' :: ...`, bounded the same way
+    assert got.unchecked == () and len(got.ensures) == 2

@@ -25,7 +25,8 @@ class GhostIndex:
     names: frozenset[str]  # short names of ghost members anywhere in the program
     bodiless: frozenset[str] = frozenset()  # non-ghost functions without a body: nothing a test could call
     # ghost functions a check can use through their bodies: module-level, with a body, not recursive,
-    # their short name unique in the program
+    # their short name unique in the program (lifted ones too: a body inlined may show Dafny the bounds of a
+    # quantifier, `forall iv | valid(s, iv)` over the components valid's body bounds)
     inlinable: tuple[tuple[str, ast.Function], ...] = ()
     # parameter types of the functions whose short name is unique: an untyped bound variable passed to one
     # (`forall iv | valid(s, iv) :: ...`) has that parameter's type
@@ -65,7 +66,7 @@ class GhostIndex:
             elif isinstance(d, (ast.Field, ast.Const)) and d.ghost_in_tests:
                 ghosts.add(d.name)
         inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
-                          if isinstance(d, ast.Function) and name in ghosts and d.body is not None
+                          if isinstance(d, ast.Function) and (name in ghosts or d.lifted) and d.body is not None
                           and getattr(scope, "owner", None) is None and name not in called_names(d.body))
         formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in
                         ((n, v) for n, v in named.items() if len(v) == 1)
