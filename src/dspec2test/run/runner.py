@@ -22,6 +22,7 @@ from dspec2test.dafny.parser import parse_file
 from dspec2test.emit.markers import new_nonce, stamp, stamp_of
 from dspec2test.emit.metadata import needs_test_build, without_tests
 from dspec2test.errors import Diagnostic
+from dspec2test.model.program import load_program
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
@@ -31,7 +32,6 @@ from dspec2test.run.recover import broken_tests, missing_bodies
 from dspec2test.run.stubs import stubbed
 from dspec2test.run.verdicts import base_verdict, no_body_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
-from dspec2test.model.program import load_program
 from dspec2test.testbuild import TestBuild, lift
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
@@ -115,7 +115,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
         why = "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)"
         return RunResult(program, tuple(base_verdict(tc, Status.NOT_TESTED, why) for tc in cases))
     if build is None:
-        build = _test_build(program, tests_text, tuple(inputs), options.target)
+        build = _test_build(program, tests_text, options.target)
     nonce = new_nonce()
     env = tools.dafny_env()
     progress.started(len(unique), program, options.target)
@@ -184,7 +184,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                      outputs=outputs, **extra)
 
 
-def _test_build(program: str, tests_text: str, inputs: tuple[str, ...], target: str) -> TestBuild:
+def _test_build(program: str, tests_text: str, target: str) -> TestBuild:
     """The test build the tests need, when their file says they read ghost state (the program as written
     otherwise, or where it cannot be read)."""
     if not needs_test_build(tests_text):
@@ -219,8 +219,7 @@ def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None
         # the copy in which ghost state runs: the program's own files and project file are its copies;
         # other inputs (extern code) stay where they are
         placed = build.place(root / "program")
-        copies = {str(Path(i).resolve()): placed.sources.get(str(Path(i).resolve())) for i in inputs}
-        inputs = tuple(copies[str(Path(i).resolve())] or i for i in inputs)
+        inputs = tuple(placed.sources.get(str(Path(i).resolve()), i) for i in inputs)
         names.update(placed.names)
         # dafny names a file relative to where it runs (a sibling folder of the copy's: `run0`)
         names.update({os.path.relpath(path, root / "run0"): shown for path, shown in placed.names.items()
