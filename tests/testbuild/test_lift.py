@@ -12,6 +12,7 @@ import pytest
 from dspec2test.model.program import load_program
 from dspec2test.testbuild import TestBuild, lift
 from dspec2test.testbuild import build as build_module
+from dspec2test.testbuild.settle import GiveUp
 from dspec2test.toolchain import Toolchain
 
 GHOST = Path(__file__).resolve().parents[1] / "fixtures" / "ghost"
@@ -114,3 +115,28 @@ def test_without_dafny_the_program_is_tested_as_written_with_a_warning(tmp_path,
     assert got.as_written and got.lifted == frozenset()
     assert got.warning is not None and "dafny not found" in got.warning.message
     assert os.path.basename(got.warning.file) == "fib.dfy"
+
+
+def test_a_version_no_copy_of_which_builds_is_not_asked_about_again(tmp_path, monkeypatch):
+    calls = []
+
+    def exhausted(copy, sites):
+        calls.append(len(sites))
+        raise GiveUp("no build found in 16 runs of dafny", lasting=True)
+
+    monkeypatch.setattr(build_module, "settle", exhausted)
+    first, again = _lift(GHOST / "fib.dfy", tmp_path), _lift(GHOST / "fib.dfy", tmp_path)
+    assert calls == [1] and first == again and first.as_written
+    assert first.warning is not None and "no build found in 16 runs of dafny" in first.warning.message
+
+
+def test_a_dafny_that_could_not_answer_is_asked_again_next_time(tmp_path, monkeypatch):
+    calls = []
+
+    def unanswered(copy, sites):
+        calls.append(len(sites))
+        raise GiveUp("dafny did not translate the copy within 300 s")
+
+    monkeypatch.setattr(build_module, "settle", unanswered)
+    _lift(GHOST / "fib.dfy", tmp_path), _lift(GHOST / "fib.dfy", tmp_path)
+    assert calls == [1, 1]

@@ -20,7 +20,7 @@ from dspec2test.testbuild.settle import Copy, GiveUp, settle
 from dspec2test.testbuild.sites import Site, sites_of
 from dspec2test.toolchain import DAFNY_VERSION, find_toolchain
 
-FORMAT = 2  # of the cache entries, and of what is lifted: a change makes every entry a miss
+FORMAT = 3  # of the cache entries, and of what is lifted: a change makes every entry a miss
 CACHE_FOLDER = "testbuild"
 
 
@@ -39,7 +39,9 @@ def lift(loaded: LoadedProgram, target: str = "py", cache_dir: str | Path | None
     cache = _cache_path(cache_dir, key)
     cached = _load(cache, key)
     if cached is not None:
-        lifted_keys, kept_entries = cached
+        lifted_keys, kept_entries, warned = cached
+        if warned:
+            return TestBuild(warning=_warning(loaded, warned))
         lifted = [s for s in sites if _site_key(s, paths) in lifted_keys]
         shown = {f.path: f.shown for f in files}  # the entry names files by their place in the copy
         return _record(loaded, files, inputs, lifted, [Kept(n, shown.get(f, f), line, why)
@@ -52,6 +54,8 @@ def lift(loaded: LoadedProgram, target: str = "py", cache_dir: str | Path | None
     try:
         lifted, put_back = settle(copy, sites)
     except GiveUp as why:
+        if why.lasting:  # this version's answer: not asked again
+            _store(cache, key, [], [], str(why))
         return TestBuild(warning=_warning(loaded, str(why)))
     kept = [Kept(name, s.file, s.line, reason) for s, reason in put_back for name in s.names]
     _store(cache, key, [_site_key(s, paths) for s in lifted], [replace(k, file=paths.get(k.file, k.file)) for k in kept])
@@ -116,21 +120,21 @@ def _cache_path(cache_dir: str | Path | None, key: str) -> Path:
     return base / CACHE_FOLDER / key[:2] / f"{key}.json"
 
 
-def _load(path: Path, key: str) -> tuple[list[list], list[list]] | None:
+def _load(path: Path, key: str) -> tuple[list[list], list[list], str] | None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if data.get("format") != FORMAT or data.get("key") != key:
             return None
-        return [list(k) for k in data["lifted"]], [list(k) for k in data["kept"]]
+        return [list(k) for k in data["lifted"]], [list(k) for k in data["kept"]], str(data.get("warning", ""))
     except (OSError, ValueError, TypeError, KeyError):
         return None
 
 
-def _store(path: Path, key: str, lifted: list[list], kept: list[Kept]) -> None:
+def _store(path: Path, key: str, lifted: list[list], kept: list[Kept], warning: str = "") -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps({"format": FORMAT, "key": key, "lifted": lifted,
-                           "kept": [[k.name, k.file, k.line, k.reason] for k in kept]})
+                           "kept": [[k.name, k.file, k.line, k.reason] for k in kept], "warning": warning})
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False, suffix=".tmp") as out:
             out.write(text)
         os.replace(out.name, path)

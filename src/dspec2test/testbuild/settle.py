@@ -23,7 +23,12 @@ MAX_ASKS = 16  # Dafny runs per program version, the program as written included
 
 
 class GiveUp(Exception):
-    """Dafny could not be asked, or the bound on its runs was reached."""
+    """Dafny could not be asked (`lasting` False: another run may), or the bound on its runs was reached
+    (`lasting`: the same program version gets the same answer)."""
+
+    def __init__(self, why: str, lasting: bool = False):
+        super().__init__(why)
+        self.lasting = lasting
 
 
 @dataclass
@@ -39,7 +44,7 @@ class Copy:
 
     def answer(self, lifted: Sequence[Site]) -> Answer:
         if self.asks >= MAX_ASKS:
-            raise GiveUp(f"no build found in {MAX_ASKS} runs of dafny")
+            raise GiveUp(f"no build found in {MAX_ASKS} runs of dafny", lasting=True)
         self.asks += 1
         by_file: dict[str, list[Site]] = {}
         for s in lifted:
