@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
@@ -52,3 +53,18 @@ class Unsupported(DspecError):
 
     def __init__(self, construct: str, line: int = 0, col: int = 0, message: str | None = None):
         super().__init__(message or f"{construct} is not supported", line, col, construct)
+
+
+# Dafny's message shape (its output, not Dafny program text): `file(line,col): Error: message`.
+_DAFNY_ERROR = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): Error: (?P<message>.*)$")
+
+
+def dafny_errors(text: str) -> tuple[Diagnostic, ...]:
+    """Dafny's `file(line,col): Error: message` lines in what it printed (resolution, type and
+    compilation errors), as diagnostics naming the file as Dafny did."""
+    found = []
+    for line in text.splitlines():
+        m = _DAFNY_ERROR.match(line.strip())
+        if m:
+            found.append(Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["message"]))
+    return tuple(found)

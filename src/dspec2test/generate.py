@@ -31,6 +31,7 @@ from dspec2test.records import Limitation, MemberResult, TestCase
 from dspec2test.search.access import SearchAccess
 from dspec2test.search.compiled import Compiled, compile_harness
 from dspec2test.search.harness import Harness, harness_of
+from dspec2test.testbuild import TestBuild, lift, lifted_view
 
 __all__ = ["GenerateOptions", "Generated", "GenerationProgress", "SolverFactory", "default_solver_factory", "generate",
            "generate_all"]
@@ -49,6 +50,7 @@ class Generated:
     looked_up: int = 0  # the members looked up in the cache (0: no cache)
     # the contracts compiled for the search, while the folder given to generate lives (shrinking runs them)
     searched: Compiled | None = None
+    build: TestBuild = TestBuild()  # what the tests compile against: the program, its ghost state compiled where it can be
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -148,7 +150,7 @@ def _generate_all(paths: Sequence[str], options: GenerateOptions, solver_factory
         mine = [r if isinstance(r, MemberResult) else g.failed(r) for g, r in zip(plan.gens, ran[span.start:span.stop])]
         if options.probe:
             mine = probed(plan.path, plan.gens, plan.inputs, mine, options,
-                          frozenset(i - start for i in span if i in hits))
+                          frozenset(i - start for i in span if i in hits), plan.build)
         for i, m in zip(span, mine):
             if cache is not None and i not in hits and keepable(m):
                 cache.store(keys[i], m)
@@ -169,6 +171,7 @@ class _Plan:
     extern_code: tuple[str, ...] = ()  # the code of externs for the target, built with the program
     compiled: Compiled | None = None  # its contracts compiled for the search
     refused: tuple[MemberResult, ...] = ()  # the declarations the parser skipped: one refusal each
+    build: TestBuild = TestBuild()
 
     @property
     def inputs(self) -> tuple[str, ...]:
@@ -181,8 +184,11 @@ class _Plan:
         loaded = load_program(path, sources)
         if isinstance(loaded, Diagnostic):
             return _Plan(path, loaded, ())
-        parsed = loaded.program
-        ctx = EmitContext.of(parsed)
+        # the program as its tests will run it: ghost state compiled where Dafny accepts it (testbuild/), once
+        # per program version
+        build = lift(loaded, options.target, options.cache_dir) if options.test_build else TestBuild()
+        parsed = lifted_view(loaded.program, build)
+        ctx = EmitContext.of(parsed, tuple((k.short, k.reason) for k in build.kept))
         # a lemma none of whose ensures a test can evaluate has nothing to be tested for: left out, as ghost
         # members are, rather than listed as unsupported in every report; one Dafny takes on trust is tested
         # unless the options leave such lemmas out
@@ -191,14 +197,14 @@ class _Plan:
                      if not c.is_lemma or (c.name not in left_out and checks_of(c, ctx).ensures)]
         contracts = exported_only(parsed, contracts)
         contracts, extern_code = without_code(parsed, contracts, options.target, sources.base if sources else None)
-        compiled = _compiled(path, contracts, ctx, loaded, (*loaded.inputs, *extern_code), options, search) \
+        compiled = _compiled(path, contracts, ctx, loaded, (*loaded.inputs, *extern_code), options, search, build) \
             if search is not None else None
         access = {} if compiled is None else {name: SearchAccess(compiled, entry)
                                               for name, entry in compiled.harness.entries.items()}
         refused = tuple(_refusal(name, d, parsed.path)
                         for name, d in select_unreadable(parsed, options.methods, options.unverified, files))
         return _Plan(path, None, tuple(MemberGeneration(c, ctx, options, factory, access.get(c.name))
-                                       for c in contracts), loaded, extern_code, compiled, refused)
+                                       for c in contracts), loaded, extern_code, compiled, refused, build)
 
     def assemble(self, members: Sequence[MemberResult]) -> Generated:
         if self.error is not None or self.loaded is None:
@@ -209,18 +215,24 @@ class _Plan:
             members = sorted([*members, *self.refused], key=lambda m: (order.get(m.file, len(order)), m.line))
         tests = [t for m in members for t in m.tests]
         opened = modules_to_open([g.contract for g, m in zip(self.gens, members) if m.tests])
-        text = emit_file(self.path, opened, tests, shadowing(opened, self.gens[0].ctx) if self.gens else frozenset())
+        text = emit_file(self.path, opened, tests, shadowing(opened, self.gens[0].ctx) if self.gens else frozenset(),
+                         lifted=not self.build.as_written)
+        warned = (self.build.warning,) if self.build.warning is not None else ()
         return Generated(self.path, text, tuple(tc for m in members for tc in m.cases), tuple(members),
-                         self.loaded.diagnostics + tuple(d for m in members for d in m.diagnostics),
-                         self.inputs, self.loaded.paths, searched=self.compiled)
+                         self.loaded.diagnostics + warned + tuple(d for m in members for d in m.diagnostics),
+                         self.inputs, self.loaded.paths, searched=self.compiled, build=self.build)
 
 
 def _compiled(path: str, contracts: Sequence[Any], ctx: EmitContext, loaded: LoadedProgram, inputs: tuple[str, ...],
-              options: GenerateOptions, folder: Path) -> Compiled | None:
-    """The program's contracts compiled for the search (None where they cannot be: the solver alone then)."""
+              options: GenerateOptions, folder: Path, build: TestBuild = TestBuild()) -> Compiled | None:
+    """The program's contracts compiled for the search (None where they cannot be: the solver alone then),
+    against its test build, whose ghost state the contracts may read."""
     if not contracts:
         return None
     unicode = loaded.project is None or str(loaded.project.option("unicode-char", "true")).lower() != "false"
+    if not build.as_written:
+        placed = build.place(folder / "testbuild" / build.key)
+        inputs = tuple(placed.sources.get(str(Path(i).resolve()), i) for i in inputs)
 
     def make(dropped: frozenset[str]) -> Harness:
         return harness_of(path, [c for c in contracts if c.name not in dropped], ctx, options.fdnf)

@@ -61,7 +61,7 @@ def _run_program(path: str, generate_options: GenerateOptions, run_options: RunO
     cases = generated.cases
     if generated.cases:
         result = run_tests(path, generated.tests_text, list(generated.cases), run_options, progress,
-                           inputs=generated.inputs, files=generated.files)
+                           inputs=generated.inputs, files=generated.files, build=generated.build)
         if generate_options.search and any(v.status in (Status.FAILED, Status.CRASHED) for v in result.verdicts):
             result, cases = _with_shrunk(path, generated, result, generate_options, run_options, progress)
         result = replace(result, verdicts=result.verdicts + missing)
@@ -80,7 +80,7 @@ def _with_shrunk(path: str, generated: Generated, result: RunResult, generate_op
     if shrunk is None:
         return result, generated.cases
     more = run_tests(path, shrunk.tests_text, list(shrunk.cases), run_options, progress, inputs=generated.inputs,
-                     files=generated.files)
+                     files=generated.files, build=generated.build)
     merged = replace(result, verdicts=result.verdicts + more.verdicts, rounds=result.rounds + more.rounds,
                      wall_s=result.wall_s + more.wall_s, ran=result.ran | more.ran,
                      outputs={**result.outputs, **more.outputs})

@@ -21,6 +21,7 @@ from dspec2test.model.contracts import Contract, is_array_type, iter_members
 from dspec2test.model.walk import called_names
 from dspec2test.records import Status, TestCase
 from dspec2test.run import RunOptions, run_tests
+from dspec2test.testbuild import TestBuild
 
 PROBE_WALL_S = 30.0  # per test
 PROBE_S = 2.0  # CPU seconds a test's checks may take on the Python target
@@ -105,9 +106,9 @@ class ProbeResult:
 
 
 def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modules: Iterable[str],
-          inputs: Sequence[str] = ()) -> ProbeResult:
+          inputs: Sequence[str] = (), build: TestBuild = TestBuild()) -> ProbeResult:
     """Run the probe tests ((TestCase, probe text) per member) against the program at `program` (built
-    from `inputs` when that is not the program file alone)."""
+    from `inputs` when that is not the program file alone, as its test `build` has it)."""
     tests = [t for member in members for t in member]
     if not tests:
         return ProbeResult(frozenset())
@@ -116,7 +117,7 @@ def probe(program: str, members: Sequence[Sequence[tuple[TestCase, str]]], modul
     # contract that takes milliseconds, and good tests were left out; the clock is only a backstop
     # each probe is judged on its own: the hang rule's short limits are for implementations that loop
     options = RunOptions(target="py", timeout_s=PROBE_WALL_S, cpu_s=PROBE_S, hang_rule=False)
-    result = run_tests(program, text, [tc for tc, _ in tests], options, inputs=inputs)
+    result = run_tests(program, text, [tc for tc, _ in tests], options, inputs=inputs, build=build)
     if result.build_errors or result.unbuilt or not result.ran:
         # (a program that builds only with members routed around: a check that reaches one halts, and
         # would read as slow)

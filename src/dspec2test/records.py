@@ -39,6 +39,11 @@ class CheckKind(str, Enum):
         """A failed check of our own generated input: bad-input, never the implementation's fault."""
         return self in (CheckKind.TYPE, CheckKind.REQUIRES, CheckKind.INVARIANT)
 
+    @property
+    def checks_output(self) -> bool:
+        """A check of what the member did (after the call), the one kind a pass can rest on."""
+        return self in (CheckKind.ENSURES, CheckKind.VALUE, CheckKind.PROPERTY)
+
 
 @dataclass(frozen=True)
 class Check:
@@ -125,6 +130,10 @@ class TestCase:
     diverges: int = 0  # line of the member's `decreases *` (it may not terminate); 0: it must
     # the trusted lemmas that decided the unique outputs (functions without a body): `TriSucc (line 4)`, ...
     axioms: tuple[str, ...] = ()
+    # where the member has ensures and the test can check none of them (only its inputs): how many, and the
+    # first with why (`ensures (line 8) IsSquare(r): IsSquare is ghost ...`); such a test never passes
+    unchecked: int = 0
+    unchecked_first: str = ""
 
     def check(self, check_id: str) -> Check | None:
         return next((c for c in self.checks if c.id == check_id), None)

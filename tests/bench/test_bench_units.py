@@ -370,3 +370,21 @@ def test_failures_on_the_original_in_members_that_assume_are_listed_apart_and_ev
     assert run.assumed == {"p": ["T_bar: failed ensures"]}
     assert run.false_alarms == {"p": ["T_foo: crashed boom"]}
     assert [t.name for t in run.prepared["p"].suite.tests] == ["T_foo2"] and "p" not in run.unsupported
+
+
+def test_a_test_with_no_clause_to_check_is_no_false_alarm_and_no_kill_but_a_crash_still_kills():
+    from dspec2test.records import ScenarioKind, TestCase
+    from dspec2test.run.versions import VersionRun
+
+    unchecked = "ran; none of its 1 clause can be checked at run time: ensures (line 2) IsSquare(r): ghost"
+    suite = Suite("tests", (SuiteTest("T_sq", "T_sq", TestCase("T_sq", "Sq", "p.dfy", 1, 1, 1, "true",
+                                                               ScenarioKind.BASE, None)),))
+    run = StrategyRun(Strategy.SPEC, prepared={"p": Prepared("p", "tests", 1, None, 0.0, suite=suite)})
+    original = VersionRun((Outcome("T_sq", Status.NOT_TESTED, unchecked),))
+    engine._sort_out_failures(run, "p", CorpusProgram("p", Path("p.dfy"), "method Sq()"), original)
+    assert not run.false_alarms and [t.name for t in run.prepared["p"].suite.tests] == ["T_sq"]
+    assert engine._status(original) == (engine.MutantStatus.SURVIVED, "")
+    crashed = VersionRun((Outcome("T_sq", Status.CRASHED, "halted"),))
+    assert engine._status(crashed)[0] is engine.MutantStatus.KILLED
+    assert engine._status(VersionRun((Outcome("T_sq", Status.NOT_TESTED, "build failed"),)))[0] \
+        is engine.MutantStatus.ERROR

@@ -73,3 +73,14 @@ def test_run_reports_coverage_of_the_papers_example(tmp_path: Path) -> None:
     text = out.getvalue()
     assert "clause coverage:" in text and "unsatisfiable: x < 0 && r == -1 && x >= |s| && r == 1" in text
     assert "unchecked clauses: none" in text
+
+
+def test_a_member_whose_tests_checked_nothing_says_which_clause_and_why(clamp: dict) -> None:
+    tests = [s["test"] for p in clamp["partitions"] for s in p["scenarios"] if s["test"]]
+    why = "ran; none of its 1 clause can be checked at run time: ensures (line 7) ...: unbounded quantifier over k"
+    verdicts = [Verdict(t, "Clamp", 0, 0, Status.NOT_TESTED, message=why) for t in tests]
+    cov = member_coverage(clamp, verdicts)
+    assert cov["nothing_checked"] == why.removeprefix("ran; ")
+    assert sum(p["tests"] for p in cov["partitions"]) == len(tests)  # they ran: they exercised their branches
+    assert "its tests are not-tested: none of its 1 clause" in terminal(coverage_document([clamp], verdicts))
+    assert "nothing_checked" not in member_coverage(clamp, [replace(v, message="") for v in verdicts])

@@ -22,7 +22,9 @@ cases = st.builds(
     outputs=st.dictionaries(text, text, max_size=3),
     unique=st.booleans(),
     clauses=st.lists(st.integers(min_value=1, max_value=999), max_size=4).map(tuple),
-)
+    unchecked=st.integers(min_value=0, max_value=3),
+    unchecked_first=text,
+).filter(lambda tc: tc.unchecked or not tc.unchecked_first)
 
 
 @given(cases)

@@ -2,7 +2,8 @@
 (`Limits.MAX`, where the test opens the member's module, not the ones it opened), the namesake types of
 modules refining one abstract module each with its own predicate (`FormA.Ok(s)`, `FormB.Ok(s)`, which the
 tests file would find ambiguous), and a ghost predicate in a constraint (`b.Valid?()`) left to the solver,
-since a test cannot evaluate it (Dafny rejected the whole tests file: print in a ghost context)."""
+since a test cannot evaluate it (Dafny rejected the whole tests file: print in a ghost context), unless the
+program's test build compiles it."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ from dspec2test.generate import GenerateOptions, generate
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "model" / "qualified_constraints.dfy"
 
 
-def type_checks(method: str) -> list[str]:
-    got = generate(str(FIXTURE), GenerateOptions(methods=(method,)))
+def type_checks(method: str, test_build: bool = True) -> list[str]:
+    got = generate(str(FIXTURE), GenerateOptions(methods=(method,), test_build=test_build))
     lines = got.tests_text.splitlines()
     assert got.cases, got.diagnostics
     return [line.strip() for line in lines if line.strip().startswith("if !(") and "is not a" in line]
@@ -41,7 +42,12 @@ def test_a_type_inside_a_contract_s_expression_is_written_in_full():
 
 
 def test_a_ghost_predicate_of_a_constraint_is_not_a_runtime_check():
-    assert not any("Valid?" in c for c in type_checks("Use.Get"))
+    assert not any("Valid?" in c for c in type_checks("Use.Get", test_build=False))
+
+
+@pytest.mark.dafny
+def test_a_ghost_predicate_of_a_constraint_the_test_build_compiles_is_checked():
+    assert any("Valid?" in c for c in type_checks("Use.Get"))
 
 
 @pytest.mark.dafny

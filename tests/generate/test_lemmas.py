@@ -68,12 +68,13 @@ def test_lemmas_not_bound_to_an_object_are_members_with_their_ensures_as_propert
 def test_a_lemma_with_nothing_to_evaluate_is_left_out_one_taken_on_trust_is_tested(tmp_path):
     path = tmp_path / "lemmas.dfy"
     path.write_text(PROGRAM)
-    result = generate(str(path), GenerateOptions(isolate=False, probe=False))
+    result = generate(str(path), GenerateOptions(isolate=False, probe=False, test_build=False))
     names = {m["name"] for m in result.manifest["methods"]}
-    # OnlyGhost's ensures calls a recursive ghost function; Trusted, Axiom, UsesTrusted and Assumes are
-    # taken on trust by Dafny: a program verifies with them false, so a test is their only check
+    # OnlyGhost's ensures calls a recursive ghost function (the program as written: no test build); Trusted,
+    # Axiom, UsesTrusted and Assumes are taken on trust by Dafny: a program verifies with them false, so a
+    # test is their only check
     assert names == {"InitIsZero", "UpGrows", "C.Static", "Trusted", "Axiom", "UsesTrusted", "Assumes"}
-    benched = generate(str(path), GenerateOptions(isolate=False, probe=False, trusted_lemmas=False))
+    benched = generate(str(path), GenerateOptions(isolate=False, probe=False, trusted_lemmas=False, test_build=False))
     assert {m["name"] for m in benched.manifest["methods"]} == {"InitIsZero", "UpGrows", "C.Static"}
     assert all(m["kind"] == "lemma" and not m["unsupported"] for m in result.manifest["methods"])
     init = [tc for tc in result.cases if tc.method == "InitIsZero"]
@@ -101,6 +102,14 @@ def test_a_false_property_is_a_failure_of_the_lemma_with_its_clause():
     assert verdict.status is Status.FAILED
     assert verdict.message == "lemma InitIsZero: ensures (line 10) is false on inputs that meet its requires: Abs(s) == 0"
     assert verdict.clause_line == 10 and verdict.expected == "Abs(s) == 0"
+
+
+@pytest.mark.dafny
+def test_a_lemma_over_a_ghost_function_the_test_build_compiles_is_tested(tmp_path):
+    path = tmp_path / "lemmas.dfy"
+    path.write_text(PROGRAM)
+    result = generate(str(path), GenerateOptions(isolate=False, probe=False))
+    assert "OnlyGhost" in {m["name"] for m in result.manifest["methods"]} and result.build.lifted == {"G"}
 
 
 @pytest.mark.dafny

@@ -82,3 +82,23 @@ def test_a_failed_clause_that_pins_a_value_shows_it_next_to_the_actual_one() -> 
     assert (v.status, v.expected_value, v.actual, v.clause, v.expected) == (
         Status.FAILED, "r = 2", "r = 3", "r == x + 1", "r == x + 1")  # `expected` keeps its meaning: the clause
     assert verdict_of(tc, Observation("", "T", Phase.RETURNED, End.DONE), 10.0).expected_value is None
+
+
+INPUT_ONLY = replace(TC, checks=CHECKS[:2], unchecked=2,
+                     unchecked_first="ensures (line 4) IsSquare(r): IsSquare is ghost in the test build: unbounded")
+
+
+def test_a_test_that_could_check_none_of_its_ensures_is_not_a_pass() -> None:
+    v = verdict_of(INPUT_ONLY, obs(End.DONE), 60)
+    assert v.status is Status.NOT_TESTED
+    assert v.message == ("ran; none of its 2 clauses can be checked at run time: ensures (line 4) IsSquare(r): "
+                         "IsSquare is ghost in the test build: unbounded")
+    # what it could check still counts: a crash is the implementation's, a bad input ours
+    assert verdict_of(INPUT_ONLY, obs(End.CRASHED, Phase.CALLED), 60).status is Status.CRASHED
+    assert verdict_of(INPUT_ONLY, obs(End.CHECK_FAILED, Phase.SETUP, check="c2"), 60).status is Status.BAD_INPUT
+
+
+def test_a_member_without_ensures_passes_when_its_call_returns() -> None:
+    requires_only = replace(TC, checks=CHECKS[:2])  # nothing unchecked: it promises nothing but to return
+    assert verdict_of(requires_only, obs(End.DONE), 60).status is Status.PASSED
+    assert verdict_of(TC, obs(End.DONE), 60).status is Status.PASSED

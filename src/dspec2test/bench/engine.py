@@ -23,6 +23,7 @@ from dspec2test.emit.metadata import without_tests
 from dspec2test.records import Status
 from dspec2test.run.diagnostics import error_lines
 from dspec2test.run.stubs import Fault
+from dspec2test.run.verdicts import ran_unchecked
 from dspec2test.run.verify import source_facts_of_text
 from dspec2test.run import RunOptions, Suite, Version, VersionRun, VersionsConfig, run_alone, run_versions
 from dspec2test.toolchain import Toolchain
@@ -200,7 +201,7 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     counter = _Counter(len(candidates), f"{strategy.value} safety", progress)
 
     def safe(name: str) -> VersionRun:
-        version = Version(name, version_text(strategy, programs[name].text))
+        version = Version(name, version_text(strategy, programs[name].text, out.prepared[name], str(programs[name].path)))
         got = run_alone(version, out.prepared[name].suite, _config(config), tools, workdir / "safety" / name)
         counter.tick(f"{name}: " + _safety_word(got))
         return got
@@ -234,7 +235,8 @@ def _run_strategy(strategy: Strategy, corpus: Corpus, classes: dict[str, MutantC
     total = sum(len(v) for v in per_program.values())
     counter = _Counter(total, f"{strategy.value} kill", progress)
     def kill_program(name: str) -> tuple[dict[str, VersionRun], int]:
-        versions = [Version(mutant_key(m), version_text(strategy, m.text)) for m in per_program[name]]
+        versions = [Version(mutant_key(m), version_text(strategy, m.text, out.prepared[name], str(m.path)))
+                    for m in per_program[name]]
         got, builds = run_versions(versions, out.prepared[name].suite,
                                    _config(config, kill_limit[name], True, out.stubs.get(name, ())), tools,
                                    workdir / "kill" / name)
@@ -256,7 +258,9 @@ def _sort_out_failures(out: StrategyRun, name: str, program: CorpusProgram, got:
     proves its contract with `assume`, or reaches a member whose code does not build (then it is listed
     apart). Either way the test is left out of the kill phase, as mutation analysis keeps only tests that
     pass on the original; a program left with no test is unsupported."""
-    failing = [r for r in got.outcomes if r.status is not Status.PASSED]
+    # a test with no clause to check at run time is not a pass to a user, and no false alarm either: it
+    # still kills a version it makes crash or hang
+    failing = [r for r in got.outcomes if r.status is not Status.PASSED and not ran_unchecked(r.status, r.message)]
     if not failing:
         return
     suite = out.prepared[name].suite
@@ -290,7 +294,7 @@ def _status(run: VersionRun) -> tuple[MutantStatus, str]:
     for status, verdict in ((Status.FAILED, MutantStatus.KILLED), (Status.CRASHED, MutantStatus.KILLED),
                             (Status.TIMEOUT, MutantStatus.TIMEOUT), (Status.BAD_INPUT, MutantStatus.ERROR),
                             (Status.NO_IMPLEMENTATION, MutantStatus.ERROR), (Status.NOT_TESTED, MutantStatus.ERROR)):
-        hit = next((r for r in run.outcomes if r.status is status), None)
+        hit = next((r for r in run.outcomes if r.status is status and not ran_unchecked(r.status, r.message)), None)
         if hit:
             return verdict, f"{hit.name}: {hit.message}".strip()
     return MutantStatus.SURVIVED, ""
@@ -299,7 +303,7 @@ def _status(run: VersionRun) -> tuple[MutantStatus, str]:
 def _safety_word(run: VersionRun) -> str:
     if run.build_error:
         return "build error"
-    passed = sum(r.status is Status.PASSED for r in run.outcomes)
+    passed = sum(r.status is Status.PASSED or ran_unchecked(r.status, r.message) for r in run.outcomes)
     return f"{passed}/{len(run.outcomes)} pass"
 
 

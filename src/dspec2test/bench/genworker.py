@@ -30,7 +30,8 @@ def generate_program(path: str, options: GenerateOptions) -> dict:
         return {"error": f"{exc.line}:{exc.col}: {exc.message}"}
     problems = [d.render() for d in got.diagnostics if d.severity is not Severity.WARNING]
     unsupported = sum(d.severity is Severity.UNSUPPORTED for d in got.diagnostics)
-    return {"tests_text": got.tests_text, "tests": len(got.cases), "problems": problems, "unsupported": unsupported}
+    return {"tests_text": got.tests_text, "tests": len(got.cases), "problems": problems, "unsupported": unsupported,
+            "build": got.build}
 
 
 def _warm() -> None:

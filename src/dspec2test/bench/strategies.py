@@ -14,6 +14,7 @@ from dspec2test.errors import DspecError
 from dspec2test.generate import GenerateOptions
 from dspec2test.run.foreign import foreign_suite
 from dspec2test.run.versions import Suite, our_suite
+from dspec2test.testbuild import TestBuild, lifted_text
 from dspec2test.toolchain import Toolchain
 
 
@@ -51,11 +52,15 @@ class Prepared:
     seconds: float  # generation only (running is measured apart)
     note: str = ""
     suite: Suite = Suite("", ())  # what runs: our tests, or wrappers around Dafny's own
+    build: TestBuild = TestBuild()  # what our tests compile against: every version is lifted as the original is
 
 
-def version_text(strategy: Strategy, text: str) -> str:
-    """A program version as the strategy's tests expect it (dtest-block's import a wrapping module)."""
-    return wrap(text) if strategy is Strategy.DTEST_BLOCK else text
+def version_text(strategy: Strategy, text: str, prepared: Prepared | None = None, path: str = "") -> str:
+    """A program version as the strategy's tests expect it (dtest-block's import a wrapping module; ours
+    read the ghost state the original's test build compiles, so the version's is compiled too)."""
+    if strategy is Strategy.DTEST_BLOCK:
+        return wrap(text)
+    return lifted_text(text, path, prepared.build) if prepared is not None else text
 
 
 def prepare(strategy: Strategy, program: CorpusProgram, workdir: Path, tools: Toolchain, timeout_s: float,
@@ -92,4 +97,5 @@ def _prepare_ours(strategy: Strategy, program: CorpusProgram, pool: GenerationPo
         problems = data["problems"]
         return Prepared(program.name, "", 0, "no tests generated" + (": " + problems[0] if problems else ""), seconds)
     note = f"{data['unsupported']} unsupported constructs" if data["unsupported"] else ""
-    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note, our_suite(data["tests_text"]))
+    return Prepared(program.name, data["tests_text"], data["tests"], None, seconds, note, our_suite(data["tests_text"]),
+                    data.get("build", TestBuild()))

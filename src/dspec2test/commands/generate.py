@@ -127,3 +127,10 @@ def write_tests(result: Generated, destination: Path | None, out: TextIO) -> Non
         return
     destination.parent.mkdir(parents=True, exist_ok=True)
     destination.write_text(result.tests_text, encoding="utf-8")
+    if not result.build.as_written:  # the tests read ghost state its copy compiles: the copy goes beside them
+        result.build.place(build_folder(destination))
+
+
+def build_folder(tests: Path) -> Path:
+    """Where `generate -o TESTS.dfy` writes the test build the tests compile against."""
+    return tests.parent / f"{tests.name.removesuffix('.dfy')}.build"

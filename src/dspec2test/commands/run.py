@@ -77,6 +77,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not cases:
             out.write(f"{program}: no tests to run\n")
             return _verdict(decide(gate, ()), err)
+        # tests that read ghost state say so: the runner builds them against the program's test build
         result = run_tests(program, tests_text, cases, options, TerminalProgress(err), tests_path=args.tests)
     else:
         tested = run_program(str(program), generation_options(args, unverified, values), options,

@@ -526,6 +526,7 @@ class VarDecl(Node):
     such_that: Expr | None = None
     ghost: bool = False
     attributes: tuple[Attribute, ...] = ()
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
 
 
 @dataclass(frozen=True)
@@ -703,6 +704,13 @@ class Formal(Node):
     nameonly: bool = False
     older: bool = False
     attributes: tuple[Attribute, ...] = ()
+    lifted: bool = False  # a ghost constructor parameter compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)
@@ -743,6 +751,15 @@ class Function(Declared):
     name_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # where the name is written
     # from the body's `{` to the end of its `by method` block, if any (NO_SPAN: no body)
     body_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+    keyword_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # `function`, `predicate`
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost (or of a kind that always is) and not lifted by the
+        test build."""
+        return (self.ghost or self.kind not in ("function", "predicate")) and not self.lifted
 
     @property
     def result_type(self) -> Type:
@@ -755,6 +772,13 @@ class Field(Declared):
     type: Type
     ghost: bool = False
     attributes: tuple[Attribute, ...] = ()
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)
@@ -765,6 +789,13 @@ class Const(Declared):
     ghost: bool = False
     static: bool = False
     attributes: tuple[Attribute, ...] = ()
+    lifted: bool = False  # ghost as written, compiled in the test build (testbuild/)
+    ghost_span: Span = field(default=NO_SPAN, compare=False, repr=False, kw_only=True)  # its `ghost` word
+
+    @property
+    def ghost_in_tests(self) -> bool:
+        """Ghost where the tests run: declared ghost and not lifted by the test build."""
+        return self.ghost and not self.lifted
 
 
 @dataclass(frozen=True)

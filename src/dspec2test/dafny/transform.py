@@ -39,10 +39,10 @@ class ToAst(ExprRules, StmtRules):
         return A.Include(decode_escapes(s[1:-1]), span=span(meta))
 
     def modifier(self, meta, tok):
-        return Wrap("mod", str(tok))
+        return Wrap("mod", str(tok), tok_span(tok))
 
     def decl(self, meta, *children):
-        mods = {c.value for c in children if isinstance(c, Wrap) and c.kind == "mod"}
+        mods = {c.value: c.span for c in children if isinstance(c, Wrap) and c.kind == "mod"}
         prefix = tuple(c for c in children if isinstance(c, A.Attribute))
         return _apply_mods(children[-1], mods, span(meta), prefix)
 
@@ -139,14 +139,15 @@ class ToAst(ExprRules, StmtRules):
                       span=span(meta))
 
     def ctor_formal_named(self, meta, attrs, *children):
-        mods = {c.value for c in wraps(children, "mod")}
+        mods = {c.value: c.span for c in wraps(children, "mod")}
         *_, name, typ, default = children
         return A.Formal(str(name), typ, ghost="ghost" in mods, default=default, nameonly="nameonly" in mods,
-                        attributes=attrs.value, span=span(meta))
+                        attributes=attrs.value, span=span(meta), ghost_span=mods.get("ghost", A.NO_SPAN))
 
     def ctor_formal_anon(self, meta, attrs, *children):
-        mods = {c.value for c in wraps(children, "mod")}
-        return A.Formal("", children[-1], ghost="ghost" in mods, attributes=attrs.value, span=span(meta))
+        mods = {c.value: c.span for c in wraps(children, "mod")}
+        return A.Formal("", children[-1], ghost="ghost" in mods, attributes=attrs.value, span=span(meta),
+                        ghost_span=mods.get("ghost", A.NO_SPAN))
 
     def members(self, meta, *decls):
         return Wrap("members", _members(decls))
@@ -263,7 +264,7 @@ class ToAst(ExprRules, StmtRules):
         return Wrap("formals", tuple(f for f in fs if f is not None))
 
     def formal_mod(self, meta, tok):
-        return Wrap("mod", str(tok))
+        return Wrap("mod", str(tok), tok_span(tok))
 
     def formal(self, meta, attrs, *children):
         mods = {c.value for c in wraps(children, "mod")}
@@ -292,7 +293,7 @@ class ToAst(ExprRules, StmtRules):
                                 Wrap("returns", ()), specs, block)
 
     def function_kw(self, meta, *toks):
-        return " ".join(str(t) for t in toks)
+        return Wrap("kw", " ".join(str(t) for t in toks), span(meta))
 
     def opt_result(self, meta, result=None):
         return Wrap("result", result)
@@ -309,15 +310,16 @@ class ToAst(ExprRules, StmtRules):
     def function_body(self, meta, expr, by_method=None):
         return Wrap("fbody", (expr, by_method, span(meta)))
 
-    def function_decl(self, meta, kind, attrs, name, tparams, k_type, formals, result, specs, body):
+    def function_decl(self, meta, keyword, attrs, name, tparams, k_type, formals, result, specs, body):
         expr, by_method, body_span = body.value
+        kind = keyword.value
         # Dafny 4 reading: a function is compiled unless declared ghost (Dafny 3's `function method` = function).
         base = kind.removesuffix(" method")
         base = {"inductive predicate": "least predicate", "copredicate": "greatest predicate"}.get(base, base)
         return A.Function(
             base, str(name), formals.value, result.value, _spec(specs.value), expr, by_method,
             type_params=tparams.value, attributes=attrs.value, span=span(meta), method_form=str(kind).endswith(" method"),
-            k_type=k_type.value, name_span=tok_span(name), body_span=body_span,
+            k_type=k_type.value, name_span=tok_span(name), body_span=body_span, keyword_span=keyword.span,
         )
 
     def function_refined(self, meta, kind, attrs, name, specs, body):
@@ -340,8 +342,9 @@ def _members(decls: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(d for c in decls if c is not None for d in _flat(c))
 
 
-def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
-    """The declaration with its modifiers set, `@` attributes put first, and the span from the first word."""
+def _apply_mods(body: Any, mods: dict[str, A.Span], sp: A.Span, prefix: tuple[A.Attribute, ...] = ()) -> Any:
+    """The declaration with its modifiers set (and where its `ghost` is written: the test build takes
+    that word out), `@` attributes put first, and the span from the first word."""
     if isinstance(body, Wrap) and body.kind == "many":
         return Wrap("many", tuple(_apply_mods(d, mods, d.span, prefix) for d in body.value))
     names = {f.name for f in fields(body)}
@@ -351,6 +354,8 @@ def _apply_mods(body: Any, mods: set[str], sp: A.Span, prefix: tuple[A.Attribute
     for mod in mods:
         if mod in names and mod != "name":
             changes[mod] = True
+    if "ghost" in mods and "ghost_span" in names:
+        changes["ghost_span"] = mods["ghost"]
     return replace(body, **changes)
 
 

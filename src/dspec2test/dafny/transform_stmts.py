@@ -79,7 +79,8 @@ class StmtRules(Transformer):
         attrs = tuple(a for w in wraps(children, "attrs") for a in w.value)
         pats = tuple(c for c in children if isinstance(c, (A.PatVar, A.PatCtor, A.PatTuple, A.PatWild)))
         op, rhs, such = wrap_value(children, "init", (None, (), None))
-        return A.VarDecl(pats, rhs, op, such, ghost, attrs, span=span(meta))
+        return A.VarDecl(pats, rhs, op, such, ghost, attrs, span=span(meta),
+                         ghost_span=tok_span(children[0]) if ghost else A.NO_SPAN)
 
     def _lhs_rhs(self, children):
         lhs = tuple(c for c in children if not isinstance(c, _RHS + (Wrap,)))

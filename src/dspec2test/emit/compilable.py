@@ -3,7 +3,8 @@
 Not compilable: two-state and allocation forms (old, fresh, unchanged, allocated), calls of ghost
 members (lemmas, ghost functions, least/greatest predicates), functions without a body, ghost fields and constants, statements in
 expressions, let-such-that, and quantifiers or comprehensions whose bound variables have no bounds
-Dafny could enumerate (`forall x: int :: ...`).
+Dafny could enumerate (`forall x: int :: ...`). Ghost is as the tests run: a declaration the test build
+lifted (testbuild/) is compiled, one it kept ghost says Dafny's reason.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ class GhostIndex:
     names: frozenset[str]  # short names of ghost members anywhere in the program
     bodiless: frozenset[str] = frozenset()  # non-ghost functions without a body: nothing a test could call
     # ghost functions a check can use through their bodies: module-level, with a body, not recursive,
-    # their short name unique in the program
+    # their short name unique in the program (lifted ones too: a body inlined may show Dafny the bounds of a
+    # quantifier, `forall iv | valid(s, iv)` over the components valid's body bounds)
     inlinable: tuple[tuple[str, ast.Function], ...] = ()
     # parameter types of the functions whose short name is unique: an untyped bound variable passed to one
     # (`forall iv | valid(s, iv) :: ...`) has that parameter's type
@@ -35,9 +37,18 @@ class GhostIndex:
     # ghost fields of datatype values (`datatype P = P(ghost start: int, ...)`) no compiled field shares a name
     # with: `p.start` is ghost, a variable named start is not
     ghost_fields: frozenset[str] = frozenset()
+    # short name -> why the test build left it ghost (Dafny's words); lifted names are not ghost here at all
+    kept: tuple[tuple[str, str], ...] = ()
+
+    def ghost_reason(self, name: str) -> str:
+        """Why a check cannot evaluate the ghost `name`: where the test build kept it ghost, Dafny's reason."""
+        why = dict(self.kept).get(name.rsplit(".", 1)[-1])
+        return f"{name} is ghost in the test build: {why}" if why else f"{name} is ghost"
 
     @staticmethod
-    def of(program: ast.Program) -> "GhostIndex":
+    def of(program: ast.Program, kept: tuple[tuple[str, str], ...] = ()) -> "GhostIndex":
+        """The program as the tests run it: a declaration the test build lifted (`lifted`) is compiled;
+        `kept`: the reasons it kept others ghost, by short name."""
         ghosts, bodiless = set(), set()
         named: dict[str, list[tuple[object, ast.Decl]]] = {}
         for scope, d in iter_members(program.decls):
@@ -50,12 +61,12 @@ class GhostIndex:
                 bodiless.add(d.name)
             if isinstance(d, ast.Method) and (d.kind != "method" or d.ghost):
                 ghosts.add(d.name)
-            elif isinstance(d, ast.Function) and (d.ghost or d.kind in _GHOST_FUNCTION_KINDS):
+            elif isinstance(d, ast.Function) and (d.ghost_in_tests or d.kind in _GHOST_FUNCTION_KINDS):
                 ghosts.add(d.name)
-            elif isinstance(d, (ast.Field, ast.Const)) and d.ghost:
+            elif isinstance(d, (ast.Field, ast.Const)) and d.ghost_in_tests:
                 ghosts.add(d.name)
         inlinable = tuple((name, d) for name, [(scope, d)] in ((n, v) for n, v in named.items() if len(v) == 1)
-                          if isinstance(d, ast.Function) and name in ghosts and d.body is not None
+                          if isinstance(d, ast.Function) and (name in ghosts or d.lifted) and d.body is not None
                           and getattr(scope, "owner", None) is None and name not in called_names(d.body))
         formals = tuple((name, tuple(p.type for p in d.params)) for name, [(_, d)] in
                         ((n, v) for n, v in named.items() if len(v) == 1)
@@ -65,12 +76,12 @@ class GhostIndex:
         for n in ast.preorder(program):
             if isinstance(n, ast.Ctor):
                 for p in n.params:
-                    fields.setdefault(p.name, set()).add(p.ghost)
+                    fields.setdefault(p.name, set()).add(p.ghost_in_tests)
             elif isinstance(n, (ast.Field, ast.Const)):
-                fields.setdefault(n.name, set()).add(n.ghost)
+                fields.setdefault(n.name, set()).add(n.ghost_in_tests)
         ghost_fields = frozenset(name for name, kinds in fields.items() if name and kinds == {True})
         return GhostIndex(frozenset(ghosts), frozenset(bodiless - ghosts), inlinable, formals, types,
-                          _without_equality(program, types), ghost_fields)
+                          _without_equality(program, types), ghost_fields, tuple(kept))
 
 
 def _without_equality(program: ast.Program, types: TypeIndex) -> tuple[tuple[str, str], ...]:
@@ -157,13 +168,13 @@ def why_not_compilable(e: ast.Expr, ghosts: GhostIndex) -> str | None:
         if isinstance(n, ast.Call) and n.label is not None:
             return "two-state call"
         if isinstance(n, ast.Name) and n.name in ghosts.names:
-            return f"{n.name} is ghost"
+            return ghosts.ghost_reason(n.name)
         if isinstance(n, (ast.Name, ast.MemberSelect)) and n.name in ghosts.bodiless:
             return f"{n.name} has no body"
         if isinstance(n, ast.MemberSelect) and n.name in ("requires", "reads"):
             return f".{n.name} of a function is ghost"  # keywords: no field can have these names
         if isinstance(n, ast.MemberSelect) and (n.name in ghosts.names or n.name in ghosts.ghost_fields):
-            return f"{n.name} is ghost"
+            return ghosts.ghost_reason(n.name)
         if isinstance(n, (ast.SetDisplay, ast.MultisetDisplay)) and ghosts.no_equality:
             lacking = dict(ghosts.no_equality)
             for x in n.elems:

@@ -11,6 +11,8 @@ import json
 from dspec2test.records import Check, CheckKind, ScenarioKind, TestCase
 
 MARKER = "// @dspec2test "
+# a tests file's header line saying its tests read ghost state that only the program's test build compiles
+BUILD_MARKER = "// @dspec2test-build lifted"
 
 
 def write_metadata(tc: TestCase) -> str:
@@ -30,8 +32,15 @@ def write_metadata(tc: TestCase) -> str:
         del data["axioms"]
     else:
         data["axioms"] = list(tc.axioms)
+    if not tc.unchecked:  # nor without a clause to check
+        del data["unchecked"], data["unchecked_first"]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
+
+
+def needs_test_build(text: str) -> bool:
+    """Do the tests of this file compile only against the program's test build (testbuild/)?"""
+    return any(line.strip() == BUILD_MARKER for line in text.splitlines()[:8])
 
 
 def read_metadata(text: str) -> list[TestCase]:

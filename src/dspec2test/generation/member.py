@@ -17,8 +17,8 @@ from typing import Any
 from dspec2test.dafny import ast
 from dspec2test.dafny.printer import print_expr
 from dspec2test.emit.objects import inputs_of
-from dspec2test.emit.tests_file import (Checks, EmitContext, checks_for, checks_of, emit_test, in_test_scope, test_name,
-                                        unbuildable, values_checkable, with_values)
+from dspec2test.emit.tests_file import (Checks, EmitContext, checks_of, emit_test, in_test_scope, test_name,
+                                        unbuildable, values_checkable, with_checks, with_values)
 from dspec2test.emit.witness_search import bounded_search
 from dspec2test.errors import Diagnostic, Severity, Unsupported
 from dspec2test.generation.options import GenerateOptions
@@ -605,7 +605,7 @@ class MemberGeneration:
                       partition=part.id, scenario=sc.id, label=part.label, kind=sc.kind, pin=sc.pin,
                       inputs=inputs, outputs=_outputs(c, model), unique=False,
                       clauses=part.clause_lines, instantiation=c.instantiated(), diverges=c.diverges)
-        tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, self.options.simplify))
+        tc = with_checks(c, tc, checks, self.ctx, self.options.simplify)
         self.tests.append(emit_test(c, tc, checks, self.ctx, self.options.simplify))
         self.cases.append(tc)
         # whether its outputs are the only ones is asked once every input is solved (expect_values): not where no
@@ -627,7 +627,7 @@ class MemberGeneration:
             if valued is None:
                 continue
             tc = replace(self.cases[i], unique=True, outputs=_outputs(c, valued), axioms=valued.axioms)
-            tc = replace(tc, checks=checks_for(c, tc, checks, self.ctx, True))
+            tc = with_checks(c, tc, checks, self.ctx, True)
             self.cases[i] = tc
             self.tests[i] = emit_test(c, tc, checks, self.ctx, True)
             for state in self.states:

@@ -17,6 +17,7 @@ from dspec2test.isolate import ChildLimits, Done, Failed, Report, ignore_done, i
 from dspec2test.probe import PROBE_S, probe, probeable, reaches_recursion
 from dspec2test.records import MemberResult
 from dspec2test.solve import fresh_z3
+from dspec2test.testbuild import TestBuild
 
 RETRY_S = 40.0  # wall limit of the second try of a member the solver hung on
 
@@ -95,7 +96,8 @@ def _unreached(gens: Sequence[MemberGeneration], results: list[Outcome], options
 
 
 def probed(path: str, gens: Sequence[MemberGeneration], inputs: tuple[str, ...], results: list[MemberResult],
-           options: GenerateOptions, cached: frozenset[int] = frozenset()) -> list[MemberResult]:
+           options: GenerateOptions, cached: frozenset[int] = frozenset(),
+           build: TestBuild = TestBuild()) -> list[MemberResult]:
     """The members (of the program at `path`, built with `inputs`) whose contract reaches a recursive
     function, with tests whose checks cannot be evaluated in time generated again with the unbounded
     boundary pulled in, or left out (probe.py). `cached`: members whose results came from the cache,
@@ -108,7 +110,7 @@ def probed(path: str, gens: Sequence[MemberGeneration], inputs: tuple[str, ...],
     bva = options.bva
     while chosen:
         got = probe(path, [gens[i].probe_tests(out[i]) for i in chosen],
-                    [".".join(gens[i].contract.module) for i in chosen if gens[i].contract.module], inputs)
+                    [".".join(gens[i].contract.module) for i in chosen if gens[i].contract.module], inputs, build)
         if got.skipped:
             return [replace(r, diagnostics=r.diagnostics + (gens[i].warning(got.skipped),)) if i in chosen else r
                     for i, r in enumerate(out)]

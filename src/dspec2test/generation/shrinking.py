@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from dspec2test.emit.tests_file import EmitContext, checks_for, checks_of, emit_file, emit_test, modules_to_open, shadowing, \
-    test_name
+from dspec2test.emit.tests_file import EmitContext, checks_of, emit_file, emit_test, modules_to_open, shadowing, \
+    test_name, with_checks
 from dspec2test.errors import Diagnostic
 from dspec2test.generation.options import GenerateOptions
 from dspec2test.model.contracts import Contract, select
@@ -85,7 +85,7 @@ def shrunk_tests(path: str, members: Sequence[MemberResult], cases: Sequence[Tes
     tests = []
     for c, tc in out:
         checks = checks_of(c, ctx)
-        tc = replace(tc, checks=checks_for(c, tc, checks, ctx, options.simplify))
+        tc = with_checks(c, tc, checks, ctx, options.simplify)
         tests.append((tc, emit_test(c, tc, checks, ctx, options.simplify)))
     opened = modules_to_open([c for c, _ in out])
     return Shrunk(emit_file(path, opened, [t for _, t in tests], shadowing(opened, ctx)), tuple(tc for tc, _ in tests))

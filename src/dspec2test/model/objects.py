@@ -74,17 +74,20 @@ class FieldUse:
 
     name: str
     type: ast.Type  # declared type, the class's type parameters instantiated
-    ghost: bool
+    ghost: bool  # ghost where the tests run: declared ghost, and not lifted by the test build
     const: bool  # set only by a constructor
     modified: bool  # the member may change it: the solver has its pre-state too
     decl: ast.Field | ast.Const | ast.Function = field(compare=False, repr=False)
     # the test cannot assign it: the object's state comes from its constructor and methods (a driven root)
     fixed: bool = False
+    # ghost as written, compiled in the test build: a test reads it, never assigns it (its value comes from
+    # the constructor and the methods, as the verifier sees it)
+    lifted: bool = False
 
     @property
     def settable(self) -> bool:
         """A test may assign it (`o.f := v;`): a compiled `var` field of an object the test sets up."""
-        return not self.ghost and not self.const and not self.fixed
+        return not self.ghost and not self.const and not self.fixed and not self.lifted
 
 
 @dataclass(frozen=True)
@@ -292,7 +295,8 @@ class _Deriver:
                 if f.name in self.names and f.name not in fields and f.type is not None and not (
                         isinstance(f, ast.Const) and f.value is not None):
                     ftype = instantiate(f.type, {p.name: DEFAULT_TYPE_ARG for p in cls.type_params})
-                    fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const), False, decl=f)
+                    fields[f.name] = FieldUse(f.name, ftype, f.ghost_in_tests, isinstance(f, ast.Const), False, decl=f,
+                                              lifted=f.lifted)
         if self.index.lookup(et) is not None and any(self.index.lookup(f.type) for f in fields.values()):
             self.unsupported.append(f"{var}: objects in a collection that hold objects")
             return
@@ -357,6 +361,11 @@ class _Deriver:
         if depth == 0 and decl.kind == "class" and deep_invariant(self.index, decl, self.names):
             self.add_driven(name, t, decl, output)
             return
+        if depth == 0 and decl.kind == "class" and lifted_state(self.index, decl, self.names):
+            # its predicates by their bodies where those read its own values; opaque where they hold a
+            # frame of objects (`this in Repr && arr in Repr`): no Z3 model of those across calls was found
+            self.add_driven(name, t, decl, output, opaque=holds_frame(self.index, decl, self.names))
+            return
         impls = self.index.implementations(decl)
         if not impls and not output:
             self.unsupported.append(f"{name}: no class of the program implements trait {decl.name}")
@@ -367,7 +376,7 @@ class _Deriver:
         for cls in impls or (decl,):
             ctsub = class_type_args(t, cls) if cls is decl else {p.name: DEFAULT_TYPE_ARG for p in cls.type_params}
             for f in self.index.fields(cls):
-                if f.name in fields or (f.name not in self.names and (here not in self.whole or f.ghost)):
+                if f.name in fields or (f.name not in self.names and (here not in self.whole or f.ghost_in_tests)):
                     continue
                 if isinstance(f, ast.Const) and f.value is not None:
                     continue  # its value is an expression the solver encodes
@@ -377,9 +386,9 @@ class _Deriver:
                 # a field holding an object keeps pointing at it (its own fields are that object's): the
                 # model has no pre-state of the reference
                 fixed_ref = isinstance(f, ast.Const) or self.index.lookup(ftype) is not None
-                fields[f.name] = FieldUse(f.name, ftype, f.ghost, isinstance(f, ast.Const),
+                fields[f.name] = FieldUse(f.name, ftype, f.ghost_in_tests, isinstance(f, ast.Const),
                                           not output and not fixed_ref and self.modified(here, f.name), decl=f,
-                                          fixed=fixed)
+                                          fixed=fixed, lifted=f.lifted)
         builds = tuple(self.build(name, cls, t, decl, fields) for cls in impls) if not output and not fixed else ()
         nullable = isinstance(t, ast.NamedType) and t.name.endswith("?")
         root = Root(name, t, nullable, output, builds, tuple(fields.values()), parent)
@@ -388,13 +397,16 @@ class _Deriver:
             return
         for held in root.fields:
             if self.index.lookup(held.type) is not None and not held.ghost:
-                self.add(root.field_var(held), held.type, output, name, depth + 1, fixed)
+                self.add(root.field_var(held), held.type, output, name, depth + 1, fixed or held.lifted)
 
-    def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool) -> None:
-        """An object whose invariant reaches beyond its own fields (deep_invariant): no assignment of
-        fields makes a valid one, so a test makes it as a user would, by its constructor and then calls
-        of its methods. Its state is what their contracts say: the fields they and the member's contract
-        name (none of the objects those hold) and its parameterless predicates, as opaque values."""
+    def add_driven(self, name: str, t: ast.Type, cls: ast.ClassDecl, output: bool, opaque: bool = True) -> None:
+        """An object whose invariant reaches beyond its own fields (deep_invariant), or whose contract reads
+        ghost state the test build compiles (lifted_state): no assignment of fields makes a valid one, so a
+        test makes it as a user would, by its constructor and then calls of its methods. Its state is what
+        their contracts say: the fields they and the member's contract name (none of the objects those
+        hold) and its parameterless predicates, as opaque values where `opaque` (their bodies recurse
+        through the heap); else by their bodies, over the fields those read (`Valid()` with `Contents == []`
+        says `n == 0` of `Contents == arr[..n]`)."""
         tsub = class_type_args(t, cls)
         ctors = [m for m in cls.members if isinstance(m, ast.Method) and m.kind == "constructor"]
         drivers = tuple(m for m in self.index.members(cls) if isinstance(m, ast.Method) and _drives(self.index, m))
@@ -403,22 +415,29 @@ class _Deriver:
             clauses += [c.expr for c in (*m.spec.requires, *m.spec.ensures)]
         said = {n for e in clauses for n in _state_names(e)}
         direct = {n for e in self.exprs for n in _state_names(e)}
+        named = said | direct
+        if not opaque:  # and what the predicates they call read
+            bodies: list[ast.Node] = [m.body for m in self.index.members(cls) if isinstance(m, ast.Function)
+                                      and m.name in named and m.body is not None]
+            named |= mentioned(self.index, bodies)
         fields: dict[str, FieldUse] = {}
         here = root_expr(name)
         for d in self.index.members(cls):
-            if getattr(d, "static", False) or getattr(d, "name", None) not in said | direct:
+            if getattr(d, "static", False) or getattr(d, "name", None) not in named:
                 continue
             if isinstance(d, ast.Field) or (isinstance(d, ast.Const) and d.value is None):
                 if d.type is None:
                     continue
                 ftype = instantiate(d.type, tsub)
-                fields[d.name] = FieldUse(d.name, ftype, d.ghost, isinstance(d, ast.Const),
+                fields[d.name] = FieldUse(d.name, ftype, d.ghost_in_tests, isinstance(d, ast.Const),
                                           not output and not isinstance(d, ast.Const) and self.modified(here, d.name),
-                                          decl=d, fixed=True)
-            elif isinstance(d, ast.Function) and not d.params and d.result_type is not None and not d.type_params:
+                                          decl=d, fixed=True, lifted=d.lifted)
+            elif opaque and isinstance(d, ast.Function) and not d.params and d.result_type is not None \
+                    and not d.type_params:
                 rtype = instantiate(d.result_type, tsub)
-                fields[opaque_name(d)] = FieldUse(opaque_name(d), rtype, True, False,
-                                                  not output and self.modified(here, d.name), decl=d, fixed=True)
+                fields[opaque_name(d)] = FieldUse(opaque_name(d), rtype, d.ghost_in_tests, False,
+                                                  not output and self.modified(here, d.name), decl=d, fixed=True,
+                                                  lifted=d.lifted)
         builds: tuple[Build, ...] = ()
         if not output:
             if not ctors:
@@ -429,7 +448,8 @@ class _Deriver:
             # the constructor that says most of the new object's state, then the one with fewest arguments
             best = max(ctors, key=lambda c: (len(c.spec.ensures), -len(c.params)))
             args = tuple((ctor_arg_name(name, p.name), instantiate(p.type, tsub)) for p in best.params)
-            steps = DRIVE_STEPS if drivers else 0
+            # with predicates by their bodies one call (a non-empty stack) is what the solver reaches
+            steps = (DRIVE_STEPS if opaque else 1) if drivers else 0
             dargs = tuple((drive_arg_name(name, k, m, p.name), instantiate(p.type, tsub))
                           for k in range(1, steps + 1) for m in drivers for p in m.params)
             told = frozenset(n for m in [best, *drivers] for c in m.spec.ensures for n in _state_names(c.expr))
@@ -484,6 +504,23 @@ def deep_invariant(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bo
                     and not isinstance(n.callee.obj, ast.ThisExpr):
                 return True
     return False
+
+
+def lifted_state(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bool:
+    """Does the contract read (directly or through the functions it calls) a ghost field of the class
+    that the test build compiles? A test never assigns one: its value is what the constructor and the
+    methods made it, so the object is made by them, as a client makes it (a driven root), and its
+    compiled fields are left as they made them too (`Contents == arr[..n]` ties the two)."""
+    return any(isinstance(f, (ast.Field, ast.Const)) and f.lifted and f.name in names for f in index.fields(cls))
+
+
+def holds_frame(index: ClassIndex, cls: ast.ClassDecl, names: set[str]) -> bool:
+    """Does the class keep a frame of objects the contract reads (`ghost var Repr: set<object>`)?"""
+    def objects(t: ast.Type | None) -> bool:
+        return isinstance(t, ast.NamedType) and t.name.rstrip("?") in ("set", "iset", "seq", "multiset") \
+            and len(t.args) == 1 and (index.lookup(t.args[0]) is not None
+                                      or (isinstance(t.args[0], ast.NamedType) and t.args[0].name == "object"))
+    return any(objects(f.type) for f in index.fields(cls) if f.name in names)
 
 
 def _state_names(e: ast.Node) -> Iterator[str]:

@@ -29,6 +29,7 @@ class LoadedProgram:
     inputs: tuple[str, ...]  # absolute paths `dafny` gets besides the tests: the root file or the project file
     project: Project | None = None
     diagnostics: tuple[Diagnostic, ...] = ()  # missing includes (errors), unreadable files, project warnings
+    locations: tuple[str, ...] = ()  # the absolute path of each of `program.sources`, in their order
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -111,7 +112,8 @@ def load_program(path: str, sources: Sources | None = None, top: Path | None = N
         inputs = (str(root), str(beside.path))
     else:
         inputs = (str(root),)
-    return LoadedProgram(path, program, inputs, project, tuple(diagnostics))
+    return LoadedProgram(path, program, inputs, project, tuple(diagnostics),
+                         tuple(str(sources.absolute(f.path)) for f in files))
 
 
 def _standard_library(files: list[ast.Program], project: Project | None,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from dspec2test.records import Status, Verdict
+from dspec2test.run.verdicts import ran_unchecked
 
 # statuses of a test that ran the member on its input (a bad input, an untested or unimplemented member did not)
 _RAN = frozenset({Status.PASSED, Status.FAILED, Status.CRASHED, Status.TIMEOUT})
@@ -19,7 +20,9 @@ _RAN = frozenset({Status.PASSED, Status.FAILED, Status.CRASHED, Status.TIMEOUT})
 
 def member_coverage(entry: dict, verdicts: Iterable[Verdict] | None = None) -> dict:
     """The `coverage` of one manifest entry. `verdicts`: the run's (None: every generated test counts)."""
-    ran = None if verdicts is None else {v.test for v in verdicts if v.status in _RAN and v.method == entry["name"]}
+    verdicts = None if verdicts is None else list(verdicts)
+    ran = None if verdicts is None else {v.test for v in verdicts if v.method == entry["name"] and (
+        v.status in _RAN or ran_unchecked(v.status, v.message))}
     partitions = []
     tests_of: dict[int, set[str]] = {}
     for p in entry.get("partitions", []):
@@ -71,7 +74,11 @@ def member_coverage(entry: dict, verdicts: Iterable[Verdict] | None = None) -> d
             clauses.append({"kind": "clause", "line": u["line"], "text": u.get("construct", ""), "tests": 0,
                             "vacuous_tests": 0, "status": "unsupported", "reason": u["message"], "branches": []})
     clauses.sort(key=lambda c: c["line"])
+    # its tests ran it and could check none of its ensures (run/verdicts.py): which clause, and why
+    blind = next((v.message.removeprefix("ran; ") for v in verdicts or () if v.method == entry["name"]
+                  and ran_unchecked(v.status, v.message)), "")
     return {"name": entry["name"], "file": entry.get("file", ""), "line": entry.get("line", 0), "clauses": clauses,
+            **({"nothing_checked": blind} if blind else {}),
             "partitions": partitions, "unsatisfiable": [u["label"] for u in entry.get("unsatisfiable", [])],
             "unsatisfiable_more": int(entry.get("unsatisfiable_more", 0)), "capped": capped}
 
@@ -135,6 +142,8 @@ def member_lines(m: dict) -> list[str]:
     unchecked = [c for c in m["clauses"] if c["status"] in ("unchecked", "unsupported")]
     if not unchecked:
         out.append("    unchecked clauses: none")
+    if m.get("nothing_checked"):
+        out.append(f"    its tests are not-tested: {m['nothing_checked']}")
     return out
 
 
@@ -172,6 +181,8 @@ def summary_section(doc: dict) -> str:
             extra += [f"unsatisfiable: `{_cell(label)}`" for label in m["unsatisfiable"]]
             if m["unsatisfiable_more"]:
                 extra.append(f"unsatisfiable: {m['unsatisfiable_more']} more")
+            if m.get("nothing_checked"):
+                extra.append(f"its tests are not-tested: {_cell(m['nothing_checked'])}")
             if extra:
                 lines += [f"`{m['name']}`:", "", *[f"- {e}" for e in extra], ""]
     t = doc["totals"]

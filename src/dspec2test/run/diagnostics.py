@@ -5,21 +5,15 @@ from __future__ import annotations
 
 import re
 
-from dspec2test.errors import Diagnostic
+from dspec2test.errors import Diagnostic, dafny_errors
 
-# Dafny's message shapes (its output, not Dafny program text).
-_ERROR = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): Error: (?P<message>.*)$")
+# Dafny's message shape (its output, not Dafny program text).
 _NO_BODY = re.compile(r"^(?:Method|Function|Predicate|Lemma|Constructor)\s+(?P<member>\S+) has no body")
 
 
 def build_errors(text: str) -> tuple[Diagnostic, ...]:
     """Dafny's `file(line,col): Error: message` lines (resolution, type and compilation errors)."""
-    found = []
-    for line in text.splitlines():
-        m = _ERROR.match(line.strip())
-        if m:
-            found.append(Diagnostic(m["file"], int(m["line"]), int(m["col"]), m["message"]))
-    return tuple(found)
+    return dafny_errors(text)
 
 
 def error_lines(text: str, words: tuple[str, ...] = ("Error", "error")) -> list[str]:

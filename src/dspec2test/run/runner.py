@@ -21,8 +21,9 @@ from typing import Protocol
 
 from dspec2test.dafny.parser import parse_file
 from dspec2test.emit.markers import new_nonce, stamp, stamp_of
-from dspec2test.emit.metadata import without_tests
+from dspec2test.emit.metadata import needs_test_build, without_tests
 from dspec2test.errors import Diagnostic
+from dspec2test.model.program import load_program
 from dspec2test.records import Status, TestCase, Verdict
 from dspec2test.run.diagnostics import build_errors, no_body_member
 from dspec2test.run.executors import Attempt, Limits, TestRef, make_executor
@@ -32,6 +33,7 @@ from dspec2test.run.recover import MAX_REPAIR_ROUNDS, broken_tests, faults_of
 from dspec2test.run.stubs import Fault, stubbed
 from dspec2test.run.verdicts import base_verdict, no_body_message, not_built_message, verdict_of
 from dspec2test.run.verify import SourceFacts, source_facts
+from dspec2test.testbuild import TestBuild, lift
 from dspec2test.toolchain import DEFAULT_TARGET, find_toolchain
 
 
@@ -85,9 +87,10 @@ class _Silent:
 
 @dataclass(frozen=True)
 class _Workspace:
-    """The temp folder of one run. The program stays where it is unless members of it need stubs: then
-    its files are copied there, in the same layout (so `include`s and a project file's globs resolve);
-    the tests are a stamped copy."""
+    """The temp folder of one run. The program stays where it is (so its `include`s resolve) unless its
+    test build compiles ghost state (a copy of every file of it, laid out as the user's) or members of it
+    need stubs (then its files, or the test build's, are copied there in the same layout, so `include`s
+    and a project file's globs resolve); the tests are a stamped copy."""
 
     root: Path
     program: str  # absolute path of the program (or of its stubbed copy)
@@ -113,11 +116,13 @@ class _Workspace:
 
 def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], options: RunOptions = RunOptions(),
               progress: Progress | None = None, tests_path: str | None = None,
-              inputs: Sequence[str] = (), files: Sequence[str] = ()) -> RunResult:
+              inputs: Sequence[str] = (), files: Sequence[str] = (), build: TestBuild | None = None) -> RunResult:
     """Verdicts for `cases` (tests in `tests_text`) run against the program at `program`. `inputs`: what
     dafny must build beside the tests when that is not the program file alone (its project file, or the
     roots of several files' programs built at once); `files`: the other files of the program, where
-    members of it may be declared (as reports name them)."""
+    members of it may be declared (as reports name them); `build`: the program's test build, whose copy
+    the tests compile against (testbuild/: the tests read the ghost state it compiles); None: found here
+    when the tests file says it needs one (generation's is the same, found once per program version)."""
     progress = progress or _Silent()
     start = time.monotonic()
     program = str(program)
@@ -127,6 +132,8 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     if tools.dafny is None:
         why = "dafny not found (run scripts/setup.sh or set DSPEC2TEST_DAFNY)"
         return RunResult(program, tuple(base_verdict(tc, Status.NOT_TESTED, why) for tc in cases))
+    if build is None:
+        build = _test_build(program, tests_text, options.target)
     nonce = new_nonce()
     env = tools.dafny_env()
     progress.started(len(unique), program, options.target)
@@ -136,7 +143,7 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
     outputs: dict[str, dict[str, str]] = {}
     rounds = 0
     with tempfile.TemporaryDirectory(prefix="dspec2test-run-") as tmp:
-        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs), tuple(files))
+        ws = _workspace(Path(tmp), program, tests_text, tests_path, nonce, tuple(inputs), tuple(files), build)
         pending = unique
         while pending:
             refs = [TestRef(name, name, "", stamp_of(nonce), by_name[name].method) for name in pending]
@@ -194,6 +201,15 @@ def run_tests(program: str | Path, tests_text: str, cases: Sequence[TestCase], o
                      outputs=outputs, **extra)
 
 
+def _test_build(program: str, tests_text: str, target: str) -> TestBuild:
+    """The test build the tests need, when their file says they read ghost state (the program as written
+    otherwise, or where it cannot be read)."""
+    if not needs_test_build(tests_text):
+        return TestBuild()
+    loaded = load_program(program)
+    return lift(loaded, target) if not isinstance(loaded, Diagnostic) else TestBuild()
+
+
 def _wants_facts(v: Verdict) -> bool:
     return bool(v.clause_line and not v.clause) or v.status in (Status.FAILED, Status.TIMEOUT)
 
@@ -208,7 +224,8 @@ def _with_facts(v: Verdict, facts: SourceFacts) -> Verdict:
 
 
 def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None, nonce: str,
-               inputs: tuple[str, ...] = (), files: tuple[str, ...] = ()) -> _Workspace:
+               inputs: tuple[str, ...] = (), files: tuple[str, ...] = (),
+               build: TestBuild = TestBuild()) -> _Workspace:
     absolute = str(Path(program).resolve())
     tests = root / (Path(program).stem + "_dspec2test_tests.dfy")
     tests.write_text(stamp(tests_text, nonce))
@@ -216,9 +233,21 @@ def _workspace(root: Path, program: str, tests_text: str, tests_path: str | None
     names = {absolute: program, Path(absolute).name: program, str(tests): tests_path or tests.name,
              tests.name: tests_path or tests.name}
     sources = _sources(program, files)
+    inputs = inputs or (absolute,)
+    if not build.as_written:
+        # the copy in which ghost state runs: the program's own files and project file are its copies;
+        # other inputs (extern code) stay where they are. Stubs, if needed, are made in a copy of it.
+        placed = build.place(root / "lifted")
+        inputs = tuple(placed.sources.get(str(Path(i).resolve()), i) for i in inputs)
+        names.update(placed.names)
+        # dafny names a file relative to where it runs (a sibling folder of the copy's: `run0`)
+        names.update({os.path.relpath(path, root / "run0"): shown for path, shown in placed.names.items()
+                      if os.path.isabs(path)})
+        absolute = placed.sources.get(absolute, absolute)
+        sources = {shown: path for path, shown in placed.names.items() if os.path.isabs(path)}
     for shown, path in sources.items():
         names.setdefault(path, shown)
-    return _Workspace(root, absolute, str(tests), inputs or (absolute,), tests_text, names, sources)
+    return _Workspace(root, absolute, str(tests), inputs, tests_text, names, sources)
 
 
 def _sources(program: str, files: tuple[str, ...]) -> dict[str, str]:

@@ -27,6 +27,19 @@ def not_built_message(member: str, stub: str, error: str) -> str:
     target (`error`, Dafny's located message), which the test build routed around (run/stubs.py)."""
     what = f"{member} does not build" if stub == member else f"{member} reaches {stub}, which does not build"
     return f"not tested: {what} for the target: {error or 'see the build errors'}"
+NOTHING_CHECKED = "ran; none of its"  # how such a verdict's message starts (reports tell these apart)
+
+
+def nothing_checked(tc: TestCase) -> str:
+    """Why a test that ran to its end is not a pass: its member's ensures are all beyond a run-time check."""
+    clauses = f"{tc.unchecked} clause{'s' * (tc.unchecked != 1)}"
+    return f"{NOTHING_CHECKED} {clauses} can be checked at run time: {tc.unchecked_first}"
+
+
+def ran_unchecked(status: Status, message: str) -> bool:
+    """A not-tested verdict of a test that ran its member to the end without a clause to check (it shows
+    the call returns: a benchmark does not count it as a kill, nor clause coverage as a test not run)."""
+    return status is Status.NOT_TESTED and message.startswith(NOTHING_CHECKED)
 
 
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
@@ -53,6 +66,9 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
     (None for tests we did not write, which have none)."""
     member = tc.method if tc else "the member under test"
     if obs.end is End.DONE:
+        if tc is not None and tc.unchecked and not any(c.kind.checks_output for c in tc.checks):
+            # it ran, and checked only its own input: no clause of the member was put to the test
+            return Status.NOT_TESTED, nothing_checked(tc)
         return Status.PASSED, ""
     if obs.end is End.CHECK_FAILED:
         check = tc.check(obs.check or "") if tc else None

@@ -25,7 +25,7 @@ from dspec2test.run.executors import TestRef, make_executor
 from dspec2test.run.observe import observe
 from dspec2test.run.reader import End
 from dspec2test.run.stubs import Fault, stubbed
-from dspec2test.run.verdicts import no_body_message, not_built_message, status_of
+from dspec2test.run.verdicts import no_body_message, not_built_message, ran_unchecked, status_of
 from dspec2test.toolchain import Toolchain
 
 SUBJECT_MODULE = "BenchSubject"  # batched runs wrap program version k in module BenchSubject<kkk>
@@ -196,13 +196,14 @@ def _collect(suite: Suite, seen: dict, config: VersionsConfig, seconds: float, b
     for t in suite.tests:
         obs = seen.get(t.name)
         if obs is None:
-            if config.stop_on_kill and any(o.status is not Status.PASSED for o in outcomes):
+            if config.stop_on_kill and any(o.status is not Status.PASSED and not ran_unchecked(o.status, o.message)
+                                           for o in outcomes):
                 continue  # skipped: the version is killed already
             outcomes.append(Outcome(t.name, Status.NOT_TESTED, "not run: the test program ended before this test"))
             continue
         status, message = status_of(obs, t.case, config.run.limits.wall_s)
         outcomes.append(Outcome(t.name, status, message, obs.end is End.NOT_BUILT))
-        if obs.cpu_s is not None and status is Status.PASSED:
+        if obs.cpu_s is not None and (status is Status.PASSED or ran_unchecked(status, message)):
             cpu = max(cpu, obs.cpu_s)
     return VersionRun(tuple(outcomes), None, batched, cpu, seconds)
 
