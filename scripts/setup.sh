@@ -23,7 +23,7 @@ VENV="$ROOT/.venv"
 VENDOR_Z3="$ROOT/vendor/z3/z3-4.12.1"
 PRODUCT_PACKAGES=(python3 python3-venv python3-pip python3-setuptools python3-z3 python3-lark python3-github
   python3-junit.xml python3-yaml z3 git ca-certificates)
-DEV_PACKAGES=(python3-pytest python3-hypothesis python3-matplotlib shellcheck python3-pyflakes python3-mypy)
+DEV_PACKAGES=(python3-pytest python3-pytest-xdist python3-hypothesis python3-matplotlib shellcheck python3-pyflakes python3-mypy)
 
 product_only=false
 only=""

@@ -76,7 +76,7 @@ def _with_shrunk(path: str, generated: Generated, result: RunResult, generate_op
     """The run with a test of each finding's failing input shrunk (generation/shrinking.py), run like the
     others: the reports put the smallest failing input first."""
     shrunk = shrunk_tests(path, generated.members, generated.cases, result.verdicts, generate_options,
-                          generated.searched) if generated.searched is not None else None
+                          generated.searched, generated.build) if generated.searched is not None else None
     if shrunk is None:
         return result, generated.cases
     more = run_tests(path, shrunk.tests_text, list(shrunk.cases), run_options, progress, inputs=generated.inputs,

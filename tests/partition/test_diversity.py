@@ -10,7 +10,7 @@ from dspec2test.dafny.parser import parse_program
 from dspec2test.dafny.printer import print_expr
 from dspec2test.model.contracts import select
 from dspec2test.oracle import SolveResult
-from dspec2test.partition.diversity import Candidate, Functions, PartitionState, candidates, diversify, novel
+from dspec2test.partition.diversity import Proposal, Functions, PartitionState, candidates, diversify, novel
 from dspec2test.partition.partitions import PartitionSpec, label_of
 from dspec2test.model.types import TypeIndex
 from dspec2test.records import ScenarioKind, ScenarioResult
@@ -345,7 +345,7 @@ def test_candidates_are_deterministic_and_distinct():
     c, part, types = partition_of(CONTRACTS["find_first"])
     once, again = candidates(c, part, types), candidates(c, part, types)
     assert once == again and len({x.pin for x in once}) == len(once)
-    assert all(isinstance(x, Candidate) for x in once)
+    assert all(isinstance(x, Proposal) for x in once)
 
 
 def test_a_witness_about_the_state_after_the_call_keeps_it_and_collections_are_read_before_it():

@@ -16,7 +16,7 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "maps" / "empty_of_
 
 @pytest.fixture(scope="module")
 def generated():
-    return generate(str(FIXTURE), GenerateOptions())
+    return generate(str(FIXTURE), GenerateOptions(search=False))
 
 
 def test_comparing_with_the_empty_map_is_encoded(generated):

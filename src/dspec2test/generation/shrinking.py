@@ -26,6 +26,7 @@ from dspec2test.search.shrink import shrink, total_size
 from dspec2test.search.worker import CRASHED, Worker, WorkerDied, descriptors
 from dspec2test.solve.literal import literal
 from dspec2test.solve.types import Types
+from dspec2test.testbuild import TestBuild, lifted_view
 
 MAX_SHRUNK = 12  # findings shrunk per program at most (each is a few seconds of running the implementation)
 
@@ -37,9 +38,10 @@ class Shrunk:
 
 
 def shrunk_tests(path: str, members: Sequence[MemberResult], cases: Sequence[TestCase], verdicts: Sequence[Verdict],
-                 options: GenerateOptions, compiled: Compiled) -> Shrunk | None:
+                 options: GenerateOptions, compiled: Compiled, build: TestBuild = TestBuild()) -> Shrunk | None:
     """A test per finding (member, broken check, partition) whose failing input shrinks; None when none
-    does. `compiled`: the program's contracts compiled for the search, as generation left them."""
+    does. `compiled`: the program's contracts compiled for the search, as generation left them; `build`:
+    the program's test build (the new tests read the ghost state it compiles, as the others do)."""
     by_name = {tc.name: tc for tc in cases}
     groups: dict[tuple[str, str, int], list[tuple[TestCase, int]]] = {}
     for v in verdicts:
@@ -55,13 +57,13 @@ def shrunk_tests(path: str, members: Sequence[MemberResult], cases: Sequence[Tes
     loaded = load_program(path)
     if isinstance(loaded, Diagnostic):
         return None
-    program = loaded.program
+    program = lifted_view(loaded.program, build)
     names = tuple(sorted({method for method, _, _ in groups}))
     files = frozenset(m.file for m in members) | {program.path}
     contracts = {c.name: c for c in select(program, names, None, files) if searchable(c)}
     if not contracts:
         return None
-    ctx = EmitContext.of(program)
+    ctx = EmitContext.of(program, tuple((k.short, k.reason) for k in build.kept))
     resolver = Resolver(program)
     types = Types(resolver, cap=options.length_limit)
     results = {m.name: m for m in members}
@@ -88,7 +90,8 @@ def shrunk_tests(path: str, members: Sequence[MemberResult], cases: Sequence[Tes
         tc = with_checks(c, tc, checks, ctx, options.simplify)
         tests.append((tc, emit_test(c, tc, checks, ctx, options.simplify)))
     opened = modules_to_open([c for c, _ in out])
-    return Shrunk(emit_file(path, opened, [t for _, t in tests], shadowing(opened, ctx)), tuple(tc for tc, _ in tests))
+    text = emit_file(path, opened, [t for _, t in tests], shadowing(opened, ctx), lifted=not build.as_written)
+    return Shrunk(text, tuple(tc for tc, _ in tests))
 
 
 def _shrunk_one(worker: Worker, compiled: Compiled, entry: Entry, c: Contract, member: MemberResult,

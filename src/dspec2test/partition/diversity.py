@@ -70,7 +70,7 @@ MAX_ORDERED = 6  # scalars of one type up to which each one is pinned least and 
 
 
 @dataclass(frozen=True)
-class Candidate:
+class Proposal:
     pin: ast.Expr
     family: str  # what it diversifies, e.g. "index-repeated-after" (for tests and notes)
 
@@ -156,7 +156,7 @@ def _structural(f: ast.Function) -> bool:
 
 
 def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
-               functions: Functions = NO_FUNCTIONS) -> list[Candidate]:
+               functions: Functions = NO_FUNCTIONS) -> list[Proposal]:
     """The diversity pins of a partition, most wanted first, without repeats."""
     part = replace(part, literals=tuple(functions.inline(lit) for lit in part.literals))
     fields = [f for f in input_fields(contract, types) if not _refuted(f.guard, part.literals)]
@@ -164,11 +164,11 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
     by_term = {c.term: c for c in colls}
     names = {v.name for v in contract.vars}
     taken = set(names)  # a pin's own bound names need only avoid the variables it reads
-    out: list[Candidate] = []
+    out: list[Proposal] = []
 
     def add(family: str, pin: ast.Expr | None) -> None:
         if pin is not None and all(c.pin != pin for c in out):
-            out.append(Candidate(pin, family))
+            out.append(Proposal(pin, family))
 
     ints = {v.name for v in contract.vars if types.kind(v.type) == "int"}
     indexes = _index_uses(part.literals, by_term, ints)
@@ -212,7 +212,7 @@ def candidates(contract: Contract, part: PartitionSpec, types: TypeIndex,
         for family, pin in _scalar_pins(contract, types, tuple(fields)):
             add(family, pin)
     # constant offsets folded: `s[|s| - 1 - 1 + 1]` is `s[|s| - 1]`
-    return [Candidate(_fold(cand.pin), cand.family) for cand in out]
+    return [Proposal(_fold(cand.pin), cand.family) for cand in out]
 
 
 def _refuted(guard: ast.Expr | None, literals: tuple[ast.Expr, ...]) -> bool:
@@ -619,7 +619,7 @@ def diversify(contract: Contract, states: list[PartitionState], types: TypeIndex
     return attempts
 
 
-def _round_robin(queues: list[list[Candidate]]) -> Iterator[tuple[Candidate, int]]:
+def _round_robin(queues: list[list[Proposal]]) -> Iterator[tuple[Proposal, int]]:
     depth = max((len(q) for q in queues), default=0)
     for d in range(depth):
         for k, q in enumerate(queues):

@@ -16,6 +16,7 @@ function; `run` calls the member), so the process is the program's, not ours.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -30,6 +31,7 @@ from dspec2test.run.process import tied_to_parent
 from dspec2test.run.pydriver import STRICT_BOUNDS
 from dspec2test.search.objects import Calls, ClassPlan, class_key
 from dspec2test.solve.literal import Data
+from dspec2test.toolchain import untrusted_env
 
 CRASHED = -1  # the candidate's evaluation threw or halted
 OVERRAN = -2  # it went past its CPU-time limit
@@ -260,7 +262,9 @@ class Worker:
         python = shutil.which("python3") or sys.executable
         self.proc = subprocess.Popen(tied_to_parent([python, "-u", str(script), str(pydir), "1" if unicode else "0"]),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     env=env, cwd=str(pydir.parent), start_new_session=True)
+                                     # the user's code runs here: without the workflow's secrets, as the tests do
+                                     env=env if env is not None else untrusted_env(os.environ),
+                                     cwd=str(pydir.parent), start_new_session=True)
         self._tables: set[tuple[str, str]] = set()
 
     def __enter__(self) -> Worker:
