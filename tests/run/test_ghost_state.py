@@ -18,13 +18,12 @@ from dspec2test.records import Status
 from dspec2test.run import RunOptions
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ghost"
-NEEDS_CALL_SEQUENCES = "needs call sequences (lead)"
 _FOLDER = Path()
 
 pytestmark = pytest.mark.dafny
 
 
-_RUNS: dict[tuple[str, bool], pipeline.TestedProgram] = {}
+_RUNS: dict[tuple[str, bool, bool], pipeline.TestedProgram] = {}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -36,18 +35,19 @@ def _folder(tmp_path_factory):
     _RUNS.clear()
 
 
-def outcome(name: str, test_build: bool = True) -> pipeline.TestedProgram:
-    """The program run as `dspec2test run` runs it, with or without its test build."""
-    if (name, test_build) not in _RUNS:
+def outcome(name: str, test_build: bool = True, simplify: bool = True) -> pipeline.TestedProgram:
+    """The program run as `dspec2test run` runs it, with or without its test build (and the solver's value
+    checks, which see some ghost results by another way)."""
+    if (name, test_build, simplify) not in _RUNS:
         program = _FOLDER / f"{name}.dfy"
         shutil.copy(FIXTURES / program.name, program)
-        _RUNS[name, test_build] = pipeline.run_program(str(program), GenerateOptions(test_build=test_build),
-                                                       RunOptions(target="py"))
-    return _RUNS[name, test_build]
+        options = GenerateOptions(test_build=test_build, simplify=simplify)
+        _RUNS[name, test_build, simplify] = pipeline.run_program(str(program), options, RunOptions(target="py"))
+    return _RUNS[name, test_build, simplify]
 
 
-def statuses(name: str, member: str, test_build: bool = True) -> list[Status]:
-    return [v.status for v in outcome(name, test_build).result.verdicts if v.method == member]
+def statuses(name: str, member: str, test_build: bool = True, simplify: bool = True) -> list[Status]:
+    return [v.status for v in outcome(name, test_build, simplify).result.verdicts if v.method == member]
 
 
 def unchecked(name: str, member: str, test_build: bool = True) -> list[str]:
@@ -66,7 +66,8 @@ def test_the_correct_versions_pass_every_test(name):
 def test_a_ghost_function_oracle_catches_a_wrong_result():
     assert Status.FAILED in statuses("fib_bug", "ComputeFib")
     assert unchecked("fib_bug", "ComputeFib") == []
-    assert Status.FAILED not in statuses("fib_bug", "ComputeFib", test_build=False)  # Fib ghost: unseen
+    # Fib ghost and no value check: unseen
+    assert Status.FAILED not in statuses("fib_bug", "ComputeFib", test_build=False, simplify=False)
 
 
 def test_the_buffers_append_and_length_check_their_ghost_clauses():
@@ -88,31 +89,35 @@ def test_the_manifest_counts_fewer_unchecked_clauses_in_the_buffer():
 
 
 def test_a_bug_reachable_from_a_fresh_object_is_caught():
-    assert statuses("buffer_bug_length", "Buffer.Length") == [Status.FAILED]
-    assert Status.FAILED not in statuses("buffer_bug_length", "Buffer.Length", test_build=False)
+    assert Status.FAILED in statuses("buffer_bug_length", "Buffer.Length")
+    assert Status.FAILED not in statuses("buffer_bug_length", "Buffer.Length", test_build=False, simplify=False)
     assert Status.FAILED in statuses("stack_bug", "Stack.Push")  # it breaks Valid()
-    assert Status.FAILED not in statuses("stack_bug", "Stack.Push", test_build=False)
+    assert Status.FAILED not in statuses("stack_bug", "Stack.Push", test_build=False, simplify=False)
 
 
 def test_a_bug_behind_calls_that_fill_the_object_is_caught():
-    assert statuses("queue_bug", "Queue.Dequeue") == [Status.FAILED]
+    # the front and the back differ only in a queue of two different elements: the calls that make one
+    # are chosen for what the object then holds
+    assert Status.FAILED in statuses("queue_bug", "Queue.Dequeue")
+    assert Status.FAILED not in statuses("queue_bug", "Queue.Dequeue", test_build=False, simplify=False)
 
 
 def test_an_all_unchecked_member_is_not_tested_not_passed():
-    got = outcome("square").result.verdicts
+    got = outcome("beyond").result.verdicts
     assert got and {v.status for v in got} == {Status.NOT_TESTED}
-    assert got[0].message.startswith("ran; none of its 1 clause can be checked at run time: ensures (line 8) "
-                                     "IsSquare(r): IsSquare is ghost in the test build: quantifiers in non-ghost")
+    assert got[0].message.startswith("ran; none of its 1 clause can be checked at run time: ensures (line 9) "
+                                     "HasLarger(r): HasLarger is ghost in the test build: quantifiers in non-ghost")
 
 
-@pytest.mark.xfail(reason=NEEDS_CALL_SEQUENCES, strict=True)
 def test_get_returning_the_wrong_slot_is_caught():
+    # it needs a buffer of several elements: made by calls of Append, chosen for what they leave in it
     assert Status.FAILED in statuses("buffer_bug_get", "Buffer.Get")
+    assert Status.FAILED not in statuses("buffer_bug_get", "Buffer.Get", test_build=False, simplify=False)
 
 
-@pytest.mark.xfail(reason=NEEDS_CALL_SEQUENCES, strict=True)
 def test_a_grow_path_that_loses_the_first_element_is_caught():
     assert Status.FAILED in statuses("buffer_bug_grow", "Buffer.Append")
+    assert Status.FAILED not in statuses("buffer_bug_grow", "Buffer.Append", test_build=False, simplify=False)
 
 
 def test_generate_writes_the_test_build_beside_the_tests_and_run_tests_uses_it(tmp_path):

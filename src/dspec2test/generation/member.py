@@ -456,12 +456,17 @@ class MemberGeneration:
         when the contract ran on it, and the test checks every clause."""
         part = state.part
         models: list[Model | None] = []
+        # an object's state is an input no solver varies: the search's variety of it is all there is
+        limit = self.options.per_partition * (2 if any(cand.objects for cand in found) else 1)
         for cand in found:
-            if self.out_of_time(solver) or len(models) >= self.options.per_partition:
+            if self.out_of_time(solver) or len(models) >= limit:
                 break
             sc = Scenario(part.id, len(state.scenarios) + 1, ScenarioKind.SEARCH)
             if cand.objects and self.searcher is not None:
-                # objects made by calls: their state is what the calls left, which the test makes again
+                # objects made by calls: their state is what the calls left, which the test makes again.
+                # The solver does not see it, so only a requires the harness ran in full admits them
+                if any(cl.kind == "requires" for cl, _ in checks.unchecked):
+                    continue
                 given = self.searcher.test_inputs(cand)
                 entry, m = self.scenario_of(part, sc, Model(given), solver, checks, whole, (), given=given)
                 if entry.test is not None:

@@ -100,6 +100,8 @@ def _shrunk_one(worker: Worker, compiled: Compiled, entry: Entry, c: Contract, m
     scope = resolver.scope_of(c.member)
     subst = {name: resolver.rtype(t, scope) for name, t in c.instantiation}
     rtypes: dict[str, RType] = {v.name: resolver.rtype(v.type, scope, subst) for v in c.params}
+    if c.objects.roots or not all(name in rtypes for name in entry.params):
+        return None  # objects are made by calls, whose shrinking is a sequence's: not done here
     ordered = [rtypes[name] for name in entry.params]
     try:
         d = descriptors(ordered, compiled.harness.makers, resolver.ctor_fields, compiled.harness.classes)

@@ -32,6 +32,7 @@ SEARCH_S = 8.0  # wall time of one member's search at most
 class Candidate:
     values: dict[str, object]  # input -> plain value
     origin: str  # "small" (exhaustive small scope) or "random"
+    state: frozenset[str] = frozenset()  # features of what its objects hold once made (worker.state)
 
     @property
     def objects(self) -> bool:
@@ -63,7 +64,7 @@ class Pool:
         chosen: dict[int, tuple[Candidate, ...]] = {}
         for pid, ps in partitions:
             mine = self.matching(ps)
-            picks = choose([c.values for c in mine], types, per, chars)
+            picks = choose([c.values for c in mine], types, per, chars, [c.state for c in mine])
             if picks:
                 chosen[pid] = tuple(mine[i] for i in picks)
         return chosen
@@ -141,12 +142,13 @@ def search_member(compiled: Compiled, entry: Entry, types: dict[str, RType], fie
 def _admitted(worker: Worker, entry: Entry, projs: tuple[str, ...], d: Descriptors, batch: list[tuple],
               origin: str) -> list[tuple[Candidate, frozenset[str]]]:
     out = []
-    rows = worker.admit(entry.admit, projs, d, batch, CANDIDATE_CPU_S)
+    rows = worker.admit(entry.admit, projs, d, batch, CANDIDATE_CPU_S, state=True)
     for values, row in zip(batch, rows):
         if row is None or row[0] != 0:
             continue
         holds = frozenset(p for p, bit in zip(projs, row[1]) if bit is True)
-        out.append((Candidate(dict(zip(entry.params, values)), origin), holds))
+        named = frozenset(f"{entry.params[int(i)]}.{rest}" for i, _, rest in (f.partition(".") for f in row[2]))
+        out.append((Candidate(dict(zip(entry.params, values)), origin, named), holds))
     return out
 
 

@@ -98,8 +98,8 @@ def plan_of(root: Root, ctx: EmitContext, resolver: Resolver, start: int) -> tup
     for m in members:
         if len(steps) >= MAX_STEPS:
             break
-        if m.kind != "method" or m.static or m.ghost or m.body is None or m.type_params:
-            continue
+        if m.kind != "method" or m.static or m.ghost or m.body is None or m.type_params or not m.spec.modifies:
+            continue  # (a method without `modifies` leaves the object as it was: no step to make one)
         c = _contract(m, scope, ctx)
         requires = _requires(c, ctx)
         formals = _formals(c, ctx, resolver)

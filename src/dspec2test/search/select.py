@@ -90,6 +90,15 @@ def _one(n: str, v: Any, t: RType, out: set[str], chars: Sequence[int], depth: i
         out |= {f"{n}:call{j}" for j, _ in v.steps}
         if len({j for j, _ in v.steps}) > 1:
             out.add(f"{n}:mixed calls")
+        by_method: dict[int, list[tuple]] = {}
+        for j, args in v.steps:
+            by_method.setdefault(j, []).append(args)
+        for j, calls in by_method.items():
+            # how often a method filled the object, and with what: a queue of two different elements
+            # tells its front from its back, one of two equal elements does not
+            out.add(f"{n}:call{j}x{min(len(calls), 3)}")
+            if len(calls) > 1 and calls[0]:
+                out.add(f"{n}:call{j}:{'varied' if len(set(calls)) == len(calls) else 'repeated'}")
         for j, args in v.steps:
             for i, a in enumerate(args):
                 if isinstance(a, int) and not isinstance(a, bool):
@@ -139,12 +148,13 @@ def _against(x: str, v: Any, s: str, seq: tuple, out: set[str]) -> None:
 
 
 def choose(cands: Sequence[dict[str, object]], types: dict[str, RType], k: int,
-           chars: Sequence[int] = ()) -> list[int]:
+           chars: Sequence[int] = (), extra: Sequence[frozenset[str]] = ()) -> list[int]:
     """Up to k of the candidates (their positions): the smallest, then greedily the one adding the most
-    features not yet shown (the smaller on a tie), until none adds any."""
+    features not yet shown (the smaller on a tie), until none adds any. `extra`: more features of each
+    (what its objects hold once made)."""
     if not cands:
         return []
-    feats = [features(c, types, chars) for c in cands]
+    feats = [features(c, types, chars) | (extra[i] if i < len(extra) else frozenset()) for i, c in enumerate(cands)]
     sizes = [_total(c) for c in cands]
     first = min(range(len(cands)), key=lambda i: (sizes[i], i))
     chosen = [first]

@@ -118,6 +118,51 @@ def call(name, args, limit):
         return {OVERRAN}
     except (Exception, RecursionError):
         return {CRASHED}
+def _shape(v):
+    """What a field holds, as features: a sequence's length, repeats and order, a number's sign."""
+    if isinstance(v, bool):
+        return [str(v)]
+    if isinstance(v, int):
+        return ["neg" if v < 0 else "zero" if v == 0 else "pos"]
+    if isinstance(v, _dafny.Array):
+        return ["cap" + str(min(len(v.arr), 3))]
+    if isinstance(v, (_dafny.Seq, _dafny.Set, _dafny.MultiSet)):
+        xs = list(v)
+        out = ["len" + str(min(len(xs), 3))]
+        try:
+            if len(set(xs)) < len(xs):
+                out.append("dup")
+            elif len(xs) >= 2:
+                out.append("distinct")
+            if xs and all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
+                out.append("signs" + "".join(sorted(set("neg" if x < 0 else "zero" if x == 0 else "pos" for x in xs))))
+                if len(xs) >= 2 and isinstance(v, _dafny.Seq):
+                    asc, desc = xs == sorted(xs), xs == sorted(xs, reverse=True)
+                    out.append("asc" if asc and not desc else "desc" if desc and not asc else "flat" if asc else "mixed")
+        except TypeError:
+            pass
+        return out
+    return []
+def state(args):
+    """The features of the objects among the inputs (what their calls left in each field): two objects
+    made by different calls may hold the same, and one object a queue of two different elements."""
+    out = []
+    for i, a in enumerate(args):
+        fields = getattr(a, "__dict__", None)
+        if fields is None or isinstance(a, (_dafny.Seq, _dafny.Array)):
+            continue
+        for name in sorted(fields):
+            out += [str(i) + "." + name + ":" + f for f in _shape(fields[name])]
+        # a count against a length (a buffer's size against its capacity: full, or room left)
+        sizes = dict((n, len(v.arr) if isinstance(v, _dafny.Array) else len(v)) for n, v in fields.items()
+                     if isinstance(v, (_dafny.Array, _dafny.Seq)))
+        for name in sorted(fields):
+            v = fields[name]
+            if isinstance(v, int) and not isinstance(v, bool):
+                for other in sorted(sizes):
+                    rel = "<" if v < sizes[other] else "=" if v == sizes[other] else ">"
+                    out.append(str(i) + "." + name + ":" + rel + "|" + other + "|")
+    return out
 def admit(req):
     rows = []
     for cand in req["cands"]:
@@ -135,7 +180,7 @@ def admit(req):
         for p in req["projs"]:
             b = call(p, args, req["limit"])
             bits.append(b if b is True or b is False else None)
-        rows.append([0, bits])
+        rows.append([0, bits, state(args) if req.get("state") else []])
     return {{"rows": rows}}
 def run(req):
     rows = []
@@ -304,13 +349,16 @@ class Worker:
             self._tables |= {("d", k) for k in fresh} | {("o", k) for k in objects}
 
     def admit(self, admit: str, projs: Sequence[str], d: Descriptors, cands: Sequence[Sequence[Any]],
-              limit_s: float) -> list[tuple[int, list[bool | None]] | None]:
-        """Per candidate: (0, the projections' truth) when the checks before the call hold, else (the number
-        of the first that failed, or CRASHED/OVERRAN, []); None where the worker could not build it."""
+              limit_s: float, state: bool = False) -> list[tuple[int, list[bool | None], list[str]] | None]:
+        """Per candidate: (0, the projections' truth, with `state` the features of what its objects hold)
+        when the checks before the call hold, else (the number of the first that failed, or CRASHED/OVERRAN,
+        [], []); None where the worker could not build it."""
         self.data(d)
         rows = self._ask({"op": "admit", "admit": admit, "projs": list(projs), "descs": list(d.inputs),
-                          "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s})["rows"]
-        return [None if r is None else (int(r[0]), list(r[1])) for r in rows]
+                          "cands": [[to_json(x) for x in c] for c in cands], "limit": limit_s,
+                          "state": state})["rows"]
+        return [None if r is None else (int(r[0]), list(r[1]), [str(f) for f in r[2]] if len(r) > 2 else [])
+                for r in rows]
 
     def run(self, run: str, d: Descriptors, cands: Sequence[Sequence[Any]], limit_s: float) -> list[int | None]:
         """Per candidate: 0 when every check after the call held, the number of the first that failed, or
