@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from dspec2test.emit.objects import DRIVE
 from dspec2test.records import CheckKind, Status, TestCase, Verdict
 from dspec2test.run.reader import End, Observation, Phase
 
@@ -104,6 +105,11 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
     how = "halted" if obs.end is End.HALTED else "crashed"
     detail = f": {obs.message}" if obs.message else ""
     if obs.phase is Phase.SETUP:
+        if tc is not None and any(DRIVE in name for name in tc.inputs):
+            # its object is made by calls of the program's own methods: one of those may be at fault
+            return Status.NOT_TESTED, (f"the test {how} while making its input by calls of the program's methods, "
+                                       f"before calling {member}{detail}: not a finding of {member} (a method those "
+                                       f"calls reach may be at fault, or dspec2test)")
         return Status.NOT_TESTED, f"the test {how} before calling {member}{detail}: dspec2test's bug"
     if obs.end is End.HALTED and obs.phase is Phase.CALLED and tc is not None \
             and not any(c.kind in (CheckKind.ENSURES, CheckKind.VALUE) for c in tc.checks):
