@@ -56,6 +56,19 @@ def test_tests_file_metadata_and_options_reach_the_runner(fake_run, tmp_path: Pa
     assert out.splitlines()[-1].startswith("4 tests:")
 
 
+def test_a_declaration_the_parser_skips_is_one_not_tested_verdict_and_exit_2(fake_run, tmp_path: Path) -> None:
+    asked = fake_run(ALL_PASSED)
+    program = tmp_path / "mixed.dfy"
+    program.write_text("method AbsOr(x: int) returns (r: int)\n  ensures r == x || r == -x\n\n"
+                       "method Broken(x: int) returns (y: int)\n  ensures y == )\n{\n}\n")
+    code, out, err = call(str(program), "--no-search")
+    # the rest is tested and reported, the skipped one is in the report where it is; the exit says the
+    # program was not read whole, though the gate would pass
+    assert code == 2 and {tc.method for tc in asked["cases"]} == {"AbsOr"}
+    assert f"{program}:5:16: unsupported: unreadable declaration: dspec2test cannot read method Broken" in err
+    assert "Broken  " in out and "not-tested: unsupported: unreadable declaration (line 4)" in out
+
+
 def test_missing_files_are_bad_input() -> None:
     assert call("nope.dfy")[0] == 2
     code, _, err = call(str(FIX / "prog.dfy"), "--tests", "nope_tests.dfy")
