@@ -134,7 +134,14 @@ def test_the_wrong_line_of_the_example_is_one_finding_with_every_input_expected_
     assert len(failed) >= 2 and {t["clause_line"] for t in failed} == {19}
     lines = out.splitlines()
     head = lines.index(f"  failed on {len(failed)} inputs: broke |s| > 0 ==> r == s[|s| - 1] at {example}:19")
-    for line, t in zip(lines[head + 1:head + 1 + len(failed)], failed):
+    # every failing input once, smallest first (a shrunk one among them), each named by its partition and
+    # scenario, `(p1 s6: |s| > 1)`
+    shown = {x[x.rindex("(p") + 1:].rstrip(")").split(":")[0]: x for x in lines[head + 1:head + 1 + len(failed)]}
+    assert set(shown) == {f"p{t['partition']} s{t['scenario']}" for t in failed}
+    size = {f"p{t['partition']} s{t['scenario']}": sum(map(len, t["inputs"].values())) for t in failed}
+    assert size[next(iter(shown))] == min(size.values())
+    for t in failed:
+        line = shown[f"p{t['partition']} s{t['scenario']}"]
         s = json.loads(t["inputs"]["s"])  # the clause pins r to the last element: the expected value shown
         assert t["expected_value"] == f"r = {s[-1]}" != t["actual"]
         assert f"expected r = {s[-1]}, actual {t['actual']}" in line and line.lstrip().startswith(f"s = {t['inputs']['s']}")
