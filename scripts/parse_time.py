@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """CPU time of parsing every `.dfy` of a folder (the DafnyBench programs, say), best of N rounds.
 
-    PYTHONPATH=src python3 scripts/parse_time.py /work/shared/corpus/dafnybench/programs [--rounds 5]
+    PYTHONPATH=src python3 scripts/parse_time.py DAFNYBENCH/programs [--rounds 5]
+
+where DAFNYBENCH is a DafnyBench corpus folder (docs/benchmark.md).
 
 CPU time, not wall time: the machine's other jobs change the wall clock far more than a grammar change.
 """

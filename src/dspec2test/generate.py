@@ -243,11 +243,22 @@ def _compiled(path: str, contracts: Sequence[Any], ctx: EmitContext, loaded: Loa
 
 def _refusal(name: str, decl: ast.Unreadable, program: str) -> MemberResult:
     """The result of a declaration the parser skipped: no test, and why, at the place it could not read."""
-    file = decl.origin or program
-    return MemberResult(name, file, decl.span.line, decl.kind or "declaration", False,
+    return MemberResult(name, decl.origin or program, decl.span.line, decl.kind or "declaration", False,
                         unsupported=(Limitation(UNREADABLE, decl.span.line, decl.reason),),
-                        diagnostics=(Diagnostic(file, decl.error_line, decl.error_col, decl.reason, Severity.UNSUPPORTED,
-                                                UNREADABLE),))
+                        diagnostics=(refusal_diagnostic(decl, program),))
+
+
+def refusal_diagnostic(decl: ast.Unreadable, program: str) -> Diagnostic:
+    """A declaration the parser skipped, located where it could not read on."""
+    return Diagnostic(decl.origin or program, decl.error_line, decl.error_col, decl.reason, Severity.UNSUPPORTED,
+                      UNREADABLE)
+
+
+def read_whole(diagnostics: Sequence[Diagnostic]) -> bool:
+    """False when a declaration selected, or one a selected member needs, could not be read (dafny/recover.py
+    skipped it): the rest is generated, run and reported, and the command line's exit says the input was not
+    all read (2), as `parse` does, rather than all good."""
+    return not any(d.construct == UNREADABLE for d in diagnostics)
 
 
 def _without_name_clashes(gens: Sequence[MemberGeneration], members: Sequence[MemberResult]) -> list[MemberResult]:

@@ -111,6 +111,9 @@ def test_check_runs_the_real_pipeline_for_the_affected_members_only(tmp_path):
     assert "abs.dfy:1: Abs (changed line 6)" in proc.stdout
     assert "Twice" not in proc.stdout  # untouched: not tested
     assert "failed on " in proc.stdout and "broke " in proc.stdout  # run's own terminal report
-    assert "Not passing: 1 finding, 1 test\n  abs.dfy:2: Abs: failed: r >= 0 (line 2)" in proc.stdout  # the recap
+    # the recap: one broken clause, on the failing test generated and the one its input shrank to (a test of
+    # its own that ran and failed), whose input it shows first
+    assert "Not passing: 1 finding, 2 tests\n  abs.dfy:2: Abs: failed: r >= 0 (line 2)" in proc.stdout
+    assert "; first on x = -1: actual r = -1\n" in proc.stdout
     cases = list(ET.parse(tmp_path / "j.xml").getroot().iter("testcase"))
     assert cases and {c.get("classname") for c in cases} == {"abs.dfy.Abs"}

@@ -56,6 +56,19 @@ def test_tests_file_metadata_and_options_reach_the_runner(fake_run, tmp_path: Pa
     assert out.splitlines()[-1].startswith("4 tests:")
 
 
+def test_a_declaration_the_parser_skips_is_one_not_tested_verdict_and_exit_2(fake_run, tmp_path: Path) -> None:
+    asked = fake_run(ALL_PASSED)
+    program = tmp_path / "mixed.dfy"
+    program.write_text("method AbsOr(x: int) returns (r: int)\n  ensures r == x || r == -x\n\n"
+                       "method Broken(x: int) returns (y: int)\n  ensures y == )\n{\n}\n")
+    code, out, err = call(str(program), "--no-search")
+    # the rest is tested and reported, the skipped one is in the report where it is; the exit says the
+    # program was not read whole, though the gate would pass
+    assert code == 2 and {tc.method for tc in asked["cases"]} == {"AbsOr"}
+    assert f"{program}:5:16: unsupported: unreadable declaration: dspec2test cannot read method Broken" in err
+    assert "Broken  " in out and "not-tested: unsupported: unreadable declaration (line 4)" in out
+
+
 def test_missing_files_are_bad_input() -> None:
     assert call("nope.dfy")[0] == 2
     code, _, err = call(str(FIX / "prog.dfy"), "--tests", "nope_tests.dfy")
@@ -121,7 +134,14 @@ def test_the_wrong_line_of_the_example_is_one_finding_with_every_input_expected_
     assert len(failed) >= 2 and {t["clause_line"] for t in failed} == {19}
     lines = out.splitlines()
     head = lines.index(f"  failed on {len(failed)} inputs: broke |s| > 0 ==> r == s[|s| - 1] at {example}:19")
-    for line, t in zip(lines[head + 1:head + 1 + len(failed)], failed):
+    # every failing input once, smallest first (a shrunk one among them), each named by its partition and
+    # scenario, `(p1 s6: |s| > 1)`
+    shown = {x[x.rindex("(p") + 1:].rstrip(")").split(":")[0]: x for x in lines[head + 1:head + 1 + len(failed)]}
+    assert set(shown) == {f"p{t['partition']} s{t['scenario']}" for t in failed}
+    size = {f"p{t['partition']} s{t['scenario']}": sum(map(len, t["inputs"].values())) for t in failed}
+    assert size[next(iter(shown))] == min(size.values())
+    for t in failed:
+        line = shown[f"p{t['partition']} s{t['scenario']}"]
         s = json.loads(t["inputs"]["s"])  # the clause pins r to the last element: the expected value shown
         assert t["expected_value"] == f"r = {s[-1]}" != t["actual"]
         assert f"expected r = {s[-1]}, actual {t['actual']}" in line and line.lstrip().startswith(f"s = {t['inputs']['s']}")

@@ -109,11 +109,23 @@ def test_method_filter_and_repeat(tmp_path):
 
 
 def test_bad_input_exits_2_with_a_located_message():
+    # the declaration the parser cannot read is skipped and refused where it stopped reading; the file was not
+    # read whole, which the exit code says (as `parse` does), though what was read is generated
     rc, out, err = run(FIXTURES / "bad.dfy")
-    assert rc == 2 and out == ""
-    assert err.startswith(f"{FIXTURES / 'bad.dfy'}:2:") and "Traceback" not in err
+    assert rc == 2 and "{:test}" not in out
+    assert err.startswith(f"{FIXTURES / 'bad.dfy'}:2: unsupported: unreadable declaration: dspec2test cannot read "
+                          "method Broken (lines 1-4)") and "Traceback" not in err
     rc, _, err = run(FIXTURES / "missing.dfy")
     assert rc == 2 and "missing.dfy:1:1:" in err
+
+
+def test_a_skipped_declaration_exits_2_and_the_rest_of_its_file_is_generated(tmp_path):
+    program = tmp_path / "mixed.dfy"
+    program.write_text((FIXTURES / "abs_or.dfy").read_text() + "\n" + (FIXTURES / "bad.dfy").read_text())
+    rc, out, err = run(program, "--no-search")
+    assert rc == 2 and "method {:test} Test_AbsOr_p1_s1()" in out
+    assert err == f"{program}:5: unsupported: unreadable declaration: dspec2test cannot read method Broken " \
+                  "(lines 4-7): unexpected ')', expected one of '!', '#', '&&', '(', '-', '[', '`', '{', ... at 5:16\n"
 
 
 def test_several_files_share_one_run_and_give_each_file_the_tests_it_gets_alone(tmp_path):
@@ -132,8 +144,12 @@ def test_a_file_that_does_not_parse_does_not_stop_the_others(tmp_path):
     rc, _, err = run(FIXTURES / "bad.dfy", FIXTURES / "abs_or.dfy", "-o", tmp_path, "--json", tmp_path / "m.json")
     assert rc == 2 and err.startswith(f"{FIXTURES / 'bad.dfy'}:2:") and "Traceback" not in err
     assert read_metadata((tmp_path / "abs_or.tests.dfy").read_text())
-    assert not (tmp_path / "bad.tests.dfy").exists()
-    assert {e["name"] for e in json.loads((tmp_path / "m.json").read_text())["methods"]} == {"AbsOr"}
+    assert "{:test}" not in (tmp_path / "bad.tests.dfy").read_text()
+    methods = {e["name"]: e for e in json.loads((tmp_path / "m.json").read_text())["methods"]}
+    assert set(methods) == {"Broken", "AbsOr"} and methods["AbsOr"]["partitions"]
+    # the skipped declaration is one refusal in the manifest, with the parser's reason
+    assert [u["construct"] for u in methods["Broken"]["unsupported"]] == ["unreadable declaration"]
+    assert not methods["Broken"]["partitions"]
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -17,8 +17,9 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ghost_inline"
 
 @pytest.mark.dafny
 def test_an_inlined_body_names_another_modules_function_in_full(monkeypatch):
+    # the program as written: its test build compiles AllValid, which the tests then call rather than inline
     monkeypatch.chdir(FIXTURES)
-    got = generate("bank.dfy", GenerateOptions())
+    got = generate("bank.dfy", GenerateOptions(test_build=False))
     assert got.cases and "Accounts.Compute(" in got.tests_text
     verdicts = run_tests(Path("bank.dfy"), got.tests_text, got.cases, RunOptions(target="py")).verdicts
     assert verdicts and {v.status for v in verdicts} == {Status.PASSED}, [v.message for v in verdicts]

@@ -1,8 +1,9 @@
 """`dspec2test generate FILE...`: Dafny {:test} methods from the contracts, plus an optional JSON manifest.
 
 Exit 0 when every file was read (members the engine cannot handle are reported on stderr as
-`file:line: unsupported: <construct>` and in the manifest); 2 for bad usage or a file that does not parse
-(the other files are still generated). Several files share one pool of `--jobs` children and need
+`file:line: unsupported: <construct>` and in the manifest); 2 for bad usage, a file that does not load, or a
+declaration the parser skipped (reported as one located refusal: the rest of its file and the other files are
+still generated). Several files share one pool of `--jobs` children and need
 `-o DIR`: the tests of `x.dfy` go to `DIR/x.tests.dfy`, and `--json` gets one manifest of all members.
 """
 
@@ -17,7 +18,7 @@ from dspec2test.commands.flags import add_option_flags, flag_values
 from dspec2test.options import GENERATION, OptionError, jobs_for
 from dspec2test.errors import Diagnostic, Severity
 from dspec2test.gencache import hits_line
-from dspec2test.generate import GenerateOptions, Generated, generate_all
+from dspec2test.generate import GenerateOptions, Generated, generate_all, read_whole
 from dspec2test.generation.manifest import manifest_of
 
 
@@ -98,13 +99,14 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.write(f"dspec2test generate: error: {bad or destinations}\n")
         return 2
     results = generate_all(args.files, generation_options(args))
-    unreadable = False
+    unreadable = skipped = False
     for result, destination in zip(results, destinations):
         for d in result.diagnostics:
             err.write(render(d) + "\n")
         if any(d.severity is Severity.ERROR for d in result.diagnostics) and not result.members:
             unreadable = True
             continue
+        skipped = skipped or not read_whole(result.diagnostics)
         write_tests(result, destination, out)
     members = [m for r in results for m in r.members]
     looked_up = sum(r.looked_up for r in results)
@@ -118,7 +120,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if args.json and not nothing_read:
         Path(args.json).write_text(json.dumps(manifest_of(members), indent=2, sort_keys=False) + "\n",
                                    encoding="utf-8")
-    return 2 if missing or unreadable else 0
+    return 2 if missing or unreadable or skipped else 0
 
 
 def write_tests(result: Generated, destination: Path | None, out: TextIO) -> None:

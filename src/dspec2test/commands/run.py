@@ -2,7 +2,8 @@
 
 Exit 1 when the gate trips (`--fail-on failures`, the default: a test failed, crashed or timed out;
 `errors`: anything not passed; `--fail-on-empty`: no test at all), 0 otherwise, 2 for bad input
-(missing or unparsable program, a program that does not build).
+(missing or unparsable program, a declaration the parser skipped (the rest is tested and reported, and
+it is one not-tested verdict), a program that does not build).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dspec2test.commands.flags import add_option_flags, flag_values, gate_of, gi
 from dspec2test.commands.generate import add_generation_arguments, generation_options
 from dspec2test.emit.metadata import read_metadata
 from dspec2test.gencache import hits_line
+from dspec2test.generate import read_whole
 from dspec2test.options import GATE, GENERATION, REPORT_FILES, RUNNING, OptionError
 from dspec2test.pipeline import run_program
 from dspec2test.records import TestCase
@@ -68,6 +70,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return _verdict(decide(gate, ()), err)
     options = RunOptions(target=str(values["target"]), timeout_s=float(values["timeout"]))  # type: ignore[arg-type]
     generation_s = None
+    skipped = False  # a declaration the parser skipped: the program was not read whole
     coverage = None  # clause coverage needs the generation manifest: not with --tests
     if args.tests:
         loaded = _load_tests(args, program, unverified, err)
@@ -89,6 +92,7 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             err.write(f"{program}: {hits_line(tested.cached, tested.looked_up)}\n")
         if tested.parse_error:
             return 2
+        skipped = not read_whole(tested.diagnostics)
         result, generation_s = tested.result, tested.generation_s
         if not result.verdicts:
             out.write(f"{program}: no member with a contract to test\n")
@@ -99,7 +103,8 @@ def main(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     write_reports(values, result, err, coverage)
     if result.program_broken:
         return 2
-    return _verdict(decide(gate, result.verdicts), err)
+    decision = _verdict(decide(gate, result.verdicts), err)
+    return 2 if skipped else decision
 
 
 def write_reports(values: dict, result: RunResult, err: TextIO, coverage: dict | None = None) -> None:

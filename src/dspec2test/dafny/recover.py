@@ -49,7 +49,7 @@ def outline(code: str) -> tuple[Region, ...]:
 
 
 @dataclass
-class _Open:
+class _OpenRegion:
     """The region being read."""
 
     start: int
@@ -67,7 +67,7 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
     """The regions from token i to the `}` closing this level (or the end); returns them and the index of
     that `}`."""
     out: list[Region] = []
-    cur: _Open | None = None
+    cur: _OpenRegion | None = None
     prefix: int | None = None  # where modifiers or attributes before a declaration began
     mods: list[str] = []  # the modifiers since then
     prev = ""
@@ -85,7 +85,7 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
             break
         if tok in ("(", "[", "{", "{:"):
             if cur is None:  # text that belongs to no declaration: a region of its own
-                cur, prefix = _Open(prefix if prefix is not None else pos), None
+                cur, prefix = _OpenRegion(prefix if prefix is not None else pos), None
             if tok == "{" and cur.kind in _CONTAINERS and cur.body is None:
                 children, j = _level(tokens, i + 1, end, cur.kind)
                 close_at = tokens[j][1] if j < n else end
@@ -112,13 +112,13 @@ def _level(tokens: list[tuple[str, int]], i: int, end: int, container: str) -> t
         if kind:
             close(prefix if prefix is not None else pos)
             words = kind.count(" ") + 1
-            cur = _Open(prefix if prefix is not None else pos, kind, _name(tokens, i + words),
+            cur = _OpenRegion(prefix if prefix is not None else pos, kind, _name(tokens, i + words),
                         tuple(mods) if prefix is not None else ())
             prefix = None
             i, prev = i + words, tokens[i + words - 1][0]
             continue
         if cur is None:
-            cur = _Open(prefix if prefix is not None else pos)
+            cur = _OpenRegion(prefix if prefix is not None else pos)
         prefix = None
         i, prev = i + 1, tok
     close(tokens[i][1] if i < n else end)

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from dspec2test.errors import Diagnostic
-from dspec2test.generate import GenerateOptions, generate
-from dspec2test.model.contracts import Contract, select
+from dspec2test.generate import GenerateOptions, generate, refusal_diagnostic
+from dspec2test.model.contracts import Contract, select, select_unreadable
 from dspec2test.model.program import load_program
 from dspec2test.records import TestCase
 from dspec2test.strength.engine import StrengthOptions, measure, unmeasurable
@@ -24,6 +24,7 @@ class FileStrength:
     members: tuple[MemberStrength, ...]
     error: Diagnostic | None = None  # the file does not parse
     generate_s: float = 0.0
+    skipped: tuple[Diagnostic, ...] = ()  # the selected declarations the parser skipped: nothing measured of them
 
 
 def strength_of_file(path: str, options: StrengthOptions, members: Sequence[str] = (),
@@ -54,7 +55,9 @@ def strength_of_file(path: str, options: StrengthOptions, members: Sequence[str]
         out.append(result)
         if progress is not None:
             progress(result)
-    return FileStrength(path, tuple(out), generate_s=generate_s)
+    skipped = tuple(refusal_diagnostic(d, loaded.program.path)
+                    for _, d in select_unreadable(loaded.program, tuple(members), files=files))
+    return FileStrength(path, tuple(out), generate_s=generate_s, skipped=skipped)
 
 
 def _more_inputs(path: str, contract: Contract, generation: GenerateOptions,
