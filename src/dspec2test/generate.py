@@ -96,12 +96,18 @@ def generate_all(paths: Sequence[str], options: GenerateOptions = GenerateOption
     tested (None: its own file only); `sources`: files parsed already. `search_folder`: where the search
     compiles the contracts (kept by the caller; default: the cache folder, else a folder of this call's)."""
     with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as scratch:
-        # the search's compiled contracts live as long as the generation: in the cache folder, or a scratch one
-        folder = search_folder or (_writable(Path(options.cache_dir) / "search") if options.cache_dir else None)
+        # the search's compiled contracts, kept by program version (as the test build is): in the cache
+        # folder, else in the temporary directory's; a scratch folder where neither can be written
+        folder = search_folder or writable(search_cache(options.cache_dir))
         return _generate_all(paths, options, solver_factory, sources, files, progress, folder or Path(scratch))
 
 
-def _writable(folder: Path) -> Path | None:
+def search_cache(cache_dir: str | None) -> Path:
+    """Where the search's compiled contracts are kept between runs (a folder per program version)."""
+    return (Path(cache_dir) if cache_dir else Path(tempfile.gettempdir()) / "dspec2test") / "search"
+
+
+def writable(folder: Path) -> Path | None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         probe = folder / ".written"

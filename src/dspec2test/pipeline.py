@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Protocol
 
 from dspec2test.errors import Diagnostic, Severity
-from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate
+from dspec2test.generate import GenerateOptions, Generated, GenerationProgress, generate, search_cache, writable
 from dspec2test.generation.manifest import manifest_of
 from dspec2test.generation.shrinking import shrunk_tests
 from dspec2test.records import MEMBER, Limitation, MemberResult, ScenarioStatus, Status, TestCase, Verdict
@@ -47,15 +47,17 @@ class TestedProgram:
 def run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
                  progress: TestingProgress | None = None, files: frozenset[str] | None = None) -> TestedProgram:
     """`files`: the files of the program whose members are tested (None: the file `path` itself)."""
-    with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as folder:  # the search's build, for shrinking too
-        return _run_program(path, generate_options, run_options, progress, files, Path(folder))
+    with tempfile.TemporaryDirectory(prefix="dspec2test-search-") as scratch:
+        # the search's build, for shrinking too: kept by program version where it can be
+        folder = writable(search_cache(generate_options.cache_dir)) or Path(scratch)
+        return _run_program(path, generate_options, run_options, progress, files, folder)
 
 
 def _run_program(path: str, generate_options: GenerateOptions, run_options: RunOptions,
                  progress: TestingProgress | None, files: frozenset[str] | None, folder: Path) -> TestedProgram:
     start = time.monotonic()
     generated = generate(path, replace(generate_options, target=run_options.target), files=files, progress=progress,
-                         search_folder=None if generate_options.cache_dir else folder)
+                         search_folder=folder)
     generation_s = time.monotonic() - start
     missing = untested(generated)
     cases = generated.cases

@@ -9,6 +9,8 @@ tests). Translations are kept by the hash of what went in: a program version pay
 from __future__ import annotations
 
 import hashlib
+import os
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -21,7 +23,8 @@ from dspec2test.run.process import run_limited
 from dspec2test.run.recover import MAX_REPAIR_ROUNDS, faults_of
 from dspec2test.run.stubs import Fault, stubbed
 from dspec2test.search.harness import Harness
-from dspec2test.toolchain import find_toolchain
+from dspec2test.search.worker import WORKER
+from dspec2test.toolchain import DAFNY_VERSION, find_toolchain
 
 HARNESS_FILE = "dspec2test_search.dfy"
 ROUNDS = 3  # translations at most: each drops the members whose methods did not build (and as many more
@@ -43,6 +46,15 @@ def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[
     tools = find_toolchain()
     if tools.dafny is None:
         return "dafny not found"
+    stubs = folder / f"stubs.{os.getpid()}"  # copies of the program routing around members at fault
+    try:
+        return _compiled(make, inputs, files, folder, stubs, unicode, tools.dafny, tools.dafny_env())
+    finally:
+        shutil.rmtree(stubs, ignore_errors=True)
+
+
+def _compiled(make: Callable[[frozenset[str]], Harness], inputs: Sequence[str], files: Sequence[str], folder: Path,
+              stubs: Path, unicode: bool, dafny: str, env: dict[str, str]) -> Compiled | str:
     dropped: frozenset[str] = frozenset()
     harness = make(dropped)
     sources = tuple(inputs)
@@ -55,20 +67,31 @@ def compile_harness(make: Callable[[frozenset[str]], Harness], inputs: Sequence[
         module = out / "search-py" / "module_.py"
         if module.exists():
             return Compiled(module.parent, harness, unicode)
+        # built beside its place and moved there whole: another run may read the same version meanwhile
+        work = folder / f"{key}.{os.getpid()}.tmp"
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            source = out / HARNESS_FILE
+            shutil.rmtree(work, ignore_errors=True)
+            work.mkdir(parents=True)
+            source = work / HARNESS_FILE
             source.write_text(harness.text)
         except OSError as exc:
             return f"cannot write the search's build ({exc})"
-        argv = [tools.dafny, "translate", "py", "--include-runtime", "--no-verify", "--allow-warnings",
-                *sources, str(source), "-o", str(out / "search")]
-        done = run_limited(argv, out, tools.dafny_env(), BUILD_S)
-        if done.returncode == 0 and module.exists():
-            place_python_externs(inputs, module.parent)
-            return Compiled(module.parent, harness, unicode)
+        argv = [dafny, "translate", "py", "--include-runtime", "--no-verify", "--allow-warnings",
+                *sources, str(source), "-o", str(work / "search")]
+        done = run_limited(argv, work, env, BUILD_S)
+        if done.returncode == 0 and (work / "search-py" / "module_.py").exists():
+            place_python_externs(inputs, work / "search-py")
+            (work / "dspec2test_worker.py").write_text(WORKER)
+            try:
+                work.rename(out)
+            except OSError:  # another run put it there first: the same build
+                shutil.rmtree(work, ignore_errors=True)
+            if module.exists():
+                return Compiled(module.parent, harness, unicode)
+            return "cannot write the search's build"
         errors = build_errors(done.stdout + done.stderr)
-        routed = _routed_around(tuple(inputs), errors, out, faults)
+        shutil.rmtree(work, ignore_errors=True)
+        routed = _routed_around(tuple(inputs), errors, stubs, faults)
         if routed is not None:
             sources, faults = routed  # members at fault (no body yet, code that does not build): the others run
             continue
@@ -96,6 +119,7 @@ def _routed_around(inputs: tuple[str, ...], errors: tuple[Diagnostic, ...], fold
     parsed = parse_file(str(original))
     if isinstance(parsed, Diagnostic) or parsed.includes:
         return None
+    folder.mkdir(parents=True, exist_ok=True)
     copy = folder / original.name
     built = copy.read_text() if known and copy.is_file() else original.read_text()
     mine = tuple(replace(e, file=original.name) for e in errors if Path(e.file).name == original.name)
@@ -111,6 +135,7 @@ def _routed_around(inputs: tuple[str, ...], errors: tuple[Diagnostic, ...], fold
 
 def _key(text: str, inputs: Sequence[str], files: Sequence[str]) -> str:
     h = hashlib.sha256(text.encode())
+    h.update(f"{DAFNY_VERSION}\0{WORKER}".encode())  # what reads the build, and what made it
     for name in (*inputs, *files):
         path = Path(name)
         h.update(name.encode())
