@@ -237,5 +237,24 @@ def test_a_failed_checkout_leaves_nothing(history, scratch):
     assert worktrees(history.repo) == [f"worktree {history.repo}"] and not any(scratch.iterdir())
 
 
+def test_a_submodule_is_checked_out_from_the_checkouts_own_copy(tmp_path, scratch):
+    """A program that includes files of a submodule reads them in the scratch worktree too, without
+    the network: git worktree add leaves the submodule empty."""
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git(lib, "init", "-q", "-b", "main")
+    pinned = commit(lib, {"lib.dfy": "function One(): int { 1 }\n"}, "lib")
+    commit(lib, {"lib.dfy": "function One(): int { 2 }\n"}, "lib moves on")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "deps/lib")
+    git(repo / "deps" / "lib", "checkout", "-q", pinned)
+    head = commit(repo, {"prog.dfy": 'include "deps/lib/lib.dfy"\n'}, "use lib")
+    with scratch_worktree(Git(repo), head) as tree:
+        assert (tree / "deps" / "lib" / "lib.dfy").read_text() == "function One(): int { 1 }\n"
+    assert worktrees(repo) == [f"worktree {repo}"] and not any(scratch.iterdir())
+
+
 def test_bad_usage(history):
     assert run_replay(["--last", "0"])[0] == 2

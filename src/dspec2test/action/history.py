@@ -79,6 +79,7 @@ def scratch_worktree(git: Git, ref: str, prefix: str = "dspec2test-") -> Iterato
     target = tmp / "tree"
     try:
         git.run("worktree", "add", "--detach", str(target), ref)
+        _check_out_submodules(git, target)
         yield target
     finally:
         if target.exists():
@@ -88,6 +89,29 @@ def scratch_worktree(git: Git, ref: str, prefix: str = "dspec2test-") -> Iterato
         if _registered(git, target):  # a checkout that failed halfway may have left its entry
             with contextlib.suppress(GitError):
                 git.run("worktree", "prune")
+
+
+def _check_out_submodules(git: Git, tree: Path) -> None:
+    """The submodules the tree's commit pins, each cloned from the checkout's own copy of it (git
+    worktree add leaves them empty, and an include of a file in one would not be found). Offline: a
+    submodule the checkout has not populated, or whose copy lacks the pinned commit, stays empty."""
+    try:
+        listed = git.run("-C", str(tree), "ls-files", "-s", "-z")
+        top = Path(git.run("rev-parse", "--show-toplevel").strip())
+    except GitError:
+        return
+    for entry in listed.split("\0"):
+        header, _, path = entry.partition("\t")
+        fields = header.split()
+        if len(fields) != 3 or fields[0] != "160000":  # a gitlink: mode, pinned commit, stage
+            continue
+        source, sha = top / path, fields[1]
+        if not (source / ".git").exists():
+            continue
+        with contextlib.suppress(GitError):
+            git.run("-C", str(source), "cat-file", "-e", f"{sha}^{{commit}}")
+            git.run("clone", "-q", "--shared", "--no-checkout", str(source), str(tree / path))
+            git.run("-C", str(tree / path), "checkout", "-q", "--detach", sha)
 
 
 def _registered(git: Git, path: Path) -> bool:
