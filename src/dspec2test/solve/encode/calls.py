@@ -265,6 +265,26 @@ class CallsMixin(EncoderBase):
             return None
         return self._construct(decl, scope, [self.enc(a, env) for a in e.args], e, expect)
 
+    def is_constructor(self, x: ast.Expr, env: Env) -> bool:
+        """Is x a datatype constructor named plainly (`None`, `Opt.None`, `Success(v)`)?"""
+        ref = x.callee if isinstance(x, ast.Call) else x
+        if isinstance(ref, ast.Name) and ref.name in env.vars:
+            return False
+        name = ref.name if isinstance(ref, ast.Name) else dotted(ref)
+        found = env.scope.lookup(name) if name is not None else None
+        return found is not None and isinstance(found[0], ast.Ctor)
+
+    def against(self, x: ast.Expr, env: Env, want: RType | None) -> TV:
+        """x encoded, a constructor in it instantiated by `want` where that is a datatype."""
+        if want is not None and want.base.kind == "data" and self.is_constructor(x, env):
+            if isinstance(x, ast.Call):
+                made = self.constructed(x, env, want)
+                if made is not None:
+                    return made
+            else:
+                return self.enc(x, replace(env, expect=want))
+        return self.enc(x, env)
+
     def _local_callee(self, callee, env: Env) -> bool:
         """Is the callee a value (a variable's function, a receiver's member), not a declaration by name?
         Named arguments are taken for declarations only."""

@@ -91,8 +91,9 @@ class CollectionsMixin(EncoderBase):
             return self.types.cell(s, [self._int(self.enc(i, env)) for i in e.indices])
         s = self.enc(e.seq, env)
         self.seq(s, e)
-        i = self.enc(e.indices[0], env)
         k = s.t.base.kind
+        # a key that is a constructor (`m[None]`) takes its type arguments from the map's key type
+        i = self.against(e.indices[0], env, s.t.base.args[0] if k in ("map", "multiset") else None)
         if k in ("seq", "array"):
             i = self.coerce(i, INT)
             if i.t.base.kind == "bv":
@@ -137,8 +138,8 @@ class CollectionsMixin(EncoderBase):
             return TV(z3.Concat(z3.Extract(s.v, 0, i), z3.Unit(v), z3.Extract(s.v, i + 1, n - i - 1)), s.t)
         if k == "map":
             kt, vt = s.t.base.args
-            kk = self.types.to_rep(self.coerce(self.enc(e.index, env), kt))
-            vv = self.types.to_rep(self.coerce(self.enc(e.value, env), vt))
+            kk = self.types.to_rep(self.coerce(self.against(e.index, env, kt), kt))
+            vv = self.types.to_rep(self.coerce(self.against(e.value, env, vt), vt))
             old = s.v
             return TV(MapV(SetV(old.keys.cands + ((z3.BoolVal(True), kk),)),
                            lambda x: z3.If(x == kk, vv, old.get(x))), s.t)

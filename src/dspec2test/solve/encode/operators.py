@@ -43,13 +43,25 @@ class OperatorsMixin(EncoderBase):
             if other.t.base.kind not in ("array", "array2", "array3"):
                 raise _u("null comparison on a non-array value", e)
             return TV(z3.BoolVal(op == "!="), BOOL)
-        if op in ("==", "!=") and isinstance(e.right, ast.Call):
-            # a constructor's type arguments its arguments do not say come from the other side's type
-            # (`bs == Success(Spec.JSON(js))` of a Result<bytes, SerializationError>)
-            a = self.enc(e.left, env)
-            b = self.constructed(e.right, env, a.t) if a.t.base.kind == "data" else None
-            return self._binop(op, a, b if b is not None else self.enc(e.right, env), e)
+        if op in ("==", "!=", "in", "!in"):
+            return self._binop(op, *self._sides(op, e, env), e)
         return self._binop(op, self.enc(e.left, env), self.enc(e.right, env), e)
+
+    def _sides(self, op, e, env):  # (str, BinOp, Env) -> (TV, TV); against is calls.py's, as e_BinOp's calls are
+        """Both operands, a constructor on one side taking the type arguments its own arguments do not say
+        from the other side's type (`bs == Success(Spec.JSON(js))` of a Result<bytes, SerializationError>,
+        `None in env` of a map keyed by Option<seq<string>>): else they default to int, a sort the other
+        side does not have. The constructor side is encoded second; otherwise the left is first."""
+        member = op in ("in", "!in")
+        if member or (self.is_constructor(e.left, env) and not self.is_constructor(e.right, env)):
+            if member and not self.is_constructor(e.left, env):
+                return self.enc(e.left, env), self.enc(e.right, env)
+            b = self.enc(e.right, env)
+            k = b.t.base
+            want = (k.args[0] if k.args else None) if member else b.t
+            return self.against(e.left, env, want), b
+        a = self.enc(e.left, env)
+        return a, self.against(e.right, env, a.t)
 
     def _binop(self, op: str, a: TV, b: TV, node) -> TV:
         if op in ("in", "!in"):
