@@ -37,3 +37,18 @@ def test_a_contract_that_takes_a_string_apart_is_solved_with_sequences():
     [c] = select(prog)
     s = Solver(prog, [(v.name, v.type, v.is_output) for v in c.solver_vars], member=c.member)
     assert not s.types.atoms  # |names[0]| needs the characters: the solver gave the atoms up
+
+
+def test_a_searched_string_is_pinned_where_the_solver_holds_strings_as_atoms():
+    """The search's candidate gives a string as its characters; pinned as a sequence term where a string is
+    an atom's identity (an Int) it was a Z3 exception that ended the member's generation (mech-uvl's ToRef)."""
+    prog = parse_program(GUESTS, "p.dfy")
+    [c] = select(prog)
+    s = Solver(prog, [(v.name, v.type, v.is_output) for v in c.solver_vars], member=c.member)
+    assert s.types.atoms
+    pins = {"guests": (tuple(map(ord, "ann")), tuple(map(ord, "bo"))), "name": tuple(map(ord, "cy")),
+            "banned": (tuple(map(ord, "root")), ())}
+    m = s.solve_at([cl.expr for cl in c.clauses if cl.kind == "requires"], pins)
+    assert m is not None and m.values["name"] == '"cy"' and '""' in m.values["banned"]
+    assert s.solve_at([cl.expr for cl in c.clauses if cl.kind == "requires"],
+                      {**pins, "name": tuple(map(ord, "root"))}) is None  # "root" is banned

@@ -356,6 +356,8 @@ def term_of(pv, t: RType, types: Types):
     k = b.kind
     if isinstance(pv, Atom):
         return z3.IntVal(pv.id)
+    if types.is_atom(b):  # a searched string where the solver holds strings as atoms: its literal's
+        return z3.IntVal(types.atom_of(pv if isinstance(pv, str) else "".join(map(chr, pv))))
     if k in ("int", "char"):
         return z3.IntVal(pv)
     if k == "class":
@@ -373,6 +375,8 @@ def term_of(pv, t: RType, types: Types):
         elems = [term_of(x, et, types) for x in pv]
         if any(x is None for x in elems):
             return None
+        if k == "set" and types.is_atom(et):  # a set of atoms' rep is ordered by their identities
+            elems = sorted({x.as_long(): x for x in elems}.values(), key=lambda x: x.as_long())
         parts = [z3.Unit(x) for x in elems]
         if not parts:
             return z3.Empty(types.sort(b))
