@@ -102,3 +102,16 @@ def test_a_member_without_ensures_passes_when_its_call_returns() -> None:
     requires_only = replace(TC, checks=CHECKS[:2])  # nothing unchecked: it promises nothing but to return
     assert verdict_of(requires_only, obs(End.DONE), 60).status is Status.PASSED
     assert verdict_of(TC, obs(End.DONE), 60).status is Status.PASSED
+
+
+def test_a_hang_or_crash_on_inputs_a_requires_the_test_cannot_check_is_no_finding() -> None:
+    """A ghost `requires Valid(s[..])` whose inputs the search or the solver's reading got wrong (a cycle
+    of a union-find's parents): the call loops, which is the input's fault as likely as the code's
+    (z-rui's UnionFind.Find and ToMap were four timeouts on merged verified code)."""
+    tc = replace(TC, unchecked_requires="requires (line 3) Valid(s[..])")
+    for end, message in ((End.HUNG, ""), (End.CPU_LIMIT, "cpu limit"), (End.CRASHED, "IndexError: x")):
+        v = verdict_of(tc, obs(end, Phase.CALLED, message=message), 7)
+        assert v.status is Status.NOT_TESTED and "Valid(s[..])" in v.message and "not a finding" in v.message
+    failed = verdict_of(tc, obs(End.CHECK_FAILED, check="c3", actuals={"r": "-3"}), 60)
+    assert failed.status is Status.FAILED  # a wrong output is still one
+    assert verdict_of(TC, obs(End.HUNG, Phase.CALLED), 7).status is Status.TIMEOUT

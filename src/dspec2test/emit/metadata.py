@@ -34,6 +34,8 @@ def write_metadata(tc: TestCase) -> str:
         data["axioms"] = list(tc.axioms)
     if not tc.unchecked:  # nor without a clause to check
         del data["unchecked"], data["unchecked_first"]
+    if not tc.unchecked_requires:  # nor with a requires the test cannot check
+        del data["unchecked_requires"]
     # ensure_ascii keeps the line one line whatever the literals hold (\n in a string literal, say).
     return MARKER + json.dumps(data, ensure_ascii=True, separators=(", ", ": "))
 

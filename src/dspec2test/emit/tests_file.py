@@ -405,7 +405,9 @@ def with_checks(contract: Contract, tc: TestCase, checks: Checks, ctx: EmitConte
     """`tc` with the checks its test makes, and, where the member has ensures and the test can check none
     of them, how many it cannot and the first with why: such a test runs, and is not a pass."""
     made = checks_for(contract, tc, checks, ctx, simplify)
-    tc = replace(tc, checks=made, unchecked=0, unchecked_first="")
+    requires = next((f"requires (line {c.line}) {one_line(c.text)}" for c, _ in checks.unchecked
+                     if c.kind == "requires"), "")
+    tc = replace(tc, checks=made, unchecked=0, unchecked_first="", unchecked_requires=requires)
     unchecked = [(c, why) for c, why in checks.unchecked if c.kind == "ensures"]
     if any(c.kind.checks_output for c in made) or not unchecked:
         return tc

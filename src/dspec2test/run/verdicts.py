@@ -43,6 +43,11 @@ def ran_unchecked(status: Status, message: str) -> bool:
     return status is Status.NOT_TESTED and message.startswith(NOTHING_CHECKED)
 
 
+def _beyond_requires(what: str, tc: TestCase) -> str:
+    return (f"{what}, on inputs that may break {tc.unchecked_requires}, which the test cannot check at run "
+            f"time (the solver's reading of it is not proof); not a finding")
+
+
 def base_verdict(tc: TestCase, status: Status, message: str = "") -> Verdict:
     return Verdict(test=tc.name, method=tc.method, partition=tc.partition, scenario=tc.scenario, status=status,
                    message=message, inputs=dict(tc.inputs), file=tc.file, member_line=tc.line, label=tc.label,
@@ -96,6 +101,8 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
         if obs.phase is Phase.CALLED and tc is not None and tc.diverges:
             return Status.NOT_TESTED, (f"the call did not return ({limit}), and {member} may not terminate: it is "
                                        f"declared decreases * (line {tc.diverges}); not a finding")
+        if obs.phase is Phase.CALLED and tc is not None and tc.unchecked_requires:
+            return Status.NOT_TESTED, _beyond_requires(f"the call did not return ({limit})", tc)
         if obs.phase is Phase.CALLED:
             return Status.TIMEOUT, f"timed out: {limit}"
         if obs.phase is Phase.RETURNED:
@@ -123,6 +130,8 @@ def status_of(obs: Observation, tc: TestCase | None, wall_s: float) -> tuple[Sta
         return Status.NOT_TESTED, (f"the compiled Python failed{detail}: Dafny 4.11's Python backend calls the "
                                    f"discriminator (`d.C?`) of a datatype with a ghost constructor as a function, "
                                    f"and compiles it as a property; not the program's bug (--target cs tests it)")
+    if obs.phase is Phase.CALLED and tc is not None and tc.unchecked_requires:
+        return Status.NOT_TESTED, _beyond_requires(f"the call {how}{detail}", tc)
     where = " while checking the contract on the result" if obs.phase is Phase.RETURNED else ""
     return Status.CRASHED, f"{how}{where}{detail}"
 
