@@ -321,7 +321,7 @@ def _recovering(text: str, clean: str, path: str) -> A.Program:
             first = first or err
             if regions is None:
                 regions = outline(_literals_blanked(clean))
-            blamed = culprit(regions, _offset(text, err.line, err.col), frozenset(r.start for r, _ in skipped))
+            blamed = culprit(regions, offset_of(text, err.line, err.col), frozenset(r.start for r, _ in skipped))
             if blamed is None or len(skipped) >= _MAX_SKIPPED:
                 raise first from None
             last = skipped[-1][0] if skipped else None
@@ -345,15 +345,15 @@ def _recovering(text: str, clean: str, path: str) -> A.Program:
 _MAX_SKIPPED = 64
 
 
-def _offset(text: str, line: int, col: int) -> int:
-    """The offset of a 1-based line and column."""
+def offset_of(text: str, line: int, col: int) -> int:
+    """The character offset of a 1-based line and column (as Dafny's and lark's messages give them)."""
     pos = 0
     for _ in range(line - 1):
         nxt = text.find("\n", pos)
         if nxt < 0:
             return len(text)
         pos = nxt + 1
-    return min(pos + col - 1, len(text))
+    return min(pos + max(col - 1, 0), len(text))
 
 
 def _unreadable(text: str, region: Region, err: ParseError) -> A.Unreadable:

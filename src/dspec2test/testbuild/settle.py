@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from dspec2test.dafny import ast
+from dspec2test.dafny.parser import offset_of
 from dspec2test.errors import Diagnostic
 from dspec2test.testbuild.ask import Answer
 from dspec2test.testbuild.edits import edited
@@ -118,7 +119,7 @@ def blame(copy: Copy, errors: Sequence[Diagnostic], lifted: Sequence[Site]) -> d
         file = copy.shown(e.file)
         if file is None or file not in copy.parsed:
             continue
-        offset = _offset(copy.texts[file], e.line, e.col)
+        offset = offset_of(copy.texts[file], e.line, e.col)
         inside = [s for s in lifted if s.file == file and s.decl.start <= offset < max(s.decl.end, s.decl.start + 1)]
         if inside:
             site = min(inside, key=lambda s: s.decl.end - s.decl.start)
@@ -131,17 +132,6 @@ def blame(copy: Copy, errors: Sequence[Diagnostic], lifted: Sequence[Site]) -> d
                     out.setdefault(s.key, f"{e.message} ({file}:{e.line})")
                 break
     return out
-
-
-def _offset(text: str, line: int, col: int) -> int:
-    """The character offset of a 1-based line and column."""
-    start = 0
-    for _ in range(line - 1):
-        nxt = text.find("\n", start)
-        if nxt < 0:
-            return len(text)
-        start = nxt + 1
-    return start + max(col - 1, 0)
 
 
 def _names_around(program: ast.Program, offset: int) -> list[frozenset[str]]:

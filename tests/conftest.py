@@ -1,3 +1,5 @@
+"""Tests marked `dafny` need the real toolchain: without it they are skipped, saying how to get it."""
+
 import pytest
 
 from dspec2test.toolchain import find_toolchain
